@@ -1,0 +1,1 @@
+"""Adapters: chat platforms (console, Discord, Telegram) and the driven ports (SQLite store, APScheduler)."""

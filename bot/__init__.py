@@ -1,0 +1,1 @@
+"""Platform-neutral quiz core: domain types, grading, wording and the use cases adapters call."""

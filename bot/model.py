@@ -1,0 +1,98 @@
+"""Question-bank domain types: questions, banks and errata, as immutable values.
+
+A bank file (YAML, see docs/bank-format.md) is loaded by the `bank` package into these types;
+the core and the adapters only ever see these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class QuestionType(StrEnum):
+    SINGLE = "single"
+    MULTI = "multi"
+    JUDGE = "judge"
+    FILL = "fill"
+    SHORT = "short"
+
+    @property
+    def has_options(self) -> bool:
+        return self in (QuestionType.SINGLE, QuestionType.MULTI)
+
+    @property
+    def is_choice(self) -> bool:
+        """Answered by picking (buttons/reactions), as opposed to typing text."""
+        return self in (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE)
+
+
+@dataclass(frozen=True, slots=True)
+class Erratum:
+    """One repair an editor made to a question copied from a damaged source."""
+
+    field: str  # which part of the question: stem, options.B, answer, explanation, ...
+    was: str  # what the source said
+    now: str  # what the bank says now
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One bank item.
+
+    `answer` is uniform across types so that values stay hashable and comparable:
+    single -> ("C",); multi -> ("A", "B", "D"); judge -> ("true",) or ("false",);
+    fill -> accepted alternatives; short -> (reference answer,).
+    """
+
+    id: str
+    number: int
+    type: QuestionType
+    stem: str
+    answer: tuple[str, ...]
+    points: float = 1.0
+    options: tuple[tuple[str, str], ...] = ()  # (letter, text) in display order
+    explanation: str = ""
+    tags: tuple[str, ...] = ()
+    key_points: tuple[str, ...] = ()
+    errata: tuple[Erratum, ...] = ()
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        return tuple(letter for letter, _ in self.options)
+
+    def option_text(self, letter: str) -> str:
+        for candidate, text in self.options:
+            if candidate == letter:
+                return text
+        raise KeyError(letter)
+
+    @property
+    def judge_answer(self) -> bool:
+        if self.type is not QuestionType.JUDGE:
+            raise ValueError(f"question {self.id} is not a judge item")
+        return self.answer == ("true",)
+
+
+@dataclass(frozen=True, slots=True)
+class Bank:
+    id: str
+    title: str
+    language: str
+    source: str
+    questions: tuple[Question, ...] = field(default_factory=tuple)
+
+    def question(self, question_id: str) -> Question:
+        for q in self.questions:
+            if q.id == question_id:
+                return q
+        raise KeyError(question_id)
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for q in self.questions:
+            for tag in q.tags:
+                seen.setdefault(tag, None)
+        return tuple(seen)
