@@ -1,0 +1,312 @@
+"""YAML reading and writing for bank files: a safe, line-keeping loader with YAML 1.2 scalars,
+and `dump_bank`, which writes a `Bank` back in the documented layout (docs/bank-format.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.events import AliasEvent
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from bot.model import Bank, Question, QuestionType
+
+__all__ = [
+    "BankLoader",
+    "Located",
+    "YamlSyntaxError",
+    "dump_bank",
+    "load_yaml",
+    "parse_located",
+    "question_to_dict",
+]
+
+Path = tuple[str | int, ...]
+
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_SEQ = "tag:yaml.org,2002:seq"
+_MAP = "tag:yaml.org,2002:map"
+
+# The YAML 1.2 core schema. PyYAML implements 1.1, where yes/no/on/off/y/n are booleans,
+# 1:30 is sexagesimal 90 and 2025-01-01 a date -- all of which would silently corrupt answers.
+_BOOL_RE = re.compile(r"^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$")
+_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+_FLOAT_RE = re.compile(
+    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+)
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+
+
+def _parse_int(text: str) -> int:
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    if text.startswith("0x"):
+        return int(text[2:], 16)
+    return int(text, 10)  # "017" is 17 in YAML 1.2, not octal
+
+
+def _parse_float(text: str) -> float:
+    lowered = text.lower()
+    if lowered.endswith(".inf"):
+        return -math.inf if lowered.startswith("-") else math.inf
+    if lowered == ".nan":
+        return math.nan
+    return float(text)
+
+
+class BankLoader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2 core-schema scalars and no anchors/aliases.
+
+    Only true/false (any case) are booleans, so `no`, `off`, `Y` stay text; dates stay text.
+    Aliases are refused: bank files never need them and they make billion-laughs files possible.
+    """
+
+    yaml_implicit_resolvers: dict = {}  # noqa: RUF012 -- replaces, not extends, the 1.1 table
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "anchors and aliases (*name) are not allowed in bank files",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+    def construct_yaml_int(self, node: ScalarNode) -> int:
+        return _parse_int(self.construct_scalar(node))
+
+    def construct_yaml_float(self, node: ScalarNode) -> float:
+        return _parse_float(self.construct_scalar(node))
+
+
+BankLoader.add_implicit_resolver(_BOOL, _BOOL_RE, list("tTfF"))
+BankLoader.add_implicit_resolver(_INT, _INT_RE, list("-+0123456789"))
+BankLoader.add_implicit_resolver(_FLOAT, _FLOAT_RE, list("-+.0123456789"))
+BankLoader.add_implicit_resolver(_NULL, _NULL_RE, ["~", "n", "N", ""])
+BankLoader.add_constructor(_INT, BankLoader.construct_yaml_int)
+BankLoader.add_constructor(_FLOAT, BankLoader.construct_yaml_float)
+
+
+def _plain_tag(text: str) -> str:
+    """The tag BankLoader gives `text` written as a plain scalar."""
+    for tag, regex in ((_BOOL, _BOOL_RE), (_INT, _INT_RE), (_FLOAT, _FLOAT_RE), (_NULL, _NULL_RE)):
+        if regex.match(text):
+            return tag
+    return _STR
+
+
+class YamlSyntaxError(Exception):
+    """The text is not well-formed YAML (or uses a refused feature); `line` is 1-based."""
+
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+@dataclass
+class Located:
+    """A parsed YAML document plus where each part of it came from.
+
+    Paths are tuples of mapping keys and list indices, as in jsonschema's `absolute_path`.
+    `lines[path]` is the 1-based line of the value at `path`; `key_lines[path]` is the line of
+    the mapping key that introduced it. `problems` are (line, path, message) for things that
+    parse but are never acceptable in a bank: duplicate keys, unsupported tags, complex keys.
+    """
+
+    value: Any
+    lines: dict[Path, int] = field(default_factory=dict)
+    key_lines: dict[Path, int] = field(default_factory=dict)
+    problems: list[tuple[int, Path, str]] = field(default_factory=list)
+
+    def line_of(self, path: Path) -> int | None:
+        """Line of `path`, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path not in self.lines and path:
+            path = path[:-1]
+        return self.lines.get(path)
+
+
+def _convert(node: Node, path: Path, out: Located) -> Any:
+    out.lines[path] = node.start_mark.line + 1
+    if isinstance(node, ScalarNode):
+        return _convert_scalar(node, path, out)
+    if isinstance(node, SequenceNode):
+        if node.tag != _SEQ:
+            out.problems.append((node.start_mark.line + 1, path, f"unsupported tag {node.tag}"))
+        return [_convert(item, (*path, i), out) for i, item in enumerate(node.value)]
+    assert isinstance(node, MappingNode)
+    if node.tag != _MAP:
+        out.problems.append((node.start_mark.line + 1, path, f"unsupported tag {node.tag}"))
+    result: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        key_line = key_node.start_mark.line + 1
+        if not isinstance(key_node, ScalarNode):
+            out.problems.append((key_line, path, "mapping keys must be plain text"))
+            continue
+        # Keys are taken as written: an option key `1` or `N` is the text "1" / "N".
+        key = key_node.value
+        child = (*path, key)
+        if key in result:
+            first = out.key_lines[child]
+            out.problems.append((key_line, child, f"duplicate key '{key}' (first on line {first})"))
+            continue
+        out.key_lines[child] = key_line
+        result[key] = _convert(value_node, child, out)
+    return result
+
+
+def _convert_scalar(node: ScalarNode, path: Path, out: Located) -> Any:
+    text = node.value
+    try:
+        if node.tag == _STR:
+            return text
+        if node.tag == _BOOL and _BOOL_RE.match(text):
+            return text.lower() == "true"
+        if node.tag == _INT:
+            return _parse_int(text)
+        if node.tag == _FLOAT:
+            return _parse_float(text)
+        if node.tag == _NULL and _NULL_RE.match(text):
+            return None
+    except ValueError:
+        pass
+    out.problems.append(
+        (node.start_mark.line + 1, path, f"unsupported tag or value {node.tag} {text!r}")
+    )
+    return text
+
+
+def parse_located(text: str) -> Located:
+    """Parse one YAML document with BankLoader, keeping lines. Raises YamlSyntaxError."""
+    loader = BankLoader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        parts = [p for p in (exc.context, exc.problem) if p]
+        raise YamlSyntaxError("YAML syntax error: " + ", ".join(parts), line) from exc
+    except yaml.YAMLError as exc:  # reader errors (bad characters) carry a position, not a mark
+        raise YamlSyntaxError(f"YAML error: {exc}", None) from exc
+    except RecursionError as exc:
+        raise YamlSyntaxError("YAML nesting is too deep", None) from exc
+    finally:
+        loader.dispose()
+    out = Located(value=None)
+    if root is None:
+        return out
+    out.value = _convert(root, (), out)
+    return out
+
+
+def load_yaml(text: str) -> Any:
+    """Plain Python data from YAML text with bank-file rules (1.2 booleans, no aliases)."""
+    return yaml.load(text, Loader=BankLoader)  # noqa: S506 -- BankLoader is a SafeLoader
+
+
+# ---------------------------------------------------------------- dumping
+
+
+class _Flow(list):
+    """A list written in flow style: `[a, b]`."""
+
+
+class _BankDumper(yaml.SafeDumper):
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        # Indent sequences under their key; PyYAML's default puts "- " flush with the key.
+        super().increase_indent(flow, False)
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        tag = super().resolve(kind, value, implicit)
+        # A string must be quoted if either YAML 1.1 tools or BankLoader would read it as
+        # something else ("no", "0o17", "tRuE", "2025-01-01"...).
+        if kind is ScalarNode and implicit[0] and tag == _STR:
+            return _plain_tag(value)
+        return tag
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> ScalarNode:
+    style = "|" if "\n" in data else None  # the emitter falls back to quotes if | can't hold it
+    return dumper.represent_scalar(_STR, data, style=style)
+
+
+def _represent_flow(dumper: yaml.SafeDumper, data: list) -> SequenceNode:
+    return dumper.represent_sequence(_SEQ, data, flow_style=True)
+
+
+_BankDumper.add_representer(str, _represent_str)
+_BankDumper.add_representer(_Flow, _represent_flow)
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def question_to_dict(q: Question) -> dict[str, Any]:
+    """The YAML mapping for one question, keys in the documented order."""
+    out: dict[str, Any] = {
+        "id": q.id,
+        "number": q.number,
+        "type": q.type.value,
+        "points": _number(q.points),
+        "tags": _Flow(q.tags),
+        "stem": q.stem,
+    }
+    if q.type.has_options:
+        out["options"] = {letter: text for letter, text in q.options}
+    if q.type is QuestionType.SINGLE:
+        out["answer"] = q.answer[0] if len(q.answer) == 1 else list(q.answer)
+    elif q.type is QuestionType.MULTI:
+        out["answer"] = _Flow(q.answer)
+    elif q.type is QuestionType.JUDGE:
+        out["answer"] = q.answer == ("true",)
+    elif q.type is QuestionType.FILL:
+        out["answer"] = list(q.answer)
+    else:
+        out["answer"] = q.answer[0] if len(q.answer) == 1 else list(q.answer)
+    out["explanation"] = q.explanation
+    if q.key_points:
+        out["key_points"] = list(q.key_points)
+    if q.errata:
+        out["errata"] = [
+            {"field": e.field, "was": e.was, "now": e.now, "why": e.why} for e in q.errata
+        ]
+    return out
+
+
+def dump_bank(bank: Bank) -> str:
+    """The bank as YAML text in the documented layout; `load_bank_text` of it gives `bank` back.
+
+    Block style, keys in documented order, Unicode kept as is, strings never folded, multi-line
+    strings as `|` blocks, and text that would read as a bool/number/null quoted. Questions are
+    separated by a blank line.
+    """
+    data = {
+        "id": bank.id,
+        "title": bank.title,
+        "language": bank.language,
+        "source": bank.source,
+        "questions": [question_to_dict(q) for q in bank.questions],
+    }
+    text = yaml.dump(
+        data,
+        Dumper=_BankDumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=1_000_000,
+        indent=2,
+    )
+    # Question items are the only lines starting with exactly "  - id: " (their contents are
+    # indented deeper), so this only separates questions and never touches a scalar.
+    return text.replace("\n  - id: ", "\n\n  - id: ").replace("questions:\n\n", "questions:\n")
