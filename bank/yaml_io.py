@@ -76,7 +76,9 @@ class BankLoader(yaml.SafeLoader):
         if self.check_event(AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases (*name) are not allowed in bank files",
+                None,
+                None,
+                "anchors and aliases (*name) are not allowed in bank files",
                 event.start_mark,
             )
         return super().compose_node(parent, index)
@@ -210,8 +212,11 @@ def parse_located(text: str) -> Located:
 
 
 def load_yaml(text: str) -> Any:
-    """Plain Python data from YAML text with bank-file rules (1.2 booleans, no aliases)."""
-    return yaml.load(text, Loader=BankLoader)  # noqa: S506 -- BankLoader is a SafeLoader
+    """Plain Python data from YAML text with bank-file rules (1.2 booleans, no aliases).
+
+    Raises YamlSyntaxError; duplicate keys and odd tags are tolerated here (see parse_located).
+    """
+    return parse_located(text).value
 
 
 # ---------------------------------------------------------------- dumping
