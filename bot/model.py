@@ -57,6 +57,7 @@ class Question:
     tags: tuple[str, ...] = ()
     key_points: tuple[str, ...] = ()
     errata: tuple[Erratum, ...] = ()
+    completed_by_editor: bool = False  # truncated in the source, completed by the editors
 
     @property
     def letters(self) -> tuple[str, ...]:
