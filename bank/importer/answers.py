@@ -1,0 +1,150 @@
+"""Settling an item's type and normalised answer from a draft: the declared type if any, else
+the item's shape (options and letters, a judge word, a blank, or free text).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.model import QuestionType
+
+from .base import Draft
+from .report import Report
+
+__all__ = ["has_blank", "parse_judge", "parse_letters", "settle", "split_alternatives"]
+
+_T = QuestionType
+# Judge words a paper may use; the single letters only count where nothing else is plausible.
+_TRUE_STRICT = {"正确", "对", "√", "✓", "✔", "对的", "正确的"}
+_FALSE_STRICT = {"错误", "错", "×", "✗", "✘", "✕", "错的", "错误的"}
+_TRUE_LOOSE = {"t", "true", "是", "y", "yes", "r"}
+_FALSE_LOOSE = {"f", "false", "否", "n", "no", "x"}
+_LETTERS_RE = re.compile(r"[A-Ha-h](?:[\s,，、;；/]*[A-Ha-h])*")
+_BLANK_RE = re.compile(r"_{2,}|＿{2,}|[（(][ \t\u3000]*[)）]")
+_TRIM = " \t\u3000\n。.；;，,"
+
+
+def trim(text: str) -> str:
+    text = text.strip(_TRIM)
+    while len(text) >= 2 and text[0] in "（(【[" and text[-1] in "）)】]":
+        text = text[1:-1].strip(_TRIM)
+    return text
+
+
+def has_blank(stem: str) -> bool:
+    return bool(_BLANK_RE.search(stem))
+
+
+def parse_letters(text: str, letters: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`A,B,D`, `A、B、D`, `ABD`, `A B D` -> ("A", "B", "D") if all are option letters."""
+    text = trim(text)
+    if not _LETTERS_RE.fullmatch(text):
+        return None
+    picked = {c.upper() for c in text if c.isalpha()}
+    if not picked <= set(letters):
+        return None
+    return tuple(letter for letter in letters if letter in picked)
+
+
+def parse_judge(text: str, *, loose: bool) -> bool | None:
+    word = trim(text)
+    if word in _TRUE_STRICT or (loose and word.lower() in _TRUE_LOOSE):
+        return True
+    if word in _FALSE_STRICT or (loose and word.lower() in _FALSE_LOOSE):
+        return False
+    return None
+
+
+def split_alternatives(text: str) -> tuple[str, ...]:
+    """Fill answers: alternatives joined by `或` are each accepted."""
+    seen: dict[str, None] = {}
+    for part in trim(text).split("或"):
+        part = trim(part)
+        if part:
+            seen.setdefault(part, None)
+    return tuple(seen)
+
+
+def _judge(value: bool) -> tuple[str, ...]:
+    return ("true",) if value else ("false",)
+
+
+def _judge_from_options(draft: Draft, picked: tuple[str, ...] | None) -> bool | None:
+    """Judge items written as choices: `A.正确 B.错误  答案：A`."""
+    if not picked or len(picked) != 1:
+        return None
+    return parse_judge(dict(draft.options)[picked[0]], loose=False)
+
+
+def _pick(draft: Draft, answer: str) -> tuple[str, ...] | None:
+    """Letters from `A,B,D`-style answers, or the one option whose text is the answer."""
+    picked = parse_letters(answer, tuple(letter for letter, _ in draft.options))
+    if picked is None:
+        by_text = [letter for letter, text in draft.options if trim(text) == trim(answer)]
+        picked = tuple(by_text) if len(by_text) == 1 else None
+    return picked
+
+
+def _choice(draft: Draft, answer: str, report: Report) -> tuple[QuestionType, tuple] | None:
+    picked = _pick(draft, answer)
+    if picked is None:
+        return None
+    if len(draft.options) == 2 and draft.type_hint is None:
+        value = _judge_from_options(draft, picked)
+        if value is not None:
+            return _T.JUDGE, _judge(value)
+    kind = _T.MULTI if len(picked) > 1 else _T.SINGLE
+    if draft.type_hint is _T.SINGLE and kind is _T.MULTI:
+        report.warn("type", f"single-choice section but answer {answer!r} has several letters; "
+                    "imported as multi", draft.where, draft.number)
+    if draft.type_hint is _T.MULTI and kind is _T.SINGLE:
+        report.warn("type", f"multiple-choice section but answer {answer!r} is one letter; "
+                    "imported as single", draft.where, draft.number)
+    return kind, picked
+
+
+def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]] | None:
+    """The item's type and answer tuple, or None (with a warning) if it cannot be used."""
+    if draft.answer is None or not trim(draft.answer):
+        report.warn("no-answer", "no answer found; item not imported", draft.where, draft.number)
+        return None
+    answer = draft.answer.strip()
+    hint = draft.type_hint
+    if hint is _T.JUDGE:
+        value = parse_judge(answer, loose=True)
+        if value is None and draft.options:
+            value = _judge_from_options(draft, _pick(draft, answer))
+        if value is not None:
+            return _T.JUDGE, _judge(value)
+        report.warn("type", f"judge section but answer {answer!r} is not 正确/错误; type taken "
+                    "from the item's shape", draft.where, draft.number)
+    elif hint is _T.FILL:
+        return _T.FILL, split_alternatives(answer)
+    elif hint is _T.SHORT:
+        return _T.SHORT, (answer,)
+    elif draft.options:
+        settled = _choice(draft, answer, report)
+        if settled:
+            return settled
+        letters = "".join(letter for letter, _ in draft.options)
+        if hint is not None:
+            report.warn("no-answer", f"answer {answer!r} is not among the options {letters}; "
+                        "item not imported", draft.where, draft.number)
+            return None
+        report.warn("type", f"options {letters} found but answer {answer!r} is not a letter; "
+                    "type taken from the rest of the item's shape, options dropped",
+                    draft.where, draft.number)
+    elif hint is not None:
+        report.warn("type", f"{hint.value} section but no options found; type taken from the "
+                    "item's shape", draft.where, draft.number)
+    return _by_shape(draft, answer)
+
+
+def _by_shape(draft: Draft, answer: str) -> tuple[QuestionType, tuple[str, ...]]:
+    blank = has_blank(draft.stem)
+    value = parse_judge(answer, loose=not (blank and "_" in draft.stem))
+    if value is not None:
+        return _T.JUDGE, _judge(value)
+    if blank:
+        return _T.FILL, split_alternatives(answer)
+    return _T.SHORT, (answer,)

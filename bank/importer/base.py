@@ -1,0 +1,57 @@
+"""The reader interface: a reader turns cleaned source text into draft items that the shared
+builder (build.py) turns into questions; each source format is one sibling reader module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.model import QuestionType
+
+from .clean import CleanText
+from .report import Report, SectionInfo
+
+__all__ = ["Draft", "PaperDraft", "Reader", "Span"]
+
+Span = tuple[int, int]  # [start, end) in the cleaned text
+
+
+@dataclass
+class Draft:
+    """One item as read from the source, before its type and answer are settled.
+
+    `answer` is the raw answer text (None if the source gave none); `type_hint` is what the
+    source declared (a section header, a GIFT question kind...), None if it must be inferred.
+    `spans` locates each field ("stem", "options.B", "answer", "explanation") in the cleaned
+    text so that warnings can point at the exact source position.
+    """
+
+    number: int
+    stem: str
+    where: str
+    options: tuple[tuple[str, str], ...] = ()
+    answer: str | None = None
+    explanation: str = ""
+    type_hint: QuestionType | None = None
+    points: float = 1.0
+    spans: dict[str, Span] = field(default_factory=dict)
+
+
+@dataclass
+class PaperDraft:
+    """Everything a reader found: a title line if the source has one, items and sections."""
+
+    drafts: list[Draft]
+    title: str = ""
+    sections: list[SectionInfo] = field(default_factory=list)
+
+
+class Reader(Protocol):
+    """A source format. `sniff` says how likely `text` is in this format (0..1)."""
+
+    name: str
+
+    def sniff(self, text: str) -> float: ...
+
+    def read(self, doc: CleanText, report: Report) -> PaperDraft: ...

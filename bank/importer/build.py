@@ -1,0 +1,96 @@
+"""Turning a reader's drafts into bank questions, with the checks every format shares:
+duplicate options, lost characters, signs of lost minus signs, empty fields.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.model import Question
+
+from .answers import settle
+from .base import Draft, PaperDraft
+from .clean import CleanText
+from .report import Report
+
+__all__ = ["build_questions", "question_id"]
+
+# A `?` that does not end a sentence marks a lost character (docs/bank-format.md, Warnings).
+_LOST_RE = re.compile(r"[?？\ufffd]+")
+_OK_AFTER_QUESTION = ")）]】」』”’\"'（"
+_EXPONENT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e\d+(?![\w.])")
+
+
+def question_id(bank_id: str, number: int) -> str:
+    return f"{bank_id}-{number:03d}"
+
+
+def _field_texts(draft: Draft) -> dict[str, str]:
+    texts = {"stem": draft.stem, "answer": draft.answer or "", "explanation": draft.explanation}
+    texts.update({f"options.{letter}": text for letter, text in draft.options})
+    return texts
+
+
+def _scan(draft: Draft, doc: CleanText | None, report: Report) -> None:
+    """Lost characters and unsigned exponents, each reported where it stands in the source."""
+    texts = _field_texts(draft)
+    for name in texts:
+        span = draft.spans.get(name) if doc is not None else None
+        raw, base = (doc.text[span[0]:span[1]], span[0]) if span and doc else (texts[name], None)
+        for match in _LOST_RE.finditer(raw):
+            run = match.group(0)
+            after = raw[match.end():match.end() + 1]
+            if "\ufffd" not in run and len(run) == 1 and (
+                    not after or after.isspace() or after in _OK_AFTER_QUESTION):
+                continue
+            context = raw[max(match.start() - 8, 0):match.end() + 8].replace("\n", " ")
+            where = doc.where(base + match.start()) if base is not None else draft.where
+            report.warn("lost-char", f"{run!r} in {name} stands for lost character(s) or "
+                        f"sign(s): …{context}…", where, draft.number)
+        for match in _EXPONENT_RE.finditer(raw):
+            where = doc.where(base + match.start()) if base is not None else draft.where
+            report.warn("lost-sign", f"{match.group(0)!r} in {name}: exponent without a sign, "
+                        f"a minus may be lost", where, draft.number)
+
+
+def _duplicates(draft: Draft, report: Report) -> None:
+    seen: dict[str, str] = {}
+    for letter, text in draft.options:
+        key = re.sub(r"\s+", "", text).casefold()
+        if key in seen:
+            report.warn("duplicate-option", f"options {seen[key]} and {letter} are both "
+                        f"{text!r}", draft.where, draft.number)
+        else:
+            seen[key] = letter
+
+
+def build_questions(
+    paper: PaperDraft, doc: CleanText | None, bank_id: str, report: Report
+) -> list[Question]:
+    """Questions for every usable draft; each unusable one is reported, never dropped silently."""
+    questions: list[Question] = []
+    for draft in paper.drafts:
+        _scan(draft, doc, report)
+        _duplicates(draft, report)
+        settled = settle(draft, report)
+        if settled is None:
+            continue
+        kind, answer = settled
+        if not draft.stem.strip():
+            report.warn("empty", "empty stem; item not imported", draft.where, draft.number)
+            continue
+        options = draft.options if kind.has_options else ()
+        empty = [letter for letter, text in options if not text.strip()]
+        if empty:
+            report.warn("empty", f"option(s) {', '.join(empty)} empty; item not imported",
+                        draft.where, draft.number)
+            continue
+        if not answer or not all(answer):
+            report.warn("empty", "empty answer; item not imported", draft.where, draft.number)
+            continue
+        questions.append(Question(
+            id=question_id(bank_id, draft.number), number=draft.number, type=kind,
+            stem=draft.stem.strip(), answer=answer, points=draft.points, options=options,
+            explanation=draft.explanation.strip(),
+        ))
+    return questions

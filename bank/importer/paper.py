@@ -1,0 +1,303 @@
+"""Reader for pasted Chinese exam papers: section headers (`一、单选题（每题1分，共30分）`), items
+numbered consecutively (`1.` `1、` `1．`), one item per line or all run together on one line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.model import QuestionType
+
+from .base import Draft, PaperDraft
+from .clean import CleanText
+from .fields import ANSWER_RE, join_lines, keep_lines, split_item
+from .report import Report, SectionInfo
+
+__all__ = ["PaperReader"]
+
+_T = QuestionType
+_KINDS: tuple[tuple[QuestionType | None, str], ...] = (
+    (_T.SINGLE, r"单项选择题|单选题|单项选择|单选"),
+    (_T.MULTI, r"多项选择题|多选题|不定项选择题|多项选择|多选"),
+    (_T.JUDGE, r"判断题|是非题|对错题|判断"),
+    (_T.FILL, r"填空题|填空"),
+    (_T.SHORT, r"简答题|问答题|论述题|案例分析题|计算题|综合题|名词解释|简答"),
+    (None, r"选择题"),  # single or multi: decided per item by its answer
+)
+_KIND_RE = "|".join(f"(?P<k{i}>{words})" for i, (_, words) in enumerate(_KINDS))
+_NUMERAL = "一二三四五六七八九十"
+_PAREN = r"(?P<paren>[ \t\u3000]*[（(][^（）()\n]{0,40}[)）])?"
+_SCORE = r"(?P<paren>[ \t\u3000]*[（(][^（）()\n]{0,30}[分题][^（）()\n]{0,30}[)）])"
+# Numbered headers may follow a sentence end on the same line (papers pasted as one line), or
+# any text if they give points (`及答案一、单选题（每题1分）`); unnumbered ones must stand on a
+# line of their own.
+_HEADER_RE = re.compile(
+    rf"(?:(?<=[。！？!?）)】])|^)[ \t\u3000]*第?[{_NUMERAL}]+(?:部分|大题)?"
+    rf"[ \t\u3000]*[、.．:：]?[ \t\u3000]*(?:{_KIND_RE}){_PAREN}"
+    rf"|第?[{_NUMERAL}]+(?:部分|大题)?[、.．][ \t\u3000]*"
+    rf"(?:{_KIND_RE.replace('?P<k', '?P<s')}){_SCORE.replace('?P<paren>', '?P<paren3>')}"
+    rf"|^[ \t\u3000]*(?:{_KIND_RE.replace('?P<k', '?P<u')})"
+    rf"{_PAREN.replace('?P<paren>', '?P<paren2>')}[ \t\u3000]*$",
+    re.MULTILINE,
+)
+_SENTENCE_END = "。！？!?；;）)】」』”\"'"
+_TRUNCATED_END = "，,、：:；;（(—-"
+_FINISHED_END = "。！？!?）)】」』”\"'.%"
+
+
+@dataclass
+class _Section:
+    title: str
+    type: QuestionType | None
+    points: float | None
+    declared: int | None
+    start: int  # first character after the header
+    end: int
+    where: str
+
+
+def _number(text: str) -> float:
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _parse_header(match: re.Match[str], doc: CleanText, end: int) -> _Section:
+    kind = next(
+        (_KINDS[int(name[1:])][0] for name, value in match.groupdict().items()
+         if value and name[0] in "kus" and name[1:].isdigit()),
+        None,
+    )
+    paren = match.group("paren") or match.group("paren2") or match.group("paren3") or ""
+    each = re.search(r"每(?:小)?题\s*(\d+(?:\.\d+)?)\s*分", paren)
+    total = re.search(r"共\s*(\d+(?:\.\d+)?)\s*分", paren)
+    count = re.search(r"共\s*(\d+)\s*(?:道|小)?题", paren)
+    points = _number(each.group(1)) if each else None
+    declared = int(count.group(1)) if count else None
+    if declared is None and each and total and points:
+        ratio = float(total.group(1)) / float(points)
+        declared = round(ratio) if abs(ratio - round(ratio)) < 1e-9 else None
+    if points is None and declared and total:
+        points = _number(f"{float(total.group(1)) / declared:g}")
+    return _Section(
+        title=match.group(0).strip(), type=kind, points=points, declared=declared,
+        start=match.end(), end=end,
+        where=doc.where(match.end() - len(match.group(0).lstrip())),
+    )
+
+
+def _sections(doc: CleanText) -> tuple[int, list[_Section]]:
+    """End of the preamble and the sections, each running to the next header."""
+    matches = list(_HEADER_RE.finditer(doc.text))
+    sections = []
+    for i, match in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(doc.text)
+        sections.append(_parse_header(match, doc, end))
+    if not sections:
+        return 0, [_Section("", None, None, None, 0, len(doc.text), doc.where(0))]
+    return matches[0].start(), sections
+
+
+def _level(text: str, start: int, pos: int) -> int:
+    """Plausibility of an item number at `pos`: 2 at a line start, 1 after a sentence end,
+    0 after other text, -1 glued to a Latin word (`答案：C2.` with no explanation)."""
+    i = pos - 1
+    while i >= start and text[i] in " \t\u3000":
+        i -= 1
+    if i < start or text[i] == "\n":
+        return 2
+    if text[i] in _SENTENCE_END:
+        return 1
+    if text[i].isascii() and (text[i].isalpha() or text[i] == "_"):
+        return -1
+    return 0
+
+
+def _markers(text: str, start: int, end: int, number: int) -> list[tuple[int, int, int]]:
+    """(start, body start, level) of each plausible marker for item `number` in [start, end).
+
+    A digit or a dot right before, or a digit right after, means a number inside the text
+    (`119.`, `3.12.`, `19.5`), never an item marker.
+    """
+    pattern = re.compile(rf"(?<![0-9.．]){number}[ \t\u3000]*[.．、](?![0-9])")
+    return [(m.start(), m.end(), _level(text, start, m.start()))
+            for m in pattern.finditer(text, start, end)]
+
+
+def _pick(markers: list[tuple[int, int, int]]) -> tuple[int, int, int] | None:
+    best = None
+    for marker in markers:
+        if best is None or marker[2] > best[2]:
+            best = marker
+    return best
+
+
+class PaperReader:
+    """Pasted paper, Chinese conventions; see the module docstring."""
+
+    name = "paper"
+
+    def sniff(self, text: str) -> float:
+        return 0.5 if re.search(r"(?:^|[。\n])\s*1[.．、]", text) else 0.1
+
+    def read(self, doc: CleanText, report: Report) -> PaperDraft:
+        text = doc.text
+        preamble_end, sections = _sections(doc)
+        answers = [m.start() for m in ANSWER_RE.finditer(text)]
+        drafts: list[Draft] = []
+        infos: list[SectionInfo] = []
+        last = 0  # number of the last item found, across sections
+        for section in sections:
+            first = self._first_marker(text, section, last, answers)
+            lead_end = first[0] if first else section.end
+            if section.title:
+                self._unplaced(doc, section.start, lead_end, report, "before the first item")
+            else:  # no headers at all: what precedes the first item is the preamble
+                preamble_end = lead_end
+            found = self._items(doc, section, first, last, answers, report)
+            drafts.extend(found)
+            if found:
+                last = found[-1].number
+            self._check_count(section, found, report)
+            if section.title:
+                infos.append(SectionInfo(section.title, section.type, section.points,
+                                         section.declared, len(found), section.where))
+        title = self._preamble(doc, 0, preamble_end, report)
+        if drafts:
+            self._check_end(doc, drafts[-1], report)
+        return PaperDraft(drafts, title=title, sections=infos)
+
+    def _first_marker(self, text, section, last, answers):
+        limit = next((a for a in answers if a >= section.start), section.end)
+        limit = min(limit, section.end)
+        for number in (last + 1, 1, last + 2, last + 3):
+            marker = _pick(_markers(text, section.start, limit, number))
+            if marker:
+                return (*marker, number)
+        return None
+
+    def _items(self, doc, section, first, last, answers, report) -> list[Draft]:
+        text = doc.text
+        drafts: list[Draft] = []
+        if first is None:
+            return drafts
+        offset = 0
+        mstart, body, _, number = first
+        if number == 1 and last > 0:
+            offset = last
+            report.warn("renumbered", f"section restarts numbering at 1; items numbered from "
+                        f"{last + 1}", doc.where(mstart))
+        elif number != last + 1:
+            self._missing(doc, range(last + 1, number), mstart, report)
+        while True:
+            nxt = self._next_marker(text, body, section.end, number, answers)
+            end = nxt[0] if nxt else section.end
+            drafts.append(self._draft(doc, number + offset, mstart, body, end, section, report))
+            if nxt is None:
+                return drafts
+            if nxt[3] != number + 1:
+                self._missing(doc, range(number + 1 + offset, nxt[3] + offset), nxt[0], report)
+            mstart, body, _, number = nxt
+
+    def _next_marker(self, text, body, end, number, answers):
+        """The next item's marker: looked for after this item's answer marker and before the
+        following one first, since every item's number precedes its own answer."""
+        after = [a for a in answers if body <= a < end]
+        tight = []
+        if after:
+            answer_end = ANSWER_RE.match(text, after[0]).end()
+            tight.append((answer_end, after[1] if len(after) > 1 else end))
+            tight.append((body, after[0]))  # this item has no answer of its own
+        for windows in (tight, [(body, end)]):
+            for candidate in (number + 1, number + 2, number + 3):
+                for wstart, wend in windows:
+                    marker = _pick(_markers(text, wstart, wend, candidate))
+                    if marker:
+                        return (*marker, candidate)
+        return None
+
+    def _draft(self, doc, number, mstart, body, end, section, report) -> Draft:
+        fields = split_item(doc.text, body, end)
+        where = doc.where(mstart)
+        answer = fields.answer
+        explanation = fields.explanation
+        if answer and "\n" in answer and not explanation:
+            # `答案：C` on its line, explanation on the next lines without a marker.
+            head, rest = answer.split("\n", 1)
+            if re.fullmatch(r"[A-Ha-h,，、;；\s]+|正确|错误|对|错|[√×✓✗]", head.strip()):
+                answer, explanation = head.strip(), keep_lines(rest)
+        for offset in fields.extra_answers:
+            report.warn("unplaced", "a second answer marker inside the explanation: an item "
+                        "number may be missing or damaged here", doc.where(offset), number)
+        answer_text = None
+        if answer is not None:
+            answer_text = keep_lines(answer) if "\n" in answer else answer
+        last_field = "explanation" if explanation else "answer"
+        tail = (explanation or answer_text or "").rstrip()
+        if tail and tail[-1] in _TRUNCATED_END and last_field in fields.spans:
+            span = fields.spans[last_field]
+            stop = len(doc.text[span[0]:span[1]].rstrip()) - 1
+            report.warn("truncated", f"the {last_field} stops mid-sentence: …{tail[-20:]}",
+                        doc.where(span[0] + stop), number)
+        return Draft(
+            number=number, stem=fields.stem, where=where, options=tuple(fields.options),
+            answer=answer_text, explanation=explanation, type_hint=section.type,
+            points=section.points if section.points is not None else 1.0, spans=fields.spans,
+        )
+
+    def _preamble(self, doc: CleanText, start: int, end: int, report: Report) -> str:
+        """The paper's title line; any further preamble text is reported."""
+        lines = doc.text[start:end].split("\n")
+        title = ""
+        pos = start
+        for line in lines:
+            stripped = line.strip()
+            if stripped and not title:
+                title = stripped
+            elif stripped:
+                report.warn("unplaced", f"text before the first item not imported: "
+                            f"{_excerpt(stripped)}", doc.where(pos + line.index(stripped[0])))
+            pos += len(line) + 1
+        return title
+
+    def _unplaced(self, doc, start, end, report, what) -> None:
+        chunk = doc.text[start:end]
+        if chunk.strip():
+            skip = len(chunk) - len(chunk.lstrip())
+            report.warn("unplaced", f"text {what} not imported: {_excerpt(join_lines(chunk))}",
+                        doc.where(start + skip))
+
+    def _missing(self, doc, numbers: range, at: int, report: Report) -> None:
+        if numbers:
+            listed = ", ".join(str(n) for n in numbers)
+            report.warn("missing-item", f"item(s) {listed} not found: numbering jumps here",
+                        doc.where(at))
+
+    def _check_count(self, section: _Section, found: list[Draft], report: Report) -> None:
+        if section.declared is None or section.declared == len(found):
+            return
+        message = f"section {section.title} declares {section.declared} items, found {len(found)}"
+        if found and len(found) < section.declared:
+            last = found[-1].number
+            missing = range(last + 1, last + 1 + section.declared - len(found))
+            message += f"; missing item(s) {', '.join(str(n) for n in missing)}"
+        report.warn("section-count", message, section.where)
+
+    def _check_end(self, doc: CleanText, draft: Draft, report: Report) -> None:
+        """The paper's last item: cut off if it has no answer or stops mid-sentence."""
+        last_field = "explanation" if draft.explanation else "answer"
+        span = draft.spans.get(last_field)
+        if draft.answer is None or span is None:
+            report.warn("truncated", "the paper ends inside this item (no answer)",
+                        draft.where, draft.number)
+            return
+        tail = doc.text[span[0]:span[1]].rstrip()
+        long_text = draft.explanation or draft.type_hint is QuestionType.SHORT
+        if tail and long_text and tail[-1] not in _FINISHED_END + _TRUNCATED_END:
+            report.warn("truncated", f"the paper ends mid-sentence in the {last_field}: "
+                        f"…{tail[-20:]}", doc.where(span[0] + len(tail) - 1), draft.number)
+
+
+def _excerpt(text: str, width: int = 40) -> str:
+    text = text.replace("\n", " ")
+    return repr(text if len(text) <= width else text[:width] + "…")

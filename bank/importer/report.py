@@ -1,0 +1,97 @@
+"""What an import found besides questions: warnings with their position in the source, per-type
+counts and the printable summary.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bot.model import Bank, QuestionType
+
+__all__ = ["ImportResult", "ImportWarning", "Report", "SectionInfo"]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportWarning:
+    """One thing the curator should look at. `where` is `line:col` in the source text."""
+
+    kind: str  # short code: lost-char, duplicate-option, truncated, missing-item, ...
+    message: str
+    where: str = ""
+    number: int | None = None  # the item concerned, if any
+
+    def __str__(self) -> str:
+        parts = [self.where] if self.where else []
+        if self.number is not None:
+            parts.append(f"item {self.number}")
+        head = " ".join(parts)
+        return f"{head}: [{self.kind}] {self.message}" if head else f"[{self.kind}] {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class SectionInfo:
+    """A section header of the paper and how many items were found under it."""
+
+    title: str
+    type: QuestionType | None
+    points: float | None
+    declared: int | None
+    found: int
+    where: str
+
+
+@dataclass
+class Report:
+    """Collects warnings while a paper is read."""
+
+    warnings: list[ImportWarning] = field(default_factory=list)
+
+    def warn(self, kind: str, message: str, where: str = "", number: int | None = None) -> None:
+        self.warnings.append(ImportWarning(kind, message, where, number))
+
+
+def _where_key(warning: ImportWarning) -> tuple[int, int]:
+    try:
+        line, col = warning.where.split(":")
+        return int(line), int(col)
+    except ValueError:
+        return (1 << 30, 0)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    bank: Bank
+    warnings: tuple[ImportWarning, ...] = ()
+    sections: tuple[SectionInfo, ...] = ()
+    reader: str = ""
+    paper_title: str = ""  # the title line found in the paper itself, if any
+
+    @property
+    def counts(self) -> dict[QuestionType, int]:
+        """Items per type, every type present (possibly 0), in QuestionType order."""
+        found = Counter(q.type for q in self.bank.questions)
+        return {t: found.get(t, 0) for t in QuestionType}
+
+    @property
+    def total_points(self) -> float:
+        return sum(q.points for q in self.bank.questions)
+
+    def summary(self) -> str:
+        """Human-readable summary: totals, per type, sections, then every warning."""
+        counts = ", ".join(f"{n} {t.value}" for t, n in self.counts.items())
+        points = self.total_points
+        points_text = f"{points:g}"
+        lines = [
+            f"{len(self.bank.questions)} items ({counts}), {points_text} points"
+            f" -> bank {self.bank.id!r} {self.bank.title!r}"
+        ]
+        for s in self.sections:
+            kind = s.type.value if s.type else "by shape"
+            declared = "?" if s.declared is None else str(s.declared)
+            each = "" if s.points is None else f", {s.points:g} points each"
+            lines.append(f"  section {s.title} [{kind}{each}]: {s.found}/{declared} items")
+        ordered = sorted(self.warnings, key=_where_key)
+        lines.append(f"{len(ordered)} warning(s)" + (":" if ordered else ""))
+        lines.extend(f"  {w}" for w in ordered)
+        return "\n".join(lines)
