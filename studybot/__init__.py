@@ -1,2 +1,3 @@
 """The application shell: configuration, bootstrap and the studybot command."""
+
 __version__ = "0.1.0"

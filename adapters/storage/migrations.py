@@ -1,0 +1,131 @@
+"""Versioned schema migrations, applied in order and tracked with PRAGMA user_version.
+
+Never edit a released migration: add the next one. tests/test_migrations.py builds a database
+at every earlier version and upgrades it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: chats, users, rounds, answers, materialised scores and streaks
+    """
+    CREATE TABLE chats (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        guild_key TEXT,
+        title TEXT NOT NULL DEFAULT '',
+        bank_id TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        language TEXT NOT NULL,
+        reveal_policy TEXT NOT NULL,
+        answer_policy TEXT NOT NULL,
+        partial_credit INTEGER NOT NULL DEFAULT 0,
+        paused INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        UNIQUE (platform, chat_key)
+    );
+    CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        UNIQUE (platform, user_key)
+    );
+    CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        opened_at TEXT NOT NULL,
+        closes_at TEXT NOT NULL,
+        reveal TEXT NOT NULL,
+        answer_policy TEXT NOT NULL,
+        partial_credit INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed')),
+        closed_at TEXT,
+        message_ref TEXT,
+        daily_date TEXT,
+        contest_id INTEGER
+    );
+    CREATE UNIQUE INDEX rounds_one_daily_per_date ON rounds (chat_id, daily_date)
+        WHERE daily_date IS NOT NULL;
+    CREATE INDEX rounds_open ON rounds (closes_at) WHERE state = 'open';
+    CREATE INDEX rounds_by_chat ON rounds (chat_id, bank_id, question_id);
+    CREATE TABLE answers (
+        id INTEGER PRIMARY KEY,
+        round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        response TEXT NOT NULL,
+        answered_at TEXT NOT NULL,
+        verdict TEXT NOT NULL,
+        fraction REAL NOT NULL,
+        points REAL NOT NULL,
+        week_key TEXT NOT NULL,
+        month_key TEXT NOT NULL,
+        changes INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (round_id, user_id)
+    );
+    CREATE INDEX answers_by_user ON answers (user_id, round_id);
+    CREATE TABLE scores (
+        scope TEXT NOT NULL,
+        win TEXT NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        points REAL NOT NULL DEFAULT 0,
+        answers INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        reached_at TEXT NOT NULL,
+        PRIMARY KEY (scope, win, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX scores_rank ON scores (scope, win, points DESC, reached_at, user_id);
+    CREATE TABLE streaks (
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        current INTEGER NOT NULL DEFAULT 0,
+        best INTEGER NOT NULL DEFAULT 0,
+        last_date TEXT,
+        PRIMARY KEY (chat_id, user_id)
+    ) WITHOUT ROWID;
+    """,
+)
+
+LATEST = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
+    """Bring a plain sqlite3 connection's schema up to `target`; returns the version found."""
+    conn.isolation_level = None  # explicit BEGIN/COMMIT below
+    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    if found > LATEST:
+        raise RuntimeError(
+            f"database schema version {found} is newer than this studybot ({LATEST}); upgrade studybot"
+        )
+    for version in range(found + 1, target + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(MIGRATIONS[version - 1]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return found
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (sqlite3.complete_statement knows the grammar)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out

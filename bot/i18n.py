@@ -1,0 +1,184 @@
+"""The message catalog: every user-facing sentence, in zh-CN and en, keyed by message id.
+
+Adapters and the core look sentences up here by id and the chat's language; no platform writes
+its own wording.
+"""
+
+from __future__ import annotations
+
+DEFAULT_LANGUAGE = "zh-CN"
+LANGUAGES = ("zh-CN", "en")
+
+_CATALOG: dict[str, tuple[str, str]] = {
+    # key: (zh-CN, en)
+    "type.single": ("单选题", "Single choice"),
+    "type.multi": ("多选题", "Multiple choice"),
+    "type.judge": ("判断题", "True or false"),
+    "type.fill": ("填空题", "Fill in the blank"),
+    "type.short": ("简答题", "Short answer"),
+    "kind.practice": ("练习", "Practice"),
+    "kind.daily": ("每日一题", "Daily question"),
+    "kind.contest": ("竞赛", "Contest"),
+    "judge.true": ("对", "True"),
+    "judge.false": ("错", "False"),
+    "question.header": (
+        "{kind} · 第{number}题 · {qtype} · {points}分",
+        "{kind} · Q{number} · {qtype} · {points} pt",
+    ),
+    "question.contest_position": ("第 {n}/{total} 题", "Question {n} of {total}"),
+    "question.deadline": ("截止时间：{when}", "Deadline: {when}"),
+    "question.how_single": ("回复选项字母作答，例如 B", "Reply with a letter, e.g. B"),
+    "question.how_multi": (
+        "回复所有正确选项，例如 ACD",
+        "Reply with every correct letter, e.g. ACD",
+    ),
+    "question.how_judge": ("回复 对 或 错", "Reply True or False (对/错)"),
+    "question.how_fill": ("直接回复答案", "Reply with your answer"),
+    "question.how_short": (
+        "写下你的回答，提交后可看参考答案并自评",
+        "Write your answer; then see the reference and grade yourself",
+    ),
+    "question.answers_so_far": ("已有 {n} 人作答", "{n} answered so far"),
+    "button.submit": ("提交", "Submit"),
+    "button.answer": ("作答", "Answer"),
+    "button.self_full": ("全对", "Got it all"),
+    "button.self_half": ("部分", "Partly"),
+    "button.self_zero": ("不会", "Missed it"),
+    "modal.title": ("作答", "Your answer"),
+    "modal.label": ("答案", "Answer"),
+    "receipt.recorded": (
+        "已记录：{choice}。截止后公布答案。",
+        "Recorded: {choice}. The answer is revealed at the deadline.",
+    ),
+    "receipt.changed": (
+        "已改为：{choice}。截止后公布答案。",
+        "Changed to: {choice}. The answer is revealed at the deadline.",
+    ),
+    "receipt.duplicate": (
+        "你已作答（{choice}），只计第一次。",
+        "You already answered ({choice}); only the first answer counts.",
+    ),
+    "receipt.closed": ("本题已结束。", "This question is closed."),
+    "receipt.invalid": ("无法识别的答案：{detail}", "Couldn't read that answer: {detail}"),
+    "receipt.correct": ("✅ 正确！+{points}分", "✅ Correct! +{points} pt"),
+    "receipt.partial": ("🟡 部分正确，+{points}分", "🟡 Partly right, +{points} pt"),
+    "receipt.wrong": ("❌ 错误。", "❌ Wrong."),
+    "receipt.pending": (
+        "已记录你的回答。请对照参考答案自评：",
+        "Answer recorded. Compare with the reference and grade yourself:",
+    ),
+    "receipt.self_graded": (
+        "已自评：{verdict}，+{points}分",
+        "Self-graded: {verdict}, +{points} pt",
+    ),
+    "receipt.your_answer": ("你的答案：{choice}", "Your answer: {choice}"),
+    "verdict.correct": ("全对", "correct"),
+    "verdict.partial": ("部分", "partly right"),
+    "verdict.wrong": ("不会", "wrong"),
+    "reveal.title": ("答案揭晓", "Answer revealed"),
+    "reveal.late": (
+        "（机器人离线期间已过截止时间，现补发）",
+        "(the deadline passed while the bot was offline)",
+    ),
+    "reveal.correct": ("正确答案：{answer}", "Correct answer: {answer}"),
+    "reveal.reference": ("参考答案：{answer}", "Reference answer: {answer}"),
+    "reveal.key_points": ("要点：", "Key points:"),
+    "reveal.explanation": ("解析：{text}", "Explanation: {text}"),
+    "reveal.counts": ("作答分布：{counts}（共 {total} 人）", "Answers: {counts} ({total} in all)"),
+    "reveal.no_answers": ("无人作答。", "Nobody answered."),
+    "reveal.right": ("答对的有：{names}", "Right: {names}"),
+    "reveal.right_more": ("等 {n} 人", "and {n} more"),
+    "reveal.nobody_right": ("无人答对。", "Nobody got it right."),
+    "reveal.streaks": ("连续答对：{streaks}", "Streaks: {streaks}"),
+    "leaderboard.title.all": ("排行榜（总榜）", "Leaderboard (all time)"),
+    "leaderboard.title.week": ("排行榜（本周）", "Leaderboard (this week)"),
+    "leaderboard.title.month": ("排行榜（本月）", "Leaderboard (this month)"),
+    "leaderboard.guild": ("全服", "server-wide"),
+    "leaderboard.row": (
+        "{rank}. {name} — {points}分（{correct}/{answers}）",
+        "{rank}. {name} — {points} pt ({correct}/{answers})",
+    ),
+    "leaderboard.own": ("你的排名：{rank}. {points}分", "Your rank: {rank}. {points} pt"),
+    "leaderboard.empty": ("还没有人得分。", "No scores yet."),
+    "stats.title": ("{name} 的学习统计", "Stats for {name}"),
+    "stats.body": (
+        "作答 {answers} 题，答对 {correct} 题（正确率 {accuracy}），得分 {points}",
+        "{answers} answered, {correct} right ({accuracy}), {points} pt",
+    ),
+    "stats.rank": ("本群排名：第 {rank} 名", "Rank here: #{rank}"),
+    "stats.streak": (
+        "每日一题连续答对 {streak} 天（最长 {best} 天）",
+        "Daily streak: {streak} (best {best})",
+    ),
+    "streak.body": (
+        "🔥 每日一题连续答对 {streak} 天，最长 {best} 天",
+        "🔥 Daily streak: {streak} days, best {best}",
+    ),
+    "error.no_questions": (
+        "题库中没有符合条件的题目{filter}。",
+        "No questions in the bank match{filter}.",
+    ),
+    "error.unknown_bank": (
+        "未知题库：{bank}。可用：{banks}",
+        "Unknown bank: {bank}. Available: {banks}",
+    ),
+    "error.not_admin": ("只有管理员可以使用此命令。", "Only admins can use this command."),
+    "error.no_round": (
+        "当前没有进行中的题目，发送 /quiz 开始。",
+        "No open question; send /quiz to get one.",
+    ),
+    "error.unknown_command": (
+        "未知命令：{command}。发送 /help 查看帮助。",
+        "Unknown command: {command}. Send /help for help.",
+    ),
+    "error.bad_args": ("参数有误：{detail}", "Bad arguments: {detail}"),
+    "error.internal": ("出错了，请稍后再试。", "Something went wrong; please try again."),
+    "error.rate_limited": (
+        "操作太频繁，请 {seconds} 秒后再试。",
+        "Too fast; try again in {seconds} s.",
+    ),
+    "bank.using": ("本群题库：{title}（{count} 题）", "Bank: {title} ({count} questions)"),
+    "bank.list_row": ("{id} — {title}（{count} 题）", "{id} — {title} ({count} questions)"),
+    "lang.set": ("语言已设为中文。", "Language set to English."),
+    "console.welcome": (
+        "studybot 控制台 · 题库：{title}（{count} 题）。发送 /help 查看命令。",
+        "studybot console · bank: {title} ({count} questions). Send /help for commands.",
+    ),
+    "console.bye": ("再见！", "Bye!"),
+    "help.console": (
+        "/quiz [标签] 出一道题 · 直接回复字母或文字作答 · /leaderboard [week|month] 排行榜 · "
+        "/stats 统计 · /lang zh|en 语言 · /quit 退出",
+        "/quiz [tag] ask a question · reply with letter(s) or text to answer · "
+        "/leaderboard [week|month] · /stats · /lang zh|en · /quit",
+    ),
+    "help.tags": ("可用标签：{tags}", "Tags: {tags}"),
+}
+
+
+def normalize_language(language: str | None) -> str:
+    if not language:
+        return DEFAULT_LANGUAGE
+    low = language.lower()
+    if low.startswith("zh"):
+        return "zh-CN"
+    if low.startswith("en"):
+        return "en"
+    return DEFAULT_LANGUAGE
+
+
+def t(language: str, key: str, **params: object) -> str:
+    """The sentence `key` in `language` (zh-CN when unknown), with params filled in."""
+    try:
+        zh, en = _CATALOG[key]
+    except KeyError:
+        raise KeyError(f"message id {key!r} is not in the catalog") from None
+    template = en if normalize_language(language) == "en" else zh
+    return template.format(**params) if params else template
+
+
+def keys() -> tuple[str, ...]:
+    return tuple(_CATALOG)
+
+
+def format_points(points: float) -> str:
+    return f"{points:g}"

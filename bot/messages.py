@@ -1,0 +1,198 @@
+"""Crossing types: inbound commands (who, where, what) and outbound views adapters render.
+
+Adapters build commands from platform events, call the core, and lay out the views it returns.
+All are frozen dataclasses; times are timezone-aware.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.model import QuestionType
+from bot.records import (
+    AnswerPolicy,
+    AnswerStatus,
+    ChatRef,
+    RevealPolicy,
+    RoundKind,
+    UserRef,
+)
+from bot.windows import Window
+
+# ---------------------------------------------------------------- inbound commands
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    chat: ChatRef
+    user: UserRef | None = None
+    tag: str | None = None
+    qtype: QuestionType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitAnswer:
+    round_id: int
+    user: UserRef
+    response: str
+
+
+@dataclass(frozen=True, slots=True)
+class SelfGrade:
+    round_id: int
+    user: UserRef
+    level: str  # full | half | zero (or 全对 / 部分 / 不会)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLeaderboard:
+    chat: ChatRef
+    user: UserRef | None = None
+    window: Window = Window.ALL
+    guild_wide: bool = False
+    limit: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class ShowStats:
+    chat: ChatRef
+    user: UserRef
+
+
+# ---------------------------------------------------------------- outbound views
+
+
+@dataclass(frozen=True, slots=True)
+class OptionView:
+    token: str  # what the adapter sends back to answer: "A", "true", ...
+    label: str  # what the button shows: "A", "对", ...
+    text: str  # the option's text ("" for judge)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionView:
+    round_id: int
+    chat_id: int
+    kind: RoundKind
+    qtype: QuestionType
+    number: int
+    stem: str
+    options: tuple[OptionView, ...]
+    points: float
+    opened_at: datetime
+    closes_at: datetime
+    reveal: RevealPolicy
+    answer_policy: AnswerPolicy
+    language: str
+    timezone: str
+    bank_title: str = ""
+    contest_position: tuple[int, int] | None = None  # (question n, of total) in a contest
+
+    @property
+    def multi(self) -> bool:
+        return self.qtype is QuestionType.MULTI
+
+    @property
+    def typed(self) -> bool:
+        """Answered with text (fill, short) rather than a choice."""
+        return not self.qtype.is_choice
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptView:
+    """What the answering user alone is told after their answer is committed (or refused)."""
+
+    round_id: int
+    status: AnswerStatus | str
+    language: str
+    response: str = ""
+    response_label: str = ""  # the response as shown: "B", "A、C", "对", the text
+    graded: bool = False  # True when grade and explanation may be shown now
+    verdict: str | None = None
+    points: float = 0.0
+    correct_label: str = ""
+    explanation: str = ""
+    reference: str = ""  # short items: the reference answer, for self-grading
+    key_points: tuple[str, ...] = ()
+    detail: str = ""  # why a response was refused (invalid answer)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionCount:
+    token: str
+    label: str
+    count: int
+    correct: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RevealView:
+    round_id: int
+    chat_id: int
+    kind: RoundKind
+    qtype: QuestionType
+    number: int
+    stem: str
+    options: tuple[OptionView, ...]
+    correct_tokens: tuple[str, ...]
+    correct_label: str
+    explanation: str
+    counts: tuple[OptionCount, ...]
+    total_answers: int
+    right: tuple[str, ...]  # display names of who was right, first answer first
+    streaks: tuple[tuple[str, int], ...]  # (name, current streak) for dailies
+    language: str
+    message_ref: str | None = None
+    late: bool = False  # closed after its deadline (the bot was down)
+    key_points: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    rank: int
+    name: str
+    points: float
+    answers: int
+    correct: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardView:
+    window: Window
+    guild_wide: bool
+    rows: tuple[LeaderRow, ...]
+    own: LeaderRow | None
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatsView:
+    name: str
+    answers: int
+    correct: int
+    points: float
+    rank: int | None
+    streak: int
+    best_streak: int
+    language: str
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answers if self.answers else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A plain message from the core: a refusal, a confirmation. `key` is a catalog id."""
+
+    key: str
+    language: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def param_dict(self) -> dict[str, object]:
+        return dict(self.params)
+
+
+def notice(key: str, language: str, **params: object) -> Notice:
+    return Notice(key, language, tuple(params.items()))

@@ -1,0 +1,101 @@
+"""Building views from domain records: option buttons, answer labels and the reveal of a round."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timedelta
+
+from bot.i18n import t
+from bot.messages import OptionCount, OptionView, RevealView
+from bot.model import Question, QuestionType
+from bot.ports import Store
+from bot.records import Chat, Round, RoundKind
+
+# A reveal later than this after its deadline says so (the bot was down at the deadline).
+LATE_AFTER = timedelta(seconds=60)
+
+
+def option_views(question: Question, language: str) -> tuple[OptionView, ...]:
+    if question.type is QuestionType.JUDGE:
+        return (
+            OptionView("true", t(language, "judge.true"), ""),
+            OptionView("false", t(language, "judge.false"), ""),
+        )
+    return tuple(OptionView(letter, letter, text) for letter, text in question.options)
+
+
+def correct_tokens(question: Question) -> tuple[str, ...]:
+    if question.type.is_choice:
+        return question.answer
+    return ()
+
+
+def response_label(question: Question, response: str, language: str) -> str:
+    if question.type is QuestionType.JUDGE:
+        return t(language, f"judge.{response}") if response in ("true", "false") else response
+    if question.type is QuestionType.MULTI:
+        return "、".join(response.split(",")) if language != "en" else ", ".join(response.split(","))
+    return response
+
+
+def correct_label(question: Question, language: str) -> str:
+    if question.type is QuestionType.MULTI:
+        return response_label(question, ",".join(question.answer), language)
+    if question.type is QuestionType.JUDGE:
+        return response_label(question, question.answer[0], language)
+    if question.type is QuestionType.FILL:
+        return " / ".join(question.answer)
+    return question.answer[0]
+
+
+async def build_reveal(
+    store: Store, round_: Round, chat: Chat, question: Question, *, now: datetime, top_n: int
+) -> RevealView:
+    """The reveal of a closed round: correct answer, explanation, counts, who was right, streaks."""
+    lang = chat.settings.language
+    answers = await store.round_answers(round_.id)
+    counts: Counter[str] = Counter()
+    for answer in answers:
+        if question.type is QuestionType.MULTI:
+            counts.update(answer.response.split(","))
+        else:
+            counts[answer.response] += 1
+    options = option_views(question, lang)
+    correct = set(correct_tokens(question))
+    option_counts = tuple(
+        OptionCount(o.token, o.label, counts.get(o.token, 0), o.token in correct) for o in options
+    )
+    if not question.type.is_choice:
+        right_count = sum(1 for a in answers if a.verdict == "correct")
+        option_counts = (OptionCount("correct", "✅", right_count, True),)
+    right = tuple(a.display_name for a in answers if a.verdict == "correct")
+    streaks: tuple[tuple[str, int], ...] = ()
+    if round_.kind is RoundKind.DAILY:
+        rows = []
+        for answer in answers:
+            if answer.verdict == "correct":
+                record = await store.streak(chat.id, answer.user_id)
+                if record.current > 1:
+                    rows.append((answer.display_name, record.current))
+        streaks = tuple(sorted(rows, key=lambda r: -r[1])[:top_n])
+    closed_at = round_.closed_at or now
+    return RevealView(
+        round_id=round_.id,
+        chat_id=chat.id,
+        kind=round_.kind,
+        qtype=question.type,
+        number=question.number,
+        stem=question.stem,
+        options=options,
+        correct_tokens=correct_tokens(question),
+        correct_label=correct_label(question, lang),
+        explanation=question.explanation,
+        counts=option_counts,
+        total_answers=len(answers),
+        right=right,
+        streaks=streaks,
+        language=lang,
+        message_ref=round_.message_ref,
+        late=closed_at - round_.closes_at > LATE_AFTER,
+        key_points=question.key_points,
+    )

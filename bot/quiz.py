@@ -1,0 +1,427 @@
+"""The quiz use cases adapters call: ask, submit, self-grade, close, leaderboard, stats.
+
+Every entry point takes an inbound command and returns a view; nothing here knows which
+platform asked. Time and randomness come from the injected clock and RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from bot import grading
+from bot.clock import Clock, zone
+from bot.group_commit import GroupCommitter
+from bot.i18n import normalize_language, t
+from bot.messages import (
+    Ask,
+    LeaderboardView,
+    LeaderRow,
+    QuestionView,
+    ReceiptView,
+    RevealView,
+    SelfGrade,
+    ShowLeaderboard,
+    ShowStats,
+    StatsView,
+    SubmitAnswer,
+)
+from bot.model import Bank, Question, QuestionType
+from bot.ports import Store
+from bot.presenting import build_reveal, correct_label, option_views, response_label
+from bot.records import (
+    AnswerOutcome,
+    AnswerPolicy,
+    AnswerStatus,
+    Chat,
+    ChatRef,
+    ChatSettings,
+    NewAnswer,
+    NewRound,
+    Platform,
+    RevealPolicy,
+    Round,
+    RoundKind,
+    RoundState,
+    ScoreRow,
+    UserRef,
+)
+from bot.selection import choose_question, matching
+from bot.windows import ALL_TIME_KEY, Window, month_key, week_key, window_key
+
+
+class QuizError(Exception):
+    """A request the core refuses; `key`/`params` name the catalog sentence to show."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def render(self, language: str) -> str:
+        return t(language, self.key, **self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class CoreSettings:
+    default_bank: str
+    timezone: str = "Asia/Shanghai"
+    language: str = "zh-CN"
+    reveal_policy: RevealPolicy = RevealPolicy.PRACTICE
+    answer_policy: AnswerPolicy = AnswerPolicy.FIRST
+    partial_credit: bool = False
+    practice_minutes: float = 60.0
+    reveal_top_n: int = 10
+
+    def chat_defaults(self) -> ChatSettings:
+        return ChatSettings(
+            bank_id=self.default_bank,
+            timezone=self.timezone,
+            language=self.language,
+            reveal_policy=self.reveal_policy,
+            answer_policy=self.answer_policy,
+            partial_credit=self.partial_credit,
+        )
+
+
+def chat_scope(chat_id: int) -> str:
+    return f"c:{chat_id}"
+
+
+def guild_scope(platform: Platform | str, guild_key: str) -> str:
+    return f"g:{platform}:{guild_key}"
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundContext:
+    round: Round
+    chat: Chat
+    question: Question
+
+
+class Quiz:
+    def __init__(
+        self,
+        store: Store,
+        banks: dict[str, Bank],
+        settings: CoreSettings,
+        clock: Clock,
+        rng: random.Random,
+    ) -> None:
+        if settings.default_bank not in banks:
+            raise ValueError(f"default bank {settings.default_bank!r} is not loaded")
+        self.store = store
+        self.banks = banks
+        self.settings = settings
+        self.clock = clock
+        self.rng = rng
+        self._committer: GroupCommitter[NewAnswer, AnswerOutcome] = GroupCommitter(store.record_answers)
+        self._rounds: dict[int, _RoundContext] = {}
+        self._users: dict[tuple[str, str], tuple[int, str]] = {}
+        self._chats: dict[tuple[str, str], Chat] = {}
+
+    # ------------------------------------------------------------ chats and users
+
+    async def chat(self, ref: ChatRef) -> Chat:
+        key = (str(ref.platform), ref.chat_key)
+        chat = self._chats.get(key)
+        if chat is None:
+            chat = await self.store.ensure_chat(ref, self.settings.chat_defaults())
+            self._chats[key] = chat
+        return chat
+
+    async def update_settings(self, ref: ChatRef, **changes: object) -> Chat:
+        chat = await self.chat(ref)
+        settings = replace(chat.settings, **changes)  # type: ignore[arg-type]
+        if settings.bank_id not in self.banks:
+            raise QuizError("error.unknown_bank", bank=settings.bank_id, banks=", ".join(self.banks))
+        zone(settings.timezone)  # refuses unknown zones
+        settings = replace(settings, language=normalize_language(settings.language))
+        updated = await self.store.update_chat(chat.id, settings)
+        self._forget_chat(chat.id)
+        self._chats[(str(ref.platform), ref.chat_key)] = updated
+        return updated
+
+    def _forget_chat(self, chat_id: int) -> None:
+        self._chats = {k: c for k, c in self._chats.items() if c.id != chat_id}
+        self._rounds = {k: c for k, c in self._rounds.items() if c.chat.id != chat_id}
+
+    async def forget_chat_cache(self, chat_id: int) -> None:
+        self._forget_chat(chat_id)
+
+    async def user_id(self, ref: UserRef) -> int:
+        key = (str(ref.platform), ref.user_key)
+        cached = self._users.get(key)
+        if cached is not None and cached[1] == ref.display_name:
+            return cached[0]
+        user_id = await self.store.ensure_user(ref)
+        self._users[key] = (user_id, ref.display_name)
+        return user_id
+
+    def bank_for(self, chat: Chat) -> Bank:
+        return self.banks.get(chat.settings.bank_id) or self.banks[self.settings.default_bank]
+
+    # ------------------------------------------------------------ asking
+
+    async def ask(self, cmd: Ask) -> QuestionView:
+        chat = await self.chat(cmd.chat)
+        now = self.clock.now()
+        closes_at = now + timedelta(minutes=self.settings.practice_minutes)
+        question = await self.pick_question(chat, tag=cmd.tag, qtype=cmd.qtype)
+        round_ = await self.open_round(chat, question, RoundKind.PRACTICE, now, closes_at)
+        return self.question_view(round_, chat, question)
+
+    async def pick_question(
+        self,
+        chat: Chat,
+        *,
+        tag: str | None = None,
+        qtype: QuestionType | None = None,
+        types: tuple[QuestionType, ...] | None = None,
+        exclude: frozenset[str] = frozenset(),
+    ) -> Question:
+        bank = self.bank_for(chat)
+        candidates = [q for q in matching(bank, tag=tag, qtype=qtype, types=types) if q.id not in exclude]
+        asked = await self.store.question_counts(chat.id, bank.id)
+        question = choose_question(candidates, asked, self.rng)
+        if question is None:
+            parts = [p for p in (tag, str(qtype) if qtype else None) if p]
+            raise QuizError("error.no_questions", filter=f"（{' / '.join(parts)}）" if parts else "")
+        return question
+
+    async def open_round(
+        self,
+        chat: Chat,
+        question: Question,
+        kind: RoundKind,
+        opened_at: datetime,
+        closes_at: datetime,
+        *,
+        daily_date: str | None = None,
+        contest_id: int | None = None,
+    ) -> Round:
+        practice = kind is RoundKind.PRACTICE
+        reveal = chat.settings.reveal_policy if practice else RevealPolicy.ROUND
+        # An answer graded on the spot cannot be changed afterwards.
+        policy = AnswerPolicy.FIRST if reveal is RevealPolicy.PRACTICE else chat.settings.answer_policy
+        if kind is RoundKind.CONTEST:
+            policy = AnswerPolicy.FIRST
+        round_ = await self.store.open_round(
+            NewRound(
+                chat_id=chat.id,
+                bank_id=self.bank_for(chat).id,
+                question_id=question.id,
+                kind=kind,
+                opened_at=opened_at,
+                closes_at=closes_at,
+                reveal=reveal,
+                answer_policy=policy,
+                partial_credit=chat.settings.partial_credit,
+                daily_date=daily_date,
+                contest_id=contest_id,
+            )
+        )
+        self._rounds[round_.id] = _RoundContext(round_, chat, question)
+        return round_
+
+    def question_view(
+        self, round_: Round, chat: Chat, question: Question, position: tuple[int, int] | None = None
+    ) -> QuestionView:
+        lang = chat.settings.language
+        return QuestionView(
+            round_id=round_.id,
+            chat_id=chat.id,
+            kind=round_.kind,
+            qtype=question.type,
+            number=question.number,
+            stem=question.stem,
+            options=option_views(question, lang),
+            points=question.points,
+            opened_at=round_.opened_at,
+            closes_at=round_.closes_at,
+            reveal=round_.reveal,
+            answer_policy=round_.answer_policy,
+            language=lang,
+            timezone=chat.settings.timezone,
+            bank_title=self.bank_for(chat).title,
+            contest_position=position,
+        )
+
+    async def set_message_ref(self, round_id: int, message_ref: str) -> None:
+        await self.store.set_message_ref(round_id, message_ref)
+        context = self._rounds.get(round_id)
+        if context is not None:
+            self._rounds[round_id] = replace(context, round=replace(context.round, message_ref=message_ref))
+
+    async def round_context(self, round_id: int) -> _RoundContext | None:
+        context = self._rounds.get(round_id)
+        if context is not None:
+            return context
+        round_ = await self.store.get_round(round_id)
+        if round_ is None:
+            return None
+        chat = await self.store.get_chat(round_.chat_id)
+        bank = self.banks.get(round_.bank_id)
+        if chat is None or bank is None:
+            return None
+        try:
+            question = bank.question(round_.question_id)
+        except KeyError:
+            return None
+        context = _RoundContext(round_, chat, question)
+        if round_.state is RoundState.OPEN:
+            self._rounds[round_id] = context
+        return context
+
+    async def current_round(self, ref: ChatRef) -> Round | None:
+        chat = await self.chat(ref)
+        round_ = await self.store.last_round(chat.id)
+        if round_ is None or round_.state is RoundState.CLOSED:
+            return None
+        return round_
+
+    # ------------------------------------------------------------ answering
+
+    async def submit(self, cmd: SubmitAnswer) -> ReceiptView:
+        context = await self.round_context(cmd.round_id)
+        if context is None:
+            return ReceiptView(cmd.round_id, AnswerStatus.UNKNOWN_ROUND, self.settings.language)
+        round_, chat, question = context.round, context.chat, context.question
+        lang = chat.settings.language
+        now = self.clock.now()
+        if round_.state is RoundState.CLOSED or now >= round_.closes_at:
+            return ReceiptView(cmd.round_id, AnswerStatus.CLOSED, lang)
+        try:
+            grade = grading.grade(question, cmd.response, partial_credit=round_.partial_credit)
+        except grading.InvalidResponse as exc:
+            return ReceiptView(cmd.round_id, "invalid", lang, detail=str(exc))
+        user_id = await self.user_id(cmd.user)
+        tz = chat.settings.timezone
+        outcome = await self._committer.submit(
+            NewAnswer(
+                round_id=round_.id,
+                user_id=user_id,
+                response=grade.response,
+                answered_at=now,
+                verdict=str(grade.verdict),
+                fraction=grade.fraction,
+                points=question.points * grade.fraction,
+                week_key=week_key(now, tz),
+                month_key=month_key(now, tz),
+            )
+        )
+        if outcome.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
+            self._rounds.pop(round_.id, None)
+            return ReceiptView(cmd.round_id, outcome.status, lang)
+        stored = outcome.answer
+        assert stored is not None
+        receipt = ReceiptView(
+            round_id=round_.id,
+            status=outcome.status,
+            language=lang,
+            response=stored.response,
+            response_label=response_label(question, stored.response, lang),
+        )
+        if round_.reveal is RevealPolicy.PRACTICE:
+            return replace(
+                receipt,
+                graded=True,
+                verdict=stored.verdict,
+                points=stored.points,
+                correct_label=correct_label(question, lang),
+                explanation=question.explanation,
+                reference=question.answer[0] if question.type is QuestionType.SHORT else "",
+                key_points=question.key_points,
+            )
+        return receipt
+
+    async def self_grade(self, cmd: SelfGrade) -> ReceiptView:
+        context = await self.round_context(cmd.round_id)
+        if context is None or context.question.type is not QuestionType.SHORT:
+            return ReceiptView(cmd.round_id, AnswerStatus.UNKNOWN_ROUND, self.settings.language)
+        lang = context.chat.settings.language
+        try:
+            grade = grading.self_grade(cmd.level)
+        except grading.InvalidResponse as exc:
+            return ReceiptView(cmd.round_id, "invalid", lang, detail=str(exc))
+        user_id = await self.user_id(cmd.user)
+        points = context.question.points * grade.fraction
+        done = await self.store.self_grade(cmd.round_id, user_id, str(grade.verdict), grade.fraction, points)
+        status = "self_graded" if done else AnswerStatus.DUPLICATE
+        return ReceiptView(cmd.round_id, status, lang, graded=done, verdict=str(grade.verdict), points=points)
+
+    # ------------------------------------------------------------ closing
+
+    async def close_round(self, round_id: int) -> RevealView | None:
+        """Close a round and build its reveal; None if it was closed already (or unknown)."""
+        context = await self.round_context(round_id)
+        if context is None:
+            return None
+        now = self.clock.now()
+        closed = await self.store.close_round(round_id, now)
+        self._rounds.pop(round_id, None)
+        if not closed:
+            return None
+        round_ = await self.store.get_round(round_id) or context.round
+        return await self.reveal_view(round_, context.chat, context.question)
+
+    async def reveal_view(self, round_: Round, chat: Chat, question: Question) -> RevealView:
+        return await build_reveal(
+            self.store, round_, chat, question, now=self.clock.now(), top_n=self.settings.reveal_top_n
+        )
+
+    # ------------------------------------------------------------ standings
+
+    async def leaderboard(self, cmd: ShowLeaderboard) -> LeaderboardView:
+        chat = await self.chat(cmd.chat)
+        scope = chat_scope(chat.id)
+        if cmd.guild_wide and cmd.chat.guild_key:
+            scope = guild_scope(cmd.chat.platform, cmd.chat.guild_key)
+        key = window_key(cmd.window, self.clock.now(), chat.settings.timezone)
+        rows = await self.store.top_scores(scope, key, cmd.limit)
+        own = None
+        if cmd.user is not None:
+            user_id = await self.store.find_user(cmd.user)
+            if user_id is not None:
+                mine = await self.store.score_of(scope, key, user_id)
+                if mine is not None:
+                    own = _leader_row(mine)
+        return LeaderboardView(
+            window=cmd.window,
+            guild_wide=scope.startswith("g:"),
+            rows=tuple(_leader_row(r) for r in rows),
+            own=own,
+            language=chat.settings.language,
+        )
+
+    async def stats(self, cmd: ShowStats) -> StatsView:
+        chat = await self.chat(cmd.chat)
+        user_id = await self.user_id(cmd.user)
+        totals = await self.store.totals(chat.id, user_id)
+        mine = await self.store.score_of(chat_scope(chat.id), ALL_TIME_KEY, user_id)
+        streak = await self.store.streak(chat.id, user_id)
+        return StatsView(
+            name=cmd.user.display_name,
+            answers=totals.answers,
+            correct=totals.correct,
+            points=totals.points,
+            rank=mine.rank if mine else None,
+            streak=streak.current,
+            best_streak=streak.best,
+            language=chat.settings.language,
+        )
+
+    async def flush(self) -> None:
+        await self._committer.flush()
+
+    @property
+    def commit_batches(self) -> int:
+        return self._committer.batches
+
+
+def _leader_row(row: ScoreRow) -> LeaderRow:
+    return LeaderRow(row.rank, row.display_name, row.points, row.answers, row.correct)
+
+
+__all__ = ["CoreSettings", "Quiz", "QuizError", "Window", "chat_scope", "guild_scope"]

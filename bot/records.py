@@ -1,0 +1,176 @@
+"""Stored domain records: chats and their settings, users, rounds and answers.
+
+These are what the store port reads and writes; they never leave the core (adapters see views).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+
+class Platform(StrEnum):
+    CONSOLE = "console"
+    DISCORD = "discord"
+    TELEGRAM = "telegram"
+
+
+class ChatKind(StrEnum):
+    PRIVATE = "private"
+    GROUP = "group"
+
+
+class RevealPolicy(StrEnum):
+    PRACTICE = "practice"  # grade and explanation at once
+    ROUND = "round"  # only "recorded" until the deadline
+
+
+class AnswerPolicy(StrEnum):
+    FIRST = "first"  # the first answer is final
+    CHANGEABLE = "changeable"  # the last answer before the deadline counts
+
+
+class RoundKind(StrEnum):
+    PRACTICE = "practice"
+    DAILY = "daily"
+    CONTEST = "contest"
+
+
+class RoundState(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """Where a command came from: a Discord channel (with its guild), a Telegram chat, the console."""
+
+    platform: Platform
+    chat_key: str
+    kind: ChatKind = ChatKind.GROUP
+    guild_key: str | None = None
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    platform: Platform
+    user_key: str
+    display_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    bank_id: str
+    timezone: str
+    language: str
+    reveal_policy: RevealPolicy = RevealPolicy.PRACTICE
+    answer_policy: AnswerPolicy = AnswerPolicy.FIRST
+    partial_credit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    id: int
+    ref: ChatRef
+    settings: ChatSettings
+    paused: bool = False  # e.g. the user blocked the bot: nothing is posted until they return
+
+
+@dataclass(frozen=True, slots=True)
+class NewRound:
+    chat_id: int
+    bank_id: str
+    question_id: str
+    kind: RoundKind
+    opened_at: datetime
+    closes_at: datetime
+    reveal: RevealPolicy
+    answer_policy: AnswerPolicy
+    partial_credit: bool
+    daily_date: str | None = None  # the chat-local date of a daily round; unique per chat
+    contest_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    id: int
+    chat_id: int
+    bank_id: str
+    question_id: str
+    kind: RoundKind
+    opened_at: datetime
+    closes_at: datetime
+    reveal: RevealPolicy
+    answer_policy: AnswerPolicy
+    partial_credit: bool
+    state: RoundState
+    message_ref: str | None = None
+    daily_date: str | None = None
+    contest_id: int | None = None
+    closed_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewAnswer:
+    round_id: int
+    user_id: int
+    response: str
+    answered_at: datetime
+    verdict: str
+    fraction: float
+    points: float
+    week_key: str
+    month_key: str
+
+
+class AnswerStatus(StrEnum):
+    ACCEPTED = "accepted"
+    CHANGED = "changed"  # a changeable round: this answer replaced an earlier one
+    DUPLICATE = "duplicate"  # an answer was already final; the stored one is returned
+    CLOSED = "closed"
+    UNKNOWN_ROUND = "unknown_round"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnswer:
+    round_id: int
+    user_id: int
+    response: str
+    answered_at: datetime
+    verdict: str
+    fraction: float
+    points: float
+    display_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerOutcome:
+    status: AnswerStatus
+    answer: StoredAnswer | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    user_id: int
+    display_name: str
+    points: float
+    answers: int
+    correct: int
+    reached_at: datetime
+    rank: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StreakRecord:
+    current: int
+    best: int
+    last_date: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserTotals:
+    answers: int
+    correct: int
+    points: float

@@ -1,0 +1,90 @@
+"""The `studybot` command: run the bot (console when no token is set), manage banks."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from studybot import __version__
+from studybot.config import ConfigError, load_config
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="studybot",
+        description="A study bot for exam-prep groups. With no command, runs the bot.",
+    )
+    parser.add_argument("--version", action="version", version=f"studybot {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = commands.add_parser(
+        "run",
+        help="run the bot: every adapter whose token is set, or the console when none is",
+        description="Run the bot. DISCORD_TOKEN / TELEGRAM_TOKEN in the environment start "
+        "those adapters; with neither, the console adapter starts on the default bank.",
+    )
+    _add_config_option(run)
+    run.add_argument("--console", action="store_true", help="run the console even if tokens are set")
+    run.set_defaults(func=_run)
+
+    bank = commands.add_parser(
+        "bank",
+        help="check and import question banks",
+        description="Check and import question banks.",
+    )
+    bank_commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
+    from bank.check import add_check_parser
+
+    add_check_parser(bank_commands)
+    try:
+        from bank.import_cmd import add_import_parser
+    except ImportError:  # pragma: no cover - while the importer is not installed
+        pass
+    else:
+        add_import_parser(bank_commands)
+    return parser
+
+
+def _add_config_option(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+    # On a sub-command, SUPPRESS keeps an absent option from overwriting the top-level one.
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None if top else argparse.SUPPRESS,
+        help="YAML settings file (see studybot.example.yaml)",
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    _add_config_option(parser, top=True)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args.func = _run
+        args.console = False
+    return int(args.func(args) or 0)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"studybot: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    from studybot.runner import run_app
+
+    try:
+        return asyncio.run(run_app(config, force_console=args.console))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""Shared fixtures: a small bank, a manual clock, a seeded RNG and a fresh store per test."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from adapters.storage.sqlite_store import SqliteStore
+from bot.clock import ManualClock
+from bot.model import Bank, Question, QuestionType
+from bot.quiz import CoreSettings, Quiz
+
+START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai
+
+
+def make_bank() -> Bank:
+    q = QuestionType
+    return Bank(
+        id="sample",
+        title="Sample bank",
+        language="zh-CN",
+        source="tests",
+        questions=(
+            Question("s-1", 1, q.SINGLE, "2+2=?", ("B",), 1.0,
+                     (("A", "3"), ("B", "4"), ("C", "5"), ("D", "22")), "2+2 is 4.", ("math",)),
+            Question("s-2", 2, q.MULTI, "Primes?", ("A", "B", "D"), 2.0,
+                     (("A", "2"), ("B", "3"), ("C", "4"), ("D", "5")), "4 is not prime.", ("math",)),
+            Question("s-3", 3, q.JUDGE, "The sky is blue.", ("true",), 1.0, (), "Rayleigh.", ("physics",)),
+            Question("s-4", 4, q.FILL, "Adam lr halved from 1e-3?", ("5e-4",), 2.0, (), "1e-3/2.",
+                     ("optimization",)),
+            Question("s-5", 5, q.SHORT, "Why attention?", ("Because it relates tokens.",), 10.0, (),
+                     "", ("transformer",), ("relates tokens", "parallel")),
+        ),
+    )  # fmt: skip
+
+
+@pytest.fixture
+def bank() -> Bank:
+    return make_bank()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await SqliteStore.open(tmp_path / "studybot.db", synchronous="NORMAL")
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def settings() -> CoreSettings:
+    return CoreSettings(default_bank="sample", timezone="Asia/Shanghai", language="en")
+
+
+@pytest.fixture
+async def quiz(store, bank, settings, clock) -> Quiz:
+    quiz = Quiz(store, {bank.id: bank}, settings, clock, random.Random(7))
+    yield quiz
+    await quiz.flush()
