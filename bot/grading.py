@@ -111,9 +111,7 @@ def _drop_spaces(s: str) -> str:
 
 
 def _superscripts_to_caret(s: str) -> str:
-    return _SUPERSCRIPT_RUN.sub(
-        lambda m: "^" + m.group().lstrip("^").translate(_SUPERSCRIPT_DIGITS), s
-    )
+    return _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().lstrip("^").translate(_SUPERSCRIPT_DIGITS), s)
 
 
 def _normalize_pass(s: str) -> str:
@@ -160,9 +158,7 @@ def _parse_normalized(s: str) -> float | None:
     if m:
         groups = m.groupdict()
         mantissa = (groups["mant"] or "1").replace(",", "")
-        exponent = next(
-            (groups[k] for k in ("e", "p", "pp", "pb", "q", "qp", "qb") if groups[k]), "0"
-        )
+        exponent = next((groups[k] for k in ("e", "p", "pp", "pb", "q", "qp", "qb") if groups[k]), "0")
         # float() of the assembled string, not mantissa * 10**exponent: exact, and a huge
         # exponent gives inf instantly instead of building a huge int.
         value = float(f"{groups['sign']}{mantissa}e{exponent}")
@@ -223,9 +219,7 @@ def _read_letters(question: Question, raw: str) -> list[str]:
     for ch in _CHOICE_WORDS.sub(" ", unicodedata.normalize("NFKC", text)):
         if ch.isascii() and ch.isalpha():
             picked.setdefault(ch.upper())
-        elif not (
-            ch.isspace() or unicodedata.category(ch)[0] in "PZ" or ch in _LETTER_SEPARATORS
-        ):
+        elif not (ch.isspace() or unicodedata.category(ch)[0] in "PZ" or ch in _LETTER_SEPARATORS):
             raise InvalidResponse(
                 "unreadable",
                 f"Can't read {text!r} as option letters; reply with letters like B or A,C.",

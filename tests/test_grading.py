@@ -170,9 +170,7 @@ def test_multi_verdicts(
     fraction: float,
     response: str,
 ) -> None:
-    assert grade(multi(answer), raw, partial_credit=partial_credit) == Grade(
-        verdict, fraction, response
-    )
+    assert grade(multi(answer), raw, partial_credit=partial_credit) == Grade(verdict, fraction, response)
 
 
 @pytest.mark.parametrize(
