@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,9 +183,7 @@ def _convert_scalar(node: ScalarNode, path: Path, out: Located) -> Any:
             return None
     except ValueError:
         pass
-    out.problems.append(
-        (node.start_mark.line + 1, path, f"unsupported tag or value {node.tag} {text!r}")
-    )
+    out.problems.append((node.start_mark.line + 1, path, f"unsupported tag or value {node.tag} {text!r}"))
     return text
 
 
@@ -240,8 +239,16 @@ class _BankDumper(yaml.SafeDumper):
         return tag
 
 
+_ODD_BREAKS = re.compile("[\r\x85\u2028\u2029]")
+
+
 def _represent_str(dumper: yaml.SafeDumper, data: str) -> ScalarNode:
-    style = "|" if "\n" in data else None  # the emitter falls back to quotes if | can't hold it
+    if _ODD_BREAKS.search(data):
+        style = '"'  # PyYAML folds these inside plain/single-quoted/block text; escape them
+    elif "\n" in data:
+        style = "|"  # the emitter falls back to quotes if a block can't hold the text exactly
+    else:
+        style = None
     return dumper.represent_scalar(_STR, data, style=style)
 
 
@@ -283,9 +290,7 @@ def question_to_dict(q: Question) -> dict[str, Any]:
     if q.key_points:
         out["key_points"] = list(q.key_points)
     if q.errata:
-        out["errata"] = [
-            {"field": e.field, "was": e.was, "now": e.now, "why": e.why} for e in q.errata
-        ]
+        out["errata"] = [{"field": e.field, "was": e.was, "now": e.now, "why": e.why} for e in q.errata]
     return out
 
 
@@ -293,16 +298,31 @@ def dump_bank(bank: Bank) -> str:
     """The bank as YAML text in the documented layout; `load_bank_text` of it gives `bank` back.
 
     Block style, keys in documented order, Unicode kept as is, strings never folded, multi-line
-    strings as `|` blocks, and text that would read as a bool/number/null quoted. Questions are
-    separated by a blank line.
+    strings as `|` blocks, text that would read as a bool/number/null quoted, and a blank line
+    between questions.
     """
-    data = {
-        "id": bank.id,
-        "title": bank.title,
-        "language": bank.language,
-        "source": bank.source,
-        "questions": [question_to_dict(q) for q in bank.questions],
-    }
+    header = {"id": bank.id, "title": bank.title, "language": bank.language, "source": bank.source}
+    header_text, _ = _dump(header)
+    if not bank.questions:
+        return header_text + "questions: []\n"
+    parts = [header_text, "questions:\n"]
+    separate = False
+    for question in bank.questions:
+        # Dumped one by one so a blank line can separate them; every non-empty line is indented
+        # the same, which leaves block scalars' contents unchanged.
+        item, open_ended = _dump([question_to_dict(question)])
+        parts.append(("\n" if separate else "") + textwrap.indent(item, "  ", _not_empty))
+        separate = not open_ended  # a blank line after a `|+` block would become part of it
+    return "".join(parts)
+
+
+def _not_empty(line: str) -> bool:
+    return line != "\n"
+
+
+def _dump(data: Any) -> tuple[str, bool]:
+    """YAML for `data` and whether it ends with a `|+` block scalar that keeps trailing blank
+    lines (PyYAML then appends a `...` document end, removed here as more text follows)."""
     text = yaml.dump(
         data,
         Dumper=_BankDumper,
@@ -312,6 +332,6 @@ def dump_bank(bank: Bank) -> str:
         width=1_000_000,
         indent=2,
     )
-    # Question items are the only lines starting with exactly "  - id: " (their contents are
-    # indented deeper), so this only separates questions and never touches a scalar.
-    return text.replace("\n  - id: ", "\n\n  - id: ").replace("questions:\n\n", "questions:\n")
+    if text.endswith("\n...\n"):
+        return text[: -len("...\n")], True
+    return text, False
