@@ -43,7 +43,7 @@ def _scan(draft: Draft, doc: CleanText | None, report: Report) -> None:
             if "\ufffd" not in run and len(run) == 1 and (
                     not after or after.isspace() or after in _OK_AFTER_QUESTION):
                 continue
-            context = raw[max(match.start() - 8, 0):match.end() + 8].replace("\n", " ")
+            context = raw[max(match.start() - 8, 0):match.end() + 8].replace("\n", " ").strip()
             where = doc.where(base + match.start()) if base is not None else draft.where
             report.warn("lost-char", f"{run!r} in {name} stands for lost character(s) or "
                         f"sign(s): …{context}…", where, draft.number)

@@ -39,9 +39,23 @@ def join_lines(text: str) -> str:
     return out
 
 
+_PARAGRAPH_END = "。！？!?；;：:"
+
+
 def keep_lines(text: str) -> str:
-    """Text with each line stripped and blank lines dropped, line breaks kept."""
-    return "\n".join(line.strip() for line in text.split("\n") if line.strip())
+    """Text with lines stripped and blank lines dropped; a line break is kept after a sentence
+    end and dropped inside a sentence (a paste wrapped there)."""
+    out = ""
+    for line in (part.strip() for part in text.split("\n")):
+        if not line:
+            continue
+        if out and out[-1] in _PARAGRAPH_END:
+            out += "\n"
+        elif out and out[-1].isascii() and out[-1].isalnum() and line[0].isascii() \
+                and line[0].isalnum():
+            out += " "
+        out += line
+    return out
 
 
 @dataclass

@@ -147,6 +147,7 @@ class PaperReader:
         drafts: list[Draft] = []
         infos: list[SectionInfo] = []
         last = 0  # number of the last item found, across sections
+        counted: list[tuple[_Section, list[Draft]]] = []
         for section in sections:
             first = self._first_marker(text, section, last, answers)
             lead_end = first[0] if first else section.end
@@ -158,11 +159,14 @@ class PaperReader:
             drafts.extend(found)
             if found:
                 last = found[-1].number
-            self._check_count(section, found, report)
+            counted.append((section, found))
             if section.title:
                 infos.append(SectionInfo(section.title, section.type, section.points,
                                          section.declared, len(found), section.where))
         title = self._preamble(doc, 0, preamble_end, report)
+        numbers = {d.number for d in drafts}
+        for section, found in counted:
+            self._check_count(section, found, numbers, report)
         if drafts:
             self._check_end(doc, drafts[-1], report)
         return PaperDraft(drafts, title=title, sections=infos)
@@ -211,7 +215,14 @@ class PaperReader:
         for windows in (tight, [(body, end)]):
             for candidate in (number + 1, number + 2, number + 3):
                 for wstart, wend in windows:
-                    marker = _pick(_markers(text, wstart, wend, candidate))
+                    # A number glued to running text (`详见第5.条`) starts an item only if an
+                    # answer follows it; at a line start or after a sentence end it may be a
+                    # question whose answer was lost.
+                    markers = [
+                        m for m in _markers(text, wstart, wend, candidate)
+                        if m[2] > 0 or any(m[1] <= a < end for a in after)
+                    ]
+                    marker = _pick(markers)
                     if marker:
                         return (*marker, candidate)
         return None
@@ -273,14 +284,16 @@ class PaperReader:
             report.warn("missing-item", f"item(s) {listed} not found: numbering jumps here",
                         doc.where(at))
 
-    def _check_count(self, section: _Section, found: list[Draft], report: Report) -> None:
+    def _check_count(self, section, found: list[Draft], numbers: set[int], report) -> None:
         if section.declared is None or section.declared == len(found):
             return
         message = f"section {section.title} declares {section.declared} items, found {len(found)}"
         if found and len(found) < section.declared:
-            last = found[-1].number
-            missing = range(last + 1, last + 1 + section.declared - len(found))
-            message += f"; missing item(s) {', '.join(str(n) for n in missing)}"
+            # Numbers the section should hold that no section has: the items really missing.
+            first = found[0].number
+            missing = [n for n in range(first, first + section.declared) if n not in numbers]
+            if missing:
+                message += f"; missing item(s) {', '.join(str(n) for n in missing)}"
         report.warn("section-count", message, section.where)
 
     def _check_end(self, doc: CleanText, draft: Draft, report: Report) -> None:
@@ -294,8 +307,9 @@ class PaperReader:
         tail = doc.text[span[0]:span[1]].rstrip()
         long_text = draft.explanation or draft.type_hint is QuestionType.SHORT
         if tail and long_text and tail[-1] not in _FINISHED_END + _TRUNCATED_END:
-            report.warn("truncated", f"the paper ends mid-sentence in the {last_field}: "
-                        f"…{tail[-20:]}", doc.where(span[0] + len(tail) - 1), draft.number)
+            report.warn("truncated", f"the paper may be cut off: its last {last_field} ends "
+                        f"without a full stop: …{tail[-20:]}",
+                        doc.where(span[0] + len(tail) - 1), draft.number)
 
 
 def _excerpt(text: str, width: int = 40) -> str:

@@ -89,7 +89,7 @@ class ImportResult:
         for s in self.sections:
             kind = s.type.value if s.type else "by shape"
             declared = "?" if s.declared is None else str(s.declared)
-            each = "" if s.points is None else f", {s.points:g} points each"
+            each = "" if s.points is None else f", {s.points:g} pt each"
             lines.append(f"  section {s.title} [{kind}{each}]: {s.found}/{declared} items")
         ordered = sorted(self.warnings, key=_where_key)
         lines.append(f"{len(ordered)} warning(s)" + (":" if ordered else ""))
