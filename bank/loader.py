@@ -19,18 +19,6 @@ import jsonschema
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
 from bot.model import Bank, Erratum, Question, QuestionType
 
-__all__ = [
-    "BankError",
-    "BankProblem",
-    "BankReport",
-    "bank_files",
-    "load_bank",
-    "load_bank_report",
-    "load_bank_text",
-    "load_bank_text_report",
-    "load_banks",
-]
-
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 LETTERS = "ABCDEFGH"
 _MULTI_SEPARATORS = re.compile(r"[\s,，、]+")
@@ -72,23 +60,18 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
-def _describe(value: Any) -> str:
+def _got(value: Any, quote: bool = False) -> str:
+    """'got the boolean true', plus a hint to quote it where text was expected."""
     if value is None:
-        return "nothing (an empty value)"
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, int | float):
-        return f"the number {value}"
+        return "got nothing (an empty value)"
     if isinstance(value, str):
-        return f"the string {value!r}"
-    return "a list" if isinstance(value, list) else "a mapping"
-
-
-def _quote_hint(value: Any) -> str:
-    if isinstance(value, bool | int | float):
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        return f'; quote it ("{text}") if it is meant as text'
-    return ""
+        return f"got the string {value!r}"
+    if not isinstance(value, bool | int | float):
+        return "got a list" if isinstance(value, list) else "got a mapping"
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    kind = "boolean" if isinstance(value, bool) else "number"
+    hint = f'; quote it ("{text}") if it is meant as text' if quote else ""
+    return f"got the {kind} {text}{hint}"
 
 
 def _field_name(path: tuple, whole: str = "the bank") -> str:
@@ -102,13 +85,21 @@ def _field_name(path: tuple, whole: str = "the bank") -> str:
 class _Checker:
     """Collects the problems of one bank text."""
 
+
+_TYPE_NAMES = {"integer": "an integer", "number": "a number", "boolean": "true or false"}
+_UNKNOWN_TYPE = "unknown question type {!r} (use single, multi, judge, fill or short)"
+
+
+class _Checker:
+    """Collects the problems of one parsed bank text."""
+
     def __init__(self, located: Located, filename: str) -> None:
         self.doc = located
         self.data = located.value
         self.file = filename
         self.errors: list[BankProblem] = []
         self.warnings: list[BankProblem] = []
-        self.reported: set[tuple[int, str]] = set()  # (question index, field) with an error
+        self.reported: set[tuple[int, str]] = set()  # (question index, key) with an error
 
     def _qid(self, path: tuple) -> str | None:
         if len(path) < 2 or path[0] != "questions" or not isinstance(path[1], int):
@@ -117,10 +108,9 @@ class _Checker:
         qid = q.get("id") if isinstance(q, dict) else None
         return qid if isinstance(qid, str) and qid.strip() else f"#{path[1] + 1}"
 
-    def error(self, path: tuple, message: str, line: int | None = None, *, key: bool = False):
-        if line is None:
-            line = self.doc.key_lines.get(path) if key else None
-            line = line or self.doc.line_of(path)
+    def error(self, path: tuple, message: str, line: int | None = None, key: bool = False) -> None:
+        """Record an error at `path`: on `line`, else the line of its key (if `key`) or value."""
+        line = line or (self.doc.key_lines.get(path) if key else None) or self.doc.line_of(path)
         problem = BankProblem(self.file, line, self._qid(path), message)
         if problem not in self.errors:
             self.errors.append(problem)
@@ -128,128 +118,113 @@ class _Checker:
             self.reported.add((path[1], path[2]))
 
     def warn(self, path: tuple, message: str) -> None:
-        line = self.doc.line_of(path)
-        self.warnings.append(BankProblem(self.file, line, self._qid(path), message))
-
-    # ------------------------------------------------------------ schema
+        self.warnings.append(BankProblem(self.file, self.doc.line_of(path), self._qid(path), message))
 
     def check_schema(self) -> None:
-        # Type-dependent rules (the schema's allOf) have friendlier messages in check_question;
-        # their schema errors are shown only if check_question said nothing about that field.
-        deferred: list[tuple[tuple, str, jsonschema.ValidationError]] = []
+        # Type-dependent rules (the schema's allOf) get friendlier messages from check_question;
+        # their schema errors are shown only when check_question said nothing about that key.
+        deferred = []
         for err in _validator().iter_errors(self.data):
             path = tuple(err.absolute_path)
             if "allOf" in err.absolute_schema_path and len(path) >= 2:
-                field = path[2] if len(path) >= 3 else _rule_field(err)
-                deferred.append((path, field, err))
+                deferred.append((path, path[2] if len(path) >= 3 else _rule_key(err), err))
             else:
                 self._schema_error(path, err)
-        for question in self._questions():
-            self.check_question(*question)
-        for path, field, err in deferred:
-            if (path[1], field) not in self.reported:
+        for path, q, kind in self._questions():
+            self.check_question(path, q, kind)
+        for path, key, err in deferred:
+            if (path[1], key) not in self.reported:
                 self._schema_error(path, err)
 
     def _schema_error(self, path: tuple, err: jsonschema.ValidationError) -> None:
         in_question = path[:1] == ("questions",) and len(path) >= 2
         inside = path[2:] if in_question else path
         name = _field_name(inside, "the question" if in_question else "the bank")
-        value, kind = err.instance, err.validator
+        value, kind, expected = err.instance, err.validator, err.validator_value
         if kind == "additionalProperties" and isinstance(value, dict):
             known = list(err.schema.get("properties", {}))
-            for key in value:
-                if key not in known:
-                    close = difflib.get_close_matches(key, known, n=1)
-                    hint = f" (did you mean '{close[0]}'?)" if close else ""
-                    self.error((*path, key), f"unknown key '{key}'{hint}", key=True)
+            for key in (k for k in value if k not in known):
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.error((*path, key), f"unknown key '{key}'{hint}", key=True)
             return
         if kind == "required":
-            for key in err.validator_value:
-                if isinstance(value, dict) and key not in value:
-                    self.error(path, f"missing required key '{key}'")
+            for key in (k for k in expected if isinstance(value, dict) and k not in value):
+                self.error(path, f"missing required key '{key}'")
+            return
+        if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
+            self.error((*path, value), f"option letter {value!r} must be one of A–H", key=True)
             return
         if kind == "type" and not path:
             message = "a bank file must be a mapping with id, title, language, source, questions"
-        elif kind == "type" and value is None:
+        elif (kind == "type" and value is None) or (kind == "pattern" and expected == r"\S"):
             message = f"{name} is empty"
-        elif kind == "type" and err.validator_value == "string":
-            message = f"{name} must be text, got {_describe(value)}{_quote_hint(value)}"
+        elif kind == "type" and expected == "string":
+            message = f"{name} must be text, {_got(value, quote=True)}"
+        elif kind == "type" and expected == "array":
+            message = f"{name} must be a list, {_got(value)}"
+        elif kind == "type" and expected == "object":
+            message = f"{name} must be a mapping (key: value lines), {_got(value)}"
         elif kind == "type":
-            message = f"{name} must be {_article(err.validator_value)}, got {_describe(value)}"
+            message = f"{name} must be {_TYPE_NAMES.get(expected, expected)}, {_got(value)}"
         elif kind == "enum" and inside == ("type",):
-            message = f"unknown question type {value!r} (use single, multi, judge, fill or short)"
-        elif kind == "pattern" and err.validator_value == r"\S":
-            message = f"{name} is empty"
-        elif kind == "pattern" and "propertyNames" in err.absolute_schema_path:
-            self.error((*path, value), f"option letter {value!r} must be one of A–H", key=True)
-            return
+            message = _UNKNOWN_TYPE.format(value)
         elif kind == "pattern":
-            message = f"{name} {value!r} does not match {err.validator_value}"
+            message = f"{name} {value!r} does not match {expected}"
         elif kind in ("minimum", "exclusiveMinimum"):
             message = f"{name} must be positive, got {value}"
         elif kind == "minItems" and path == ("questions",):
             message = "the bank has no questions"
         elif kind in ("minItems", "minProperties"):
-            message = f"{name} needs at least {err.validator_value} entries, got {len(value)}"
+            message = f"{name} needs at least {expected} entries, got {len(value)}"
         elif kind == "uniqueItems":
             message = f"{name} has duplicate entries"
         else:
             message = f"{name}: {err.message}"
         self.error(path, message)
 
-    # ------------------------------------------------------------ semantic rules
-
     def _questions(self) -> Iterable[tuple[tuple, dict, QuestionType | None]]:
         questions = self.data.get("questions") if isinstance(self.data, dict) else None
-        if not isinstance(questions, list):
-            return
-        for i, q in enumerate(questions):
+        for i, q in enumerate(questions if isinstance(questions, list) else ()):
             if isinstance(q, dict):
                 kind = q.get("type")
-                kind = QuestionType(kind) if kind in set(QuestionType) else None
-                yield ("questions", i), q, kind
+                yield ("questions", i), q, QuestionType(kind) if kind in _TYPES else None
 
-    def check_bank(self) -> None:
-        seen: dict[str, dict[Any, int]] = {"id": {}, "number": {}}
+    def check_unique(self) -> None:
+        first_line: dict[tuple[str, Any], int | None] = {}
         for path, q, _ in self._questions():
-            for key, label in (("id", "question id"), ("number", "question number")):
+            for key in ("id", "number"):
                 value = q.get(key)
-                if not isinstance(value, str | int) or isinstance(value, bool):
+                if isinstance(value, bool) or not isinstance(value, str | int):
                     continue
-                if value in seen[key]:
-                    first = seen[key][value]
-                    self.error((*path, key), f"duplicate {label} {value!r} (first on line {first})")
+                if (key, value) in first_line:
+                    where = f"first on line {first_line[key, value]}"
+                    self.error((*path, key), f"duplicate question {key} {value!r} ({where})")
                 else:
-                    seen[key][value] = self.doc.line_of((*path, key)) or 0
+                    first_line[key, value] = self.doc.line_of((*path, key))
 
     def check_question(self, path: tuple, q: dict, kind: QuestionType | None) -> None:
         points = q.get("points")
         if isinstance(points, float) and not math.isfinite(points):
             self.error((*path, "points"), f"points must be a finite number, got {points}")
         if q.get("completed_by_editor") is True and not q.get("errata"):
-            self.error(
-                (*path, "errata"),
-                "completed_by_editor is true but there are no errata saying what was added",
-                self.doc.line_of((*path, "completed_by_editor")),
-            )
+            message = "completed_by_editor is true but there are no errata saying what was added"
+            self.error((*path, "errata"), message, self.doc.line_of((*path, "completed_by_editor")))
         if kind is None:
             return
         if "key_points" in q and kind is not QuestionType.SHORT:
-            self.error((*path, "key_points"), f"key_points are for short items, not {kind}")
+            self.error((*path, "key_points"), f"key_points are for short items, not {kind}", key=True)
         options = q.get("options")
-        if kind.has_options:
-            if options is None:
-                self.error((*path, "options"), f"{kind} items need options (A, B, ...)")
-            elif isinstance(options, dict) and all(len(k) == 1 and k in LETTERS for k in options):
-                expected = list(LETTERS[: len(options)])
-                if list(options) != expected and len(options) <= len(LETTERS):
-                    self.error(
-                        (*path, "options"),
-                        f"option letters must run {', '.join(expected)} in order, "
-                        f"got {', '.join(options)}",
-                    )
-        elif "options" in q:
-            self.error((*path, "options"), f"{kind} items take no options", key=True)
+        if not kind.has_options:
+            if "options" in q:
+                self.error((*path, "options"), f"{kind} items take no options", key=True)
+        elif options is None:
+            self.error((*path, "options"), f"{kind} items need options (A, B, ...)")
+        elif isinstance(options, dict) and all(len(k) == 1 and k in LETTERS for k in options):
+            expected = list(LETTERS[: len(options)])
+            if list(options) != expected:
+                got, want = ", ".join(options), ", ".join(expected)
+                self.error((*path, "options"), f"option letters must run {want} in order, got {got}")
         if "answer" in q:
             letters = list(options) if isinstance(options, dict) else None
             for message in _answer_problems(kind, q["answer"], letters):
@@ -258,89 +233,67 @@ class _Checker:
     def check_warnings(self) -> None:
         for path, q, _ in self._questions():
             options = q.get("options")
-            if isinstance(options, dict):
-                seen: dict[str, str] = {}
-                for letter, text in options.items():
-                    if isinstance(text, str) and text.strip():
-                        norm = " ".join(text.split())
-                        if norm in seen:
-                            self.warn(
-                                (*path, "options", letter),
-                                f"options {seen[norm]} and {letter} have the same text {text!r}",
-                            )
-                        seen.setdefault(norm, letter)
+            seen: dict[str, str] = {}
+            for letter, text in options.items() if isinstance(options, dict) else ():
+                norm = " ".join(text.split()) if isinstance(text, str) else ""
+                if norm in seen:
+                    message = f"options {seen[norm]} and {letter} have the same text {text!r}"
+                    self.warn((*path, "options", letter), message)
+                elif norm:
+                    seen[norm] = letter
             for sub, text in _texts(q):
-                if isinstance(text, str) and _LOST_CHARACTER.search(text):
-                    self.warn(
-                        (*path, *sub),
-                        f"{_field_name(sub)} may have lost characters "
-                        f"(a '?' or '\ufffd' inside the text): {_excerpt(text)}",
-                    )
+                if isinstance(text, str) and (match := _LOST_CHARACTER.search(text)):
+                    start = max(0, match.start() - 12)
+                    excerpt = ("…" if start else "") + repr(text[start : start + 30])
+                    message = f"{_field_name(sub)} may have lost characters ('?' or '\ufffd'): "
+                    self.warn((*path, *sub), message + excerpt)
 
 
-def _rule_field(err: jsonschema.ValidationError) -> str:
-    """The question key an allOf rule reported at the question level is about."""
-    value = err.validator_value
+_TYPES = {t.value for t in QuestionType}
+
+
+def _rule_key(err: jsonschema.ValidationError) -> str:
+    """The question key that an allOf rule reported at the question's level is about."""
     if err.validator == "required":
-        return value[0]
-    if err.validator == "not" and isinstance(value, dict):
-        return value.get("required", [""])[0]
+        return err.validator_value[0]
+    if err.validator == "not" and isinstance(err.validator_value, dict):
+        return err.validator_value.get("required", [""])[0]
     return ""
 
 
-def _article(expected: Any) -> str:
-    names = {
-        "integer": "an integer",
-        "number": "a number",
-        "boolean": "true or false",
-        "array": "a list",
-        "object": "a mapping",
-        "string": "text",
-    }
-    if isinstance(expected, list):
-        return " or ".join(names.get(e, e) for e in expected)
-    return names.get(expected, expected)
+def _is_letter(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 1 and value in LETTERS
 
 
 def _answer_problems(kind: QuestionType, answer: Any, letters: list[str] | None) -> list[str]:
-    among = f"the options {', '.join(letters)}" if letters else "the options"
+    """What is wrong with `answer` for an item of type `kind` whose option letters are given."""
     if answer is None:
         return [f"{kind} answer is empty"]
+    among = f"the options {', '.join(letters)}" if letters else "the options"
     if kind is QuestionType.JUDGE:
-        return (
-            []
-            if isinstance(answer, bool)
-            else [f"judge answer must be true or false, got {_describe(answer)}"]
-        )
+        ok = isinstance(answer, bool)
+        return [] if ok else [f"judge answer must be true or false, {_got(answer)}"]
     if kind is QuestionType.SINGLE:
         if not isinstance(answer, str):
-            return [
-                f"single answer must be one option letter, got {_describe(answer)}"
-                + _quote_hint(answer)
-            ]
-        if not re.fullmatch(r"[A-H]", answer):
+            return [f"single answer must be one option letter, {_got(answer, quote=True)}"]
+        if not _is_letter(answer):
             return [f"single answer must be one option letter A–H, got {answer!r}"]
-        if letters is not None and answer not in letters:
-            return [f"answer {answer} is not among {among}"]
-        return []
+        return [f"answer {answer} is not among {among}"] if letters and answer not in letters else []
     if kind is QuestionType.MULTI:
         picked = _multi_letters(answer)
         if picked is None:
-            return [f"multi answer must be a list of option letters, got {_describe(answer)}"]
-        bad = [x for x in picked if not re.fullmatch(r"[A-H]", x)]
-        if bad:
-            return [f"multi answer has {', '.join(map(repr, bad))}, which are not letters A–H"]
-        problems = []
-        repeated = sorted({x for x in picked if picked.count(x) > 1})
-        if repeated:
+            return [f"multi answer must be a list of option letters, {_got(answer)}"]
+        if bad := [x for x in picked if not _is_letter(x)]:
+            return [f"multi answer must be option letters A–H, got {', '.join(map(repr, bad))}"]
+        problems, distinct = [], list(dict.fromkeys(picked))
+        if repeated := [x for x in distinct if picked.count(x) > 1]:
             problems.append(f"multi answer repeats {', '.join(repeated)}")
-        if len(set(picked)) < 2:
+        if len(distinct) < 2:
             problems.append(
-                f"multi answer needs at least 2 letters, got {len(set(picked))} "
-                f"({', '.join(picked) or 'none'}); use type single for one correct option"
+                f"multi answer needs at least 2 different letters, got {len(distinct)} "
+                f"({', '.join(distinct)}); use type single for one correct option"
             )
-        missing = [x for x in dict.fromkeys(picked) if letters is not None and x not in letters]
-        if missing:
+        if letters and (missing := [x for x in distinct if x not in letters]):
             problems.append(f"answer {', '.join(missing)} not among {among}")
         return problems
     if kind is QuestionType.FILL:
@@ -351,59 +304,48 @@ def _answer_problems(kind: QuestionType, answer: Any, letters: list[str] | None)
         for n, item in enumerate(items, 1):
             which = f"fill answer item {n}" if isinstance(answer, list) else "fill answer"
             if not isinstance(item, str):
-                problems.append(f"{which} must be text, got {_describe(item)}{_quote_hint(item)}")
+                problems.append(f"{which} must be text, {_got(item, quote=True)}")
             elif not item.strip():
                 problems.append(f"{which} is empty")
         return problems
     if not isinstance(answer, str):
-        return [
-            f"short answer must be one reference text, got {_describe(answer)}"
-            + _quote_hint(answer)
-        ]
+        return [f"short answer must be one reference text, {_got(answer, quote=True)}"]
     return [] if answer.strip() else ["short answer is empty"]
 
 
 def _multi_letters(answer: Any) -> list[Any] | None:
+    """A multi answer as a list: "ABD", "A,B,D", "A、B、D" and [A, B, D] all give [A, B, D]."""
     if isinstance(answer, str):
         joined = _MULTI_SEPARATORS.sub("", answer)
-        return list(joined) if re.fullmatch(r"[A-Z]*", joined) else [answer.strip()]
+        return list(joined) if re.fullmatch(r"[A-Z]+", joined) else [answer]
     return list(answer) if isinstance(answer, list) else None
 
 
 def _texts(q: dict) -> Iterable[tuple[tuple, Any]]:
-    for key in ("stem", "explanation"):
-        yield (key,), q.get(key)
-    if isinstance(q.get("options"), dict):
-        for letter, text in q["options"].items():
-            yield ("options", letter), text
-    for key in ("answer", "key_points"):
+    """(key path, text) of the parts of a question that are checked for lost characters."""
+    for key in ("stem", "options", "answer", "explanation", "key_points"):
         value = q.get(key)
-        if isinstance(value, list):
-            yield from (((key, i), item) for i, item in enumerate(value))
+        if isinstance(value, dict):
+            yield from (((key, k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            yield from (((key, i), v) for i, v in enumerate(value))
         else:
             yield (key,), value
 
 
-def _excerpt(text: str) -> str:
-    match = _LOST_CHARACTER.search(text)
-    start = max(0, match.start() - 12) if match else 0
-    snippet = text[start : start + 30].replace("\n", " ")
-    return ("…" if start else "") + repr(snippet)
-
-
 def _build(data: dict) -> Bank:
+    """The Bank for data that passed every check."""
     questions = []
     for q in data["questions"]:
-        kind = QuestionType(q["type"])
-        answer = q["answer"]
-        if kind is QuestionType.SINGLE or kind is QuestionType.SHORT:
-            answer = (answer,)
-        elif kind is QuestionType.MULTI:
-            answer = tuple(sorted(_multi_letters(answer)))
+        kind, answer = QuestionType(q["type"]), q["answer"]
+        if kind is QuestionType.MULTI:
+            answer = tuple(sorted(_multi_letters(answer)))  # canonical: option order
         elif kind is QuestionType.JUDGE:
             answer = ("true",) if answer else ("false",)
         else:
             answer = tuple(answer) if isinstance(answer, list) else (answer,)
+        errata = tuple(Erratum(**e) for e in q.get("errata", ()))
+        options = tuple(q.get("options", {}).items())
         questions.append(
             Question(
                 id=q["id"],
@@ -412,20 +354,15 @@ def _build(data: dict) -> Bank:
                 stem=q["stem"],
                 answer=answer,
                 points=float(q.get("points", 1)),
-                options=tuple((k, v) for k, v in q.get("options", {}).items()),
+                options=options,
                 explanation=q.get("explanation", ""),
                 tags=tuple(q.get("tags", ())),
                 key_points=tuple(q.get("key_points", ())),
-                errata=tuple(Erratum(**e) for e in q.get("errata", ())),
+                errata=errata,
             )
         )
-    return Bank(
-        id=data["id"],
-        title=data["title"],
-        language=data["language"],
-        source=data["source"],
-        questions=tuple(questions),
-    )
+    head = {key: data[key] for key in ("id", "title", "language", "source")}
+    return Bank(**head, questions=tuple(questions))
 
 
 def _by_line(problem: BankProblem) -> tuple[int, str]:
@@ -433,7 +370,8 @@ def _by_line(problem: BankProblem) -> tuple[int, str]:
 
 
 def load_bank_text_report(text: str, filename: str = "<string>") -> BankReport:
-    """Validate bank text; never raises for a bad bank. Errors and warnings sorted by line."""
+    """Validate bank text and build the Bank if there is no error; never raises for a bad bank.
+    Errors and warnings come sorted by line."""
     try:
         located = parse_located(text)
     except YamlSyntaxError as exc:
@@ -445,15 +383,14 @@ def load_bank_text_report(text: str, filename: str = "<string>") -> BankReport:
         checker.error((), "the file is empty", 1)
     else:
         checker.check_schema()
-        checker.check_bank()
+        checker.check_unique()
         checker.check_warnings()
-    errors = sorted(checker.errors, key=_by_line)
-    warnings = sorted(checker.warnings, key=_by_line)
+    errors, warnings = sorted(checker.errors, key=_by_line), sorted(checker.warnings, key=_by_line)
     return BankReport(None if errors else _build(located.value), errors, warnings)
 
 
 def load_bank_report(path: str | Path) -> BankReport:
-    """Like load_bank_text_report for a file; unreadable files are an error, not an exception."""
+    """load_bank_text_report for a file; an unreadable file is an error, not an exception."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
@@ -461,26 +398,24 @@ def load_bank_report(path: str | Path) -> BankReport:
     return load_bank_text_report(text, str(path))
 
 
+def _bank_or_raise(report: BankReport) -> Bank:
+    if report.bank is None:
+        raise BankError(report.errors)
+    return report.bank
+
+
 def load_bank_text(text: str, filename: str = "<string>") -> Bank:
     """The bank in `text`; raises BankError listing every error."""
-    report = load_bank_text_report(text, filename)
-    if report.errors:
-        raise BankError(report.errors)
-    assert report.bank is not None
-    return report.bank
+    return _bank_or_raise(load_bank_text_report(text, filename))
 
 
 def load_bank(path: str | Path) -> Bank:
     """The bank in the file at `path`; raises BankError listing every error."""
-    report = load_bank_report(path)
-    if report.errors:
-        raise BankError(report.errors)
-    assert report.bank is not None
-    return report.bank
+    return _bank_or_raise(load_bank_report(path))
 
 
 def bank_files(dir_or_paths: str | Path | Iterable[str | Path]) -> list[Path]:
-    """Bank files named by a directory (its *.yaml, not recursive) or a list of paths/dirs."""
+    """The files named: a directory stands for its *.yaml files (not recursive)."""
     items = [dir_or_paths] if isinstance(dir_or_paths, str | Path) else list(dir_or_paths)
     files: list[Path] = []
     for item in map(Path, items):
@@ -495,15 +430,14 @@ def load_banks(dir_or_paths: str | Path | Iterable[str | Path]) -> list[Bank]:
     problems: list[BankProblem] = []
     first_file: dict[str, str] = {}
     for path in bank_files(dir_or_paths):
-        report = load_bank_report(path)
-        problems.extend(report.errors)
-        if report.bank is None:
-            continue
-        if report.bank.id in first_file:
-            message = f"bank id {report.bank.id!r} is also used by {first_file[report.bank.id]}"
+        bank, errors, _ = load_bank_report(path)
+        problems.extend(errors)
+        if bank is not None and bank.id in first_file:
+            message = f"bank id {bank.id!r} is also used by {first_file[bank.id]}"
             problems.append(BankProblem(str(path), None, None, message))
-        first_file.setdefault(report.bank.id, str(path))
-        banks.append(report.bank)
+        elif bank is not None:
+            first_file[bank.id] = str(path)
+            banks.append(bank)
     if problems:
         raise BankError(problems)
     return banks
