@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bank.importer import ImportResult, import_paper
 from bank.loader import load_bank_text
@@ -99,6 +101,7 @@ def test_without_headers_type_follows_the_items_shape() -> None:
     assert r.sections == ()
     assert r.warnings == ()
     assert r.bank.question("t-008").options == ()
+    assert r.bank.question("t-008").stem.endswith("使用训练时统计的均值和方差。")
     assert r.bank.title == "t"  # no title line: the bank id
 
 
@@ -332,3 +335,65 @@ def test_nothing_found_is_an_empty_bank_with_the_text_reported() -> None:
 def test_round_trip_through_yaml(name: str) -> None:
     bank = paper(name).bank
     assert load_bank_text(dump_bank(bank), name) == bank
+
+
+def test_numbered_list_in_an_explanation_is_not_the_next_item() -> None:
+    text = ("1.防止过拟合的方法有哪些A.早停B.加深网络答案：A解析：常用方法：1.早停；2.正则化；3.数据增强。"
+            "2.以下属于正则化的是A.L2B.ReLU答案：A3.数据增强只适用于图像。答案：错误")
+    r = imp(text)
+    assert [(q.number, q.answer) for q in r.bank.questions] == [
+        (1, ("A",)), (2, ("A",)), (3, ("false",)),
+    ]
+    assert r.bank.questions[0].explanation == "常用方法：1.早停；2.正则化；3.数据增强。"
+
+
+def test_short_item_keeps_option_like_text_in_its_stem() -> None:
+    r = imp("五、简答题（每题5分，共5分）\n1. 比较A. 批归一化和B. 层归一化的区别。\n答案：统计维度不同。\n")
+    assert r.bank.questions[0].stem == "比较A. 批归一化和B. 层归一化的区别。"
+
+
+@pytest.mark.parametrize(
+    ("header", "points", "warned"),
+    [
+        ("第一部分 单项选择题（共2题，每题1.5分）", 1.5, []),
+        ("一. 单选题 (每题1.5分,共3分)", 1.5, []),
+        ("单选题（每题1.5分）", 1.5, []),
+        ("一、单选题", 1, []),
+        # Points on a line of their own are not part of the header: reported, default points.
+        ("一、单选题\n（每题1.5分，共3分）", 1, ["unplaced"]),
+    ],
+)
+def test_header_forms(header: str, points: float, warned: list[str]) -> None:
+    r = imp(f"{header}\n1. 以下属于优化器的是 A.Adam B.ReLU 答案：A\n"
+            "2. 以下属于激活函数的是 A.Adam B.ReLU 答案：B\n")
+    assert [(q.type, q.points) for q in r.bank.questions] == [(S, points), (S, points)]
+    assert len(r.sections) == 1
+    assert [w.kind for w in r.warnings] == warned
+
+
+_TOKENS = st.sampled_from([
+    "1.", "2.", "3、", "4．", "A.", "B.", "C、", "D)", "(A)", "答案：", "【答案】", "解析：", "正确", "错误",
+    "√", "T", "或", "____", "（ ）", "\n", " ", "。", "，", "?", "數(shù)", "据", "模型", "0.1", "1.2B",
+    "O(n)", "AB", "A,B", "一、单选题（每题1分，共2分）", "二、判断题（每题2分，共4分）", "三、填空题",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, max_size=50))
+def test_any_text_imports_into_a_loadable_bank(parts: list[str]) -> None:
+    r = imp("".join(parts))
+    r.summary()
+    if r.bank.questions:
+        assert load_bank_text(dump_bank(r.bank), "fuzz.yaml") == r.bank
+
+
+def test_item_number_glued_to_a_numeric_answer_is_reported() -> None:
+    # `答案：4096` runs straight into `2.`: the number cannot be told apart, so item 1 swallows
+    # item 2, and both the jump and the second answer marker are reported.
+    text = ("1.前馈维度常取________。答案：40962.初始学习率取________。答案：0.001。"
+            "3.Adam是一种优化器。答案：正确")
+    r = imp(text)
+    assert [q.number for q in r.bank.questions] == [1, 3]
+    assert sorted(w.kind for w in r.warnings) == ["missing-item", "unplaced"]
+    unplaced = next(w for w in r.warnings if w.kind == "unplaced")
+    assert unplaced.where == f"1:{text.index('答案：0.001') + 1}"

@@ -36,6 +36,9 @@ class Draft:
     type_hint: QuestionType | None = None
     points: float = 1.0
     spans: dict[str, Span] = field(default_factory=dict)
+    # The stem with the option text still in it: what the question says if it turns out to
+    # be a type without options (`简述A.和B.的区别` is not a choice item).
+    whole_stem: str = ""
 
 
 @dataclass

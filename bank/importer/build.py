@@ -8,7 +8,7 @@ import re
 
 from bot.model import Question
 
-from .answers import settle
+from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
 from .clean import CleanText
 from .report import Report
@@ -64,6 +64,11 @@ def _duplicates(draft: Draft, report: Report) -> None:
             seen[key] = letter
 
 
+def _judge_pair(draft: Draft) -> bool:
+    """Options that are just 正确/错误: a judge item written as a choice."""
+    return all(parse_judge(text, loose=False) is not None for _, text in draft.options)
+
+
 def build_questions(
     paper: PaperDraft, doc: CleanText | None, bank_id: str, report: Report
 ) -> list[Question]:
@@ -80,6 +85,9 @@ def build_questions(
             report.warn("empty", "empty stem; item not imported", draft.where, draft.number)
             continue
         options = draft.options if kind.has_options else ()
+        stem = draft.stem
+        if draft.options and not options and draft.whole_stem and not _judge_pair(draft):
+            stem = draft.whole_stem
         empty = [letter for letter, text in options if not text.strip()]
         if empty:
             report.warn("empty", f"option(s) {', '.join(empty)} empty; item not imported",
@@ -90,7 +98,7 @@ def build_questions(
             continue
         questions.append(Question(
             id=question_id(bank_id, draft.number), number=draft.number, type=kind,
-            stem=draft.stem.strip(), answer=answer, points=draft.points, options=options,
+            stem=stem.strip(), answer=answer, points=draft.points, options=options,
             explanation=draft.explanation.strip(),
         ))
     return questions

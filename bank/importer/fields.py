@@ -61,6 +61,7 @@ def keep_lines(text: str) -> str:
 @dataclass
 class ItemFields:
     stem: str
+    whole: str = ""  # stem and option text together, for types that have no options
     options: list[tuple[str, str]] = field(default_factory=list)
     answer: str | None = None
     explanation: str = ""
@@ -146,6 +147,7 @@ def split_item(text: str, start: int, end: int) -> ItemFields:
     chain = _best_chain(text, start, pre_end)
     stem_end = chain[0][0] if chain else pre_end
     fields.stem = join_lines(text[start:stem_end])
+    fields.whole = join_lines(text[start:pre_end])
     fields.spans["stem"] = (start, stem_end)
     for i, (_, tstart) in enumerate(chain):
         tend = chain[i + 1][0] if i + 1 < len(chain) else pre_end
@@ -159,10 +161,11 @@ def split_item(text: str, start: int, end: int) -> ItemFields:
         fields.spans["answer"] = (answer_match.end(), aend)
     elif chain or "（" in fields.stem or "(" in fields.stem:
         _answer_from_stem(fields, text, start, stem_end)
+    if answer_match:
+        fields.extra_answers = [m.start() for m in ANSWER_RE.finditer(text, answer_match.end(), end)]
     if expl_match:
         fields.explanation = keep_lines(text[expl_match.end():end])
         fields.spans["explanation"] = (expl_match.end(), end)
-        fields.extra_answers = [m.start() for m in ANSWER_RE.finditer(text, expl_match.end(), end)]
     return fields
 
 

@@ -33,8 +33,9 @@ _SCORE = r"(?P<paren>[ \t\u3000]*[（(][^（）()\n]{0,30}[分题][^（）()\n]{
 # any text if they give points (`及答案一、单选题（每题1分）`); unnumbered ones must stand on a
 # line of their own.
 _HEADER_RE = re.compile(
-    rf"(?:(?<=[。！？!?）)】])|^)[ \t\u3000]*第?[{_NUMERAL}]+(?:部分|大题)?"
-    rf"[ \t\u3000]*[、.．:：]?[ \t\u3000]*(?:{_KIND_RE}){_PAREN}"
+    rf"(?:(?<=[。！？!?）)】])|^)[ \t\u3000]*第?[{_NUMERAL}]+"
+    rf"(?:(?:部分|大题)[、.．:：]?|[ \t\u3000]*[、.．:：]|[ \t\u3000]+)"
+    rf"[ \t\u3000]*(?:{_KIND_RE}){_PAREN}"
     rf"|第?[{_NUMERAL}]+(?:部分|大题)?[、.．][ \t\u3000]*"
     rf"(?:{_KIND_RE.replace('?P<k', '?P<s')}){_SCORE.replace('?P<paren>', '?P<paren3>')}"
     rf"|^[ \t\u3000]*(?:{_KIND_RE.replace('?P<k', '?P<u')})"
@@ -124,10 +125,11 @@ def _markers(text: str, start: int, end: int, number: int) -> list[tuple[int, in
             for m in pattern.finditer(text, start, end)]
 
 
-def _pick(markers: list[tuple[int, int, int]]) -> tuple[int, int, int] | None:
+def _pick(markers: list[tuple[int, int, int]], *, last: bool = False):
+    """The most plausible marker; among equals the first, or the last if `last`."""
     best = None
     for marker in markers:
-        if best is None or marker[2] > best[2]:
+        if best is None or marker[2] > best[2] or (last and marker[2] == best[2]):
             best = marker
     return best
 
@@ -212,7 +214,7 @@ class PaperReader:
             answer_end = ANSWER_RE.match(text, after[0]).end()
             tight.append((answer_end, after[1] if len(after) > 1 else end))
             tight.append((body, after[0]))  # this item has no answer of its own
-        for windows in (tight, [(body, end)]):
+        for windows, last in ((tight, True), ([(body, end)], False)):
             for candidate in (number + 1, number + 2, number + 3):
                 for wstart, wend in windows:
                     # A number glued to running text (`详见第5.条`) starts an item only if an
@@ -222,7 +224,9 @@ class PaperReader:
                         m for m in _markers(text, wstart, wend, candidate)
                         if m[2] > 0 or any(m[1] <= a < end for a in after)
                     ]
-                    marker = _pick(markers)
+                    # Between two answers, an equal candidate later on is the real one: an
+                    # earlier one sits in this item's explanation (`1. … 2. … 3. …`).
+                    marker = _pick(markers, last=last)
                     if marker:
                         return (*marker, candidate)
         return None
@@ -238,8 +242,8 @@ class PaperReader:
             if re.fullmatch(r"[A-Ha-h,，、;；\s]+|正确|错误|对|错|[√×✓✗]", head.strip()):
                 answer, explanation = head.strip(), keep_lines(rest)
         for offset in fields.extra_answers:
-            report.warn("unplaced", "a second answer marker inside the explanation: an item "
-                        "number may be missing or damaged here", doc.where(offset), number)
+            report.warn("unplaced", "a second answer marker in this item: an item number may "
+                        "be missing or damaged before it", doc.where(offset), number)
         answer_text = None
         if answer is not None:
             answer_text = keep_lines(answer) if "\n" in answer else answer
@@ -253,6 +257,7 @@ class PaperReader:
         return Draft(
             number=number, stem=fields.stem, where=where, options=tuple(fields.options),
             answer=answer_text, explanation=explanation, type_hint=section.type,
+            whole_stem=fields.whole,
             points=section.points if section.points is not None else 1.0, spans=fields.spans,
         )
 
