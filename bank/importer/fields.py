@@ -85,9 +85,7 @@ def _option_level(text: str, start: int, pos: int) -> int:
 
 def _candidates(text: str, start: int, end: int, letter: str) -> list[tuple[int, int, int]]:
     """(marker start, text start, level) of every marker for `letter` in [start, end)."""
-    pattern = re.compile(
-        rf"[(（]{letter}[)）]|{letter}[ \t\u3000]*[.．、)）]"
-    )
+    pattern = re.compile(rf"[(（]{letter}[)）]|{letter}[ \t\u3000]*[.．、)）]")
     found = []
     for match in pattern.finditer(text, start, end):
         if match.group(0)[-1] in ")）" and match.group(0)[0] not in _OPENERS:
