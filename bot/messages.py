@@ -88,6 +88,7 @@ class QuestionView:
     timezone: str
     bank_title: str = ""
     contest_position: tuple[int, int] | None = None  # (question n, of total) in a contest
+    mode: str = "buttons"  # buttons | reactions (Discord dailies may use reactions)
 
     @property
     def multi(self) -> bool:
@@ -180,6 +181,57 @@ class StatsView:
     @property
     def accuracy(self) -> float:
         return self.correct / self.answers if self.answers else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    name: str
+    points: int
+    correct: int
+    answered: int
+    moved_up: int = 0  # places gained with the last question
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answered if self.answered else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsView:
+    """Contest standings: after a question (top rows, who moved up) or at the end (podium, table)."""
+
+    contest_id: int
+    rows: tuple[StandingRow, ...]
+    position: int  # questions done
+    total: int
+    final: bool
+    stopped: bool
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContestStatusView:
+    contest_id: int | None
+    running: bool
+    position: int
+    total: int
+    seconds: int
+    players: int
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyView:
+    enabled: bool
+    local_time: str
+    timezone: str
+    deadline_seconds: int
+    weekdays: tuple[int, ...]
+    tag: str | None
+    mode: str
+    next_post: datetime | None
+    language: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,15 +6,21 @@ packages); tests use the same implementations against temporary files.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.records import (
     AnswerOutcome,
     Chat,
     ChatRef,
     ChatSettings,
+    Contest,
+    ContestPhase,
+    ContestScore,
+    DailySchedule,
     NewAnswer,
     NewRound,
     Round,
@@ -55,6 +61,7 @@ class Store(Protocol):
     async def set_message_ref(self, round_id: int, message_ref: str) -> None: ...
     async def open_rounds(self) -> list[Round]: ...
     async def last_round(self, chat_id: int) -> Round | None: ...
+    async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None: ...
     async def close_round(self, round_id: int, closed_at: datetime) -> bool:
         """Mark the round closed and score it; True only for the call that closed it."""
         ...
@@ -77,3 +84,114 @@ class Store(Protocol):
     async def streak(self, chat_id: int, user_id: int) -> StreakRecord: ...
     async def totals(self, chat_id: int, user_id: int) -> UserTotals: ...
     async def recent_mistakes(self, chat_id: int, user_id: int, limit: int) -> list[str]: ...
+
+
+class ContestRunning(Exception):
+    """The chat already has a contest running."""
+
+
+class DailyStore(Protocol):
+    async def save_daily(self, schedule: DailySchedule) -> None: ...
+    async def get_daily(self, chat_id: int) -> DailySchedule | None: ...
+    async def enabled_dailies(self) -> list[DailySchedule]: ...
+    async def daily_round(self, chat_id: int, daily_date: str) -> Round | None: ...
+    async def close_expired_practice(self, now: datetime) -> int: ...
+
+
+class ContestStore(Protocol):
+    async def create_contest(
+        self, chat_id: int, question_ids: Sequence[str], seconds: int, pause_seconds: float, now: datetime
+    ) -> Contest:
+        """Raises ContestRunning if the chat has one running."""
+        ...
+
+    async def get_contest(self, contest_id: int) -> Contest | None: ...
+    async def running_contest(self, chat_id: int) -> Contest | None: ...
+    async def running_contests(self) -> list[Contest]: ...
+    async def latest_contest(self, chat_id: int) -> Contest | None: ...
+    async def set_contest_phase(
+        self,
+        contest_id: int,
+        *,
+        position: int,
+        phase: ContestPhase,
+        phase_until: datetime | None,
+        round_id: int | None,
+        now: datetime,
+    ) -> None: ...
+    async def contest_scores(self, contest_id: int) -> list[ContestScore]: ...
+    async def save_contest_scores(
+        self, contest_id: int, position: int, scores: Sequence[ContestScore]
+    ) -> bool:
+        """Store the totals after question `position`; False if that question was scored already."""
+        ...
+
+
+# ---------------------------------------------------------------- scheduling
+
+Action = Callable[[], Awaitable[None]]
+
+
+class Scheduler(Protocol):
+    """Runs actions at times; holds no state of its own that the database does not also hold."""
+
+    def at(self, job_id: str, when: datetime, action: Action) -> None:
+        """Run once at `when` (at once if past), replacing any job with that id; never skipped."""
+        ...
+
+    def daily(self, job_id: str, schedule: DailySchedule, action: Action, grace_seconds: float) -> None:
+        """Run at the schedule's local time on its weekdays; a run later than the grace is skipped."""
+        ...
+
+    def every(self, job_id: str, seconds: float, action: Action) -> None: ...
+    def cancel(self, job_id: str) -> None: ...
+    def next_run(self, job_id: str) -> datetime | None: ...
+
+
+# ---------------------------------------------------------------- posting into chats
+
+
+class PostError(Exception):
+    """A chat platform refused or failed a post."""
+
+
+class RetryLater(PostError):
+    def __init__(self, retry_after: float, reason: str = "") -> None:
+        super().__init__(reason or f"retry after {retry_after}s")
+        self.retry_after = retry_after
+
+
+class ChatGone(PostError):
+    """The bot can no longer post there: blocked by the user, removed from the group."""
+
+
+class ChatMoved(PostError):
+    """The chat has a new id (a Telegram group upgraded to a supergroup)."""
+
+    def __init__(self, new_chat_key: str) -> None:
+        super().__init__(f"chat moved to {new_chat_key}")
+        self.new_chat_key = new_chat_key
+
+
+@dataclass(frozen=True, slots=True)
+class PaceLimits:
+    """A platform's posting limits: overall per second, and per chat per window."""
+
+    per_second: float
+    per_chat: int
+    per_chat_window: float
+
+
+class ChatPort(Protocol):
+    """What the core asks a chat platform to do when nobody asked first (schedules, contests)."""
+
+    platform: str
+    limits: PaceLimits
+
+    async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
+        """Post a question; return the reference needed to edit it later."""
+        ...
+
+    async def post_reveal(self, chat: Chat, view: RevealView) -> None: ...
+    async def post_standings(self, chat: Chat, view: StandingsView) -> None: ...
+    async def post_notice(self, chat: Chat, notice: Notice) -> None: ...

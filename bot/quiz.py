@@ -6,7 +6,10 @@ platform asked. Time and randomness come from the injected clock and RNG.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -49,6 +52,8 @@ from bot.records import (
 )
 from bot.selection import choose_question, matching
 from bot.windows import ALL_TIME_KEY, Window, month_key, week_key, window_key
+
+log = logging.getLogger("studybot.quiz")
 
 
 class QuizError(Exception):
@@ -118,6 +123,9 @@ class Quiz:
         self.rng = rng
         self._committer: GroupCommitter[NewAnswer, AnswerOutcome] = GroupCommitter(store.record_answers)
         self._rounds: dict[int, _RoundContext] = {}
+        # Called (as tasks, so receipts are not delayed) after an answer is committed.
+        self.answer_listeners: list[Callable[[Round, AnswerStatus], Awaitable[None]]] = []
+        self._listener_tasks: set[asyncio.Task[None]] = set()
         self._users: dict[tuple[str, str], tuple[int, str]] = {}
         self._chats: dict[tuple[str, str], Chat] = {}
 
@@ -128,6 +136,9 @@ class Quiz:
         chat = self._chats.get(key)
         if chat is None:
             chat = await self.store.ensure_chat(ref, self.settings.chat_defaults())
+            if chat.paused:  # they are talking to us again: resume posting there
+                await self.store.set_chat_paused(chat.id, False)
+                chat = replace(chat, paused=False)
             self._chats[key] = chat
         return chat
 
@@ -316,6 +327,10 @@ class Quiz:
             return ReceiptView(cmd.round_id, outcome.status, lang)
         stored = outcome.answer
         assert stored is not None
+        for listener in self.answer_listeners:
+            task = asyncio.create_task(self._notify(listener, round_, outcome.status))
+            self._listener_tasks.add(task)
+            task.add_done_callback(self._listener_tasks.discard)
         receipt = ReceiptView(
             round_id=round_.id,
             status=outcome.status,
@@ -335,6 +350,19 @@ class Quiz:
                 key_points=question.key_points,
             )
         return receipt
+
+    async def _notify(
+        self, listener: Callable[[Round, AnswerStatus], Awaitable[None]], round_: Round, status: AnswerStatus
+    ) -> None:
+        try:
+            await listener(round_, status)
+        except Exception:  # a listener's failure must not lose the answer, only be seen
+            log.exception("answer listener failed for round %s", round_.id)
+
+    async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
+        """Give an open round a fresh timer (a contest question resumed after a restart)."""
+        await self.store.restart_round(round_id, opened_at, closes_at)
+        self._rounds.pop(round_id, None)
 
     async def self_grade(self, cmd: SelfGrade) -> ReceiptView:
         context = await self.round_context(cmd.round_id)
@@ -414,6 +442,8 @@ class Quiz:
 
     async def flush(self) -> None:
         await self._committer.flush()
+        if self._listener_tasks:
+            await asyncio.gather(*self._listener_tasks, return_exceptions=True)
 
     @property
     def commit_batches(self) -> int:

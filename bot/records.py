@@ -174,3 +174,60 @@ class UserTotals:
     answers: int
     correct: int
     points: float
+
+
+class AnswerMode(StrEnum):
+    BUTTONS = "buttons"
+    REACTIONS = "reactions"
+
+
+@dataclass(frozen=True, slots=True)
+class DailySchedule:
+    """A chat's daily question: posted at `local_time` in `timezone` on `weekdays` (Monday=0)."""
+
+    chat_id: int
+    local_time: str  # HH:MM or HH:MM:SS, chat-local
+    timezone: str
+    deadline_seconds: int
+    weekdays: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6)
+    tag: str | None = None
+    mode: AnswerMode = AnswerMode.BUTTONS
+    enabled: bool = True
+    since: datetime | None = None  # when it was last set: earlier occurrences are not "missed"
+
+
+class ContestPhase(StrEnum):
+    QUESTION = "question"  # a question is open until phase_until
+    PAUSE = "pause"  # the reveal is out; the next question comes at phase_until
+    FINISHED = "finished"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True, slots=True)
+class Contest:
+    id: int
+    chat_id: int
+    question_ids: tuple[str, ...]
+    seconds: int
+    pause_seconds: float
+    position: int  # index into question_ids of the current (or last) question
+    phase: ContestPhase
+    phase_until: datetime | None
+    round_id: int | None
+    scored_position: int  # questions scored so far: position + 1 once the current one is scored
+    started_at: datetime
+    finished_at: datetime | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.phase in (ContestPhase.QUESTION, ContestPhase.PAUSE)
+
+
+@dataclass(frozen=True, slots=True)
+class ContestScore:
+    user_id: int
+    display_name: str
+    points: int
+    correct: int
+    answered: int
+    streak: int

@@ -14,16 +14,19 @@ from datetime import datetime
 from bot.clock import zone
 from bot.i18n import format_points, t
 from bot.messages import (
+    ContestStatusView,
+    DailyView,
     LeaderboardView,
     LeaderRow,
     Notice,
     QuestionView,
     ReceiptView,
     RevealView,
+    StandingsView,
     StatsView,
 )
 from bot.model import QuestionType
-from bot.records import AnswerStatus, RevealPolicy
+from bot.records import AnswerStatus, RevealPolicy, RoundKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +69,12 @@ def render_question(view: QuestionView, m: Markup = PLAIN, *, how_to: bool = Tru
     lines = [m.bold(m.escape(question_header(view))), "", m.escape(view.stem)]
     if view.qtype is not QuestionType.JUDGE:
         lines += [f"{m.bold(o.label)}. {m.escape(o.text)}" for o in view.options]
-    if view.reveal is RevealPolicy.ROUND:
-        lines += [
-            "",
-            m.italic(t(lang, "question.deadline", when=local_time(view.closes_at, view.timezone))),
-        ]
+    if view.kind is RoundKind.CONTEST:
+        seconds = round((view.closes_at - view.opened_at).total_seconds())
+        lines += ["", m.italic(t(lang, "question.timer", seconds=seconds))]
+    elif view.reveal is RevealPolicy.ROUND:
+        when = local_time(view.closes_at, view.timezone)
+        lines += ["", m.italic(t(lang, "question.deadline", when=when))]
     if how_to:
         lines += [m.italic(t(lang, f"question.how_{view.qtype}"))]
     return "\n".join(lines)
@@ -228,3 +232,73 @@ def render_stats(view: StatsView, m: Markup = PLAIN) -> str:
 
 def render_notice(view: Notice, m: Markup = PLAIN) -> str:
     return m.escape(t(view.language, view.key, **view.param_dict()))
+
+
+def render_duration(seconds: int, language: str) -> str:
+    if seconds % 3600 == 0:
+        return t(language, "duration.hours", n=seconds // 3600)
+    if seconds % 60 == 0:
+        return t(language, "duration.minutes", n=seconds // 60)
+    return t(language, "duration.seconds", n=seconds)
+
+
+def render_daily(view: DailyView | None, language: str, *, just_set: bool = False, m: Markup = PLAIN) -> str:
+    if view is None:
+        return m.escape(t(language, "daily.none"))
+    if not view.enabled:
+        return m.escape(t(language, "daily.disabled", time=view.local_time))
+    days = (
+        t(language, "daily.every_day")
+        if len(view.weekdays) == 7
+        else "".join(t(language, f"weekday.{d}") for d in view.weekdays)
+    )
+    schedule = t(
+        language,
+        "daily.schedule",
+        days=days,
+        time=view.local_time,
+        timezone=view.timezone,
+        deadline=render_duration(view.deadline_seconds, language),
+        tag=t(language, "daily.schedule_tag", tag=view.tag) if view.tag else "",
+    )
+    upcoming = local_time(view.next_post, view.timezone) if view.next_post else "—"
+    return m.escape(t(language, "daily.set" if just_set else "daily.show", schedule=schedule, next=upcoming))
+
+
+def render_contest_status(view: ContestStatusView, m: Markup = PLAIN) -> str:
+    lang = view.language
+    if view.contest_id is None:
+        return m.escape(t(lang, "contest.not_running"))
+    key = "contest.status" if view.running else "contest.status_done"
+    return m.escape(
+        t(lang, key, position=view.position, total=view.total, seconds=view.seconds, players=view.players)
+    )
+
+
+def render_standings(view: StandingsView, m: Markup = PLAIN) -> str:
+    lang = view.language
+    if view.final:
+        title = (
+            t(lang, "standings.stopped", position=view.position, total=view.total)
+            if view.stopped
+            else t(lang, "standings.final")
+        )
+    else:
+        title = t(lang, "standings.title", position=view.position, total=view.total)
+    lines = [m.bold(m.escape(title))]
+    if not view.rows:
+        lines.append(m.escape(t(lang, "standings.empty")))
+    medals = ("🥇", "🥈", "🥉")
+    for row in view.rows:
+        if view.final:
+            accuracy = f"{row.correct / max(view.position, 1):.0%}"
+            text = t(lang, "standings.final_row", rank=row.rank, name=row.name, points=row.points,
+                     correct=row.correct, total=view.position, accuracy=accuracy)  # fmt: skip
+            prefix = medals[row.rank - 1] + " " if row.rank <= 3 else ""
+            lines.append(prefix + m.escape(text))
+        else:
+            text = t(lang, "standings.row", rank=row.rank, name=row.name, points=row.points)
+            if row.moved_up:
+                text += " " + t(lang, "standings.moved", n=row.moved_up)
+            lines.append(m.escape(text))
+    return "\n".join(lines)

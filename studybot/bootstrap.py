@@ -12,16 +12,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import bank
+from adapters.scheduling.aps import ApsScheduler
+from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
 from bank.loader import BankError, BankProblem, load_banks
 from bot.clock import Clock, SystemClock
+from bot.contests import Contests
+from bot.daily import SWEEP_JOB, Dailies
 from bot.model import Bank
+from bot.outbox import Outbox
+from bot.ports import ChatPort, Scheduler
 from bot.quiz import CoreSettings, Quiz
 from studybot.config import Config
 
 log = logging.getLogger("studybot")
 
 PACKAGED_BANKS = Path(bank.__file__).resolve().parent
+
+
+SWEEP_SECONDS = 600
 
 
 @dataclass
@@ -32,9 +41,30 @@ class App:
     clock: Clock
     rng: random.Random
     banks: dict[str, Bank]
-    adapters: list[object] = field(default_factory=list)
+    scheduler: Scheduler
+    outbox: Outbox
+    dailies: Dailies
+    contests: Contests
+    ports: list[ChatPort] = field(default_factory=list)
+
+    def add_port(self, port: ChatPort) -> None:
+        """A chat adapter the core may post into on its own (dailies, reveals, contests)."""
+        self.ports.append(port)
+        self.outbox.register(port)
+
+    async def start(self) -> None:
+        """Start the scheduler and rebuild every job from the database (call with ports added)."""
+        start = getattr(self.scheduler, "start", None)
+        if start is not None:
+            start()
+        await self.dailies.restore()
+        await self.contests.restore()
+        self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
 
     async def close(self) -> None:
+        shutdown = getattr(self.scheduler, "shutdown", None)
+        if shutdown is not None:
+            await shutdown()
         await self.quiz.flush()
         await self.store.close()
 
@@ -58,6 +88,7 @@ async def bootstrap(
     clock: Clock | None = None,
     rng: random.Random | None = None,
     banks: dict[str, Bank] | None = None,
+    scheduler: Scheduler | None = None,
 ) -> App:
     clock = clock or SystemClock()
     rng = rng or random.Random()
@@ -73,4 +104,30 @@ async def bootstrap(
         practice_minutes=config.practice_minutes,
     )
     quiz = Quiz(store, banks, settings, clock, rng)
-    return App(config=config, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks)
+    schedules = SqliteScheduleStore(store)
+    scheduler = scheduler or ApsScheduler()
+    outbox = Outbox(store, on_chat_changed=quiz.forget_chat_cache)
+    dailies = Dailies(
+        quiz,
+        schedules,
+        scheduler,
+        outbox,
+        clock,
+        default_time=config.daily.time,
+        default_deadline=int(config.daily.deadline_hours * 3600),
+        grace_seconds=config.daily.grace_minutes * 60,
+    )
+    contests = Contests(
+        quiz,
+        schedules,
+        scheduler,
+        outbox,
+        clock,
+        default_questions=config.contest.questions,
+        default_seconds=config.contest.seconds,
+        pause_seconds=config.contest.pause_seconds,
+    )
+    return App(
+        config=config, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
+        scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests,
+    )  # fmt: skip

@@ -78,6 +78,8 @@ def _run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    # APScheduler logs every job run at INFO; our own modules say what matters.
+    logging.getLogger("apscheduler").setLevel(max(logging.WARNING, logging.getLogger().level))
     from studybot.runner import run_app
 
     try:

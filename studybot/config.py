@@ -26,7 +26,7 @@ class ConfigError(ValueError):
 class Secret:
     """A token: usable, but never shown."""
 
-    value: str = field(repr=False)
+    value: str = field(default="", repr=False)
 
     def __repr__(self) -> str:
         return "Secret(***)"

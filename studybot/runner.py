@@ -23,8 +23,9 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
     try:
         from adapters.console import ConsoleAdapter
 
-        console = ConsoleAdapter(app.quiz)
-        app.adapters.append(console)
+        console = ConsoleAdapter(app.quiz, dailies=app.dailies, contests=app.contests)
+        app.add_port(console)
+        await app.start()
         await console.run()
     finally:
         await app.close()

@@ -63,3 +63,31 @@ async def quiz(store, bank, settings, clock) -> Quiz:
     quiz = Quiz(store, {bank.id: bank}, settings, clock, random.Random(7))
     yield quiz
     await quiz.flush()
+
+
+@pytest.fixture
+async def make_app(tmp_path, bank, clock):
+    """Build apps over one database file, as a restart would; each with a hand-driven scheduler."""
+    from studybot.bootstrap import bootstrap
+    from studybot.config import Config
+    from tests.fakes.ports import ManualScheduler, RecordingPort
+
+    apps = []
+
+    async def build(**config):
+        config.setdefault("language", "en")
+        config.setdefault("sqlite_synchronous", "NORMAL")
+        cfg = Config(data_dir=tmp_path, default_bank="sample", **config)
+        app = await bootstrap(
+            cfg, clock=clock, rng=random.Random(len(apps)), banks={bank.id: bank},
+            scheduler=ManualScheduler(clock),
+        )  # fmt: skip
+        app.port = RecordingPort()
+        app.add_port(app.port)
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        if app.store._db is not None:
+            await app.close()

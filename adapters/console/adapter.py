@@ -12,28 +12,37 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TextIO
 
+from adapters.console.schedule_commands import ScheduleCommands
+from bot.contests import Contests
+from bot.daily import Dailies
 from bot.i18n import t
 from bot.messages import (
     Ask,
+    Notice,
     QuestionView,
     RevealView,
     SelfGrade,
     ShowLeaderboard,
     ShowStats,
+    StandingsView,
     SubmitAnswer,
 )
+from bot.ports import PaceLimits
 from bot.quiz import Quiz, QuizError
-from bot.records import ChatKind, ChatRef, Platform, RoundState, UserRef
+from bot.records import ChatKind, ChatRef, Platform, RoundKind, RoundState, UserRef
 from bot.text import (
     render_leaderboard,
+    render_notice,
     render_question,
     render_receipt,
     render_reveal,
+    render_standings,
     render_stats,
 )
 from bot.windows import Window
 
 CONSOLE_CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")
+SCRIPT_WAIT = 3600.0  # the longest a script waits for a contest to move on
 SELF_GRADE_WORDS = {"全对", "部分", "不会", "full", "half", "zero", "1", "2", "3"}
 
 
@@ -47,23 +56,32 @@ def console_user() -> UserRef:
 
 class ConsoleAdapter:
     platform = Platform.CONSOLE
+    limits = PaceLimits(per_second=1000, per_chat=1000, per_chat_window=1.0)  # a terminal has none
 
     def __init__(
         self,
         quiz: Quiz,
         *,
+        dailies: Dailies | None = None,
+        contests: Contests | None = None,
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         user: UserRef | None = None,
         chat: ChatRef = CONSOLE_CHAT,
     ) -> None:
         self.quiz = quiz
+        self.contests = contests
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.user = user or console_user()
         self.chat = chat
         self._round_id: int | None = None
+        self._round_kind: RoundKind | None = None
+        self._posted = asyncio.Event()  # set whenever a question is posted
         self._self_grade_round: int | None = None
+        # Piped input (a script, a test) answers contest questions in order, and a running
+        # contest plays out before /quit; at a terminal the person paces themself.
+        self.scripted = not self.stdin.isatty()
         self._commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "/quiz": self._quiz,
             "/leaderboard": self._leaderboard,
@@ -72,7 +90,9 @@ class ConsoleAdapter:
             "/tags": self._tags,
             "/help": self._help,
         }
-        self.extra_commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {}
+        if dailies is not None and contests is not None:
+            schedule = ScheduleCommands(self, dailies, contests)
+            self._commands.update({"/daily": schedule.daily, "/contest": schedule.contest})
 
     def say(self, text: str) -> None:
         self.stdout.write(text.rstrip("\n") + "\n\n")
@@ -100,6 +120,7 @@ class ConsoleAdapter:
             if not line:
                 continue
             if line.split()[0].lower() in ("/quit", "/exit"):
+                await self._before_quit()
                 self.say(t(await self.language(), "console.bye"))
                 break
             await self.handle(line)
@@ -109,7 +130,7 @@ class ConsoleAdapter:
         try:
             if line.startswith("/"):
                 name, *args = line.split()
-                handler = self._commands.get(name.lower()) or self.extra_commands.get(name.lower())
+                handler = self._commands.get(name.lower())
                 if handler is None:
                     self.say(t(await self.language(), "error.unknown_command", command=name))
                     return
@@ -123,25 +144,46 @@ class ConsoleAdapter:
 
     # ------------------------------------------------------------ chat-side rendering
 
-    async def post_question(self, view: QuestionView) -> str:
+    async def post_question(self, chat: object, view: QuestionView) -> str:
         self._round_id = view.round_id
+        self._round_kind = view.kind
         self._self_grade_round = None
         self.say(render_question(view))
+        self._posted.set()
         return f"console:{view.round_id}"
 
-    async def post_reveal(self, view: RevealView) -> None:
+    async def post_reveal(self, chat: object, view: RevealView) -> None:
         self.say(render_reveal(view))
 
-    async def post_text(self, text: str) -> None:
-        self.say(text)
+    async def post_standings(self, chat: object, view: StandingsView) -> None:
+        self.say(render_standings(view))
+
+    async def post_notice(self, chat: object, notice: Notice) -> None:
+        self.say(render_notice(notice))
+
+    async def _before_quit(self) -> None:
+        if self.scripted and self.contests is not None:
+            await self.contests_done()
+
+    async def contests_done(self) -> None:
+        """Wait until the console chat has no running contest."""
+        async with asyncio.timeout(SCRIPT_WAIT):
+            while (await self.contests.status(self.chat)).running:  # type: ignore[union-attr]
+                self._posted.clear()
+                try:
+                    await asyncio.wait_for(self._posted.wait(), timeout=1.0)
+                except TimeoutError:
+                    pass
 
     # ------------------------------------------------------------ commands
 
     async def _quiz(self, args: list[str]) -> None:
         view = await self.quiz.ask(Ask(self.chat, self.user, tag=args[0] if args else None))
-        await self.post_question(view)
+        await self.post_question(None, view)
 
     async def _answer(self, text: str) -> None:
+        if self.scripted and self._round_kind is RoundKind.CONTEST and self._round_id is not None:
+            await self._wait_for_unanswered_contest_question()
         round_id = self._round_id
         if round_id is None:
             current = await self.quiz.current_round(self.chat)
@@ -155,6 +197,20 @@ class ConsoleAdapter:
             self._self_grade_round = round_id
             lang = receipt.language
             self.say(" / ".join(t(lang, f"button.self_{k}") for k in ("full", "half", "zero")))
+
+    async def _wait_for_unanswered_contest_question(self) -> None:
+        """A scripted answer goes to the next contest question if this one is answered."""
+        user_id = await self.quiz.user_id(self.user)
+        async with asyncio.timeout(SCRIPT_WAIT):
+            while self._round_id is not None:
+                round_id = self._round_id
+                if await self.quiz.store.user_answer(round_id, user_id) is None:
+                    return
+                if not (await self.contests.status(self.chat)).running:  # type: ignore[union-attr]
+                    return
+                self._posted.clear()
+                if self._round_id == round_id:
+                    await self._posted.wait()
 
     async def _self_grade(self, word: str) -> None:
         level = {"1": "full", "2": "half", "3": "zero"}.get(word, word)

@@ -91,6 +91,45 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (chat_id, user_id)
     ) WITHOUT ROWID;
     """,
+    # 2: daily schedules and contests
+    """
+    CREATE TABLE dailies (
+        chat_id INTEGER PRIMARY KEY REFERENCES chats(id) ON DELETE CASCADE,
+        local_time TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        weekdays TEXT NOT NULL DEFAULT '0123456',
+        deadline_seconds INTEGER NOT NULL CHECK (deadline_seconds > 0),
+        tag TEXT,
+        mode TEXT NOT NULL DEFAULT 'buttons',
+        enabled INTEGER NOT NULL DEFAULT 1,
+        updated_at TEXT NOT NULL
+    );
+    CREATE TABLE contests (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        question_ids TEXT NOT NULL,
+        seconds INTEGER NOT NULL CHECK (seconds > 0),
+        pause_seconds REAL NOT NULL,
+        position INTEGER NOT NULL DEFAULT 0,
+        phase TEXT NOT NULL CHECK (phase IN ('question', 'pause', 'finished', 'stopped')),
+        phase_until TEXT,
+        round_id INTEGER REFERENCES rounds(id),
+        scored_position INTEGER NOT NULL DEFAULT 0,
+        started_at TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE UNIQUE INDEX contests_one_running_per_chat ON contests (chat_id)
+        WHERE phase IN ('question', 'pause');
+    CREATE TABLE contest_scores (
+        contest_id INTEGER NOT NULL REFERENCES contests(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        points INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        answered INTEGER NOT NULL DEFAULT 0,
+        streak INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (contest_id, user_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

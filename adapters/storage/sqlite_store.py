@@ -274,6 +274,13 @@ class SqliteStore:
         )
         return round_from_row(row) if row else None
 
+    async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE rounds SET opened_at = ?, closes_at = ? WHERE id = ? AND state = 'open'",
+                (to_db(opened_at), to_db(closes_at), round_id),
+            )
+
     async def close_round(self, round_id: int, closed_at: datetime) -> bool:
         async with self.transaction() as db:
             cursor = await db.execute(

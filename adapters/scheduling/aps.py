@@ -1,0 +1,84 @@
+"""The core's Scheduler port on one APScheduler 3.x AsyncIOScheduler per process.
+
+Jobs live in memory only: the database is the source of truth and the core rebuilds every job
+from it at start-up. Misfire handling is deliberate rather than APScheduler's default (which
+silently skips a job more than one second late): deadlines and contest steps run however late
+they are, and a daily runs if it is less late than the configured grace, once (coalesced).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from apscheduler.jobstores.base import JobLookupError
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.clock import zone
+from bot.daily_times import WEEKDAY_NAMES, parse_local_time
+from bot.ports import Action
+from bot.records import DailySchedule
+
+log = logging.getLogger("studybot.scheduler")
+
+
+def daily_trigger(schedule: DailySchedule) -> CronTrigger:
+    at = parse_local_time(schedule.local_time)
+    return CronTrigger(
+        day_of_week=",".join(WEEKDAY_NAMES[d] for d in schedule.weekdays),
+        hour=at.hour,
+        minute=at.minute,
+        second=at.second,
+        timezone=zone(schedule.timezone),
+    )
+
+
+class ApsScheduler:
+    def __init__(self) -> None:
+        self._scheduler = AsyncIOScheduler(
+            timezone=UTC,
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
+        )
+
+    def start(self) -> None:
+        """Start on the running asyncio loop (call from inside it)."""
+        if not self._scheduler.running:
+            self._scheduler.start()
+
+    async def shutdown(self) -> None:
+        if self._scheduler.running:
+            self._scheduler.shutdown(wait=False)
+
+    def at(self, job_id: str, when: datetime, action: Action) -> None:
+        self._scheduler.add_job(
+            action, DateTrigger(run_date=when), id=job_id, replace_existing=True, misfire_grace_time=None
+        )
+
+    def daily(self, job_id: str, schedule: DailySchedule, action: Action, grace_seconds: float) -> None:
+        self._scheduler.add_job(
+            action,
+            daily_trigger(schedule),
+            id=job_id,
+            replace_existing=True,
+            misfire_grace_time=max(int(grace_seconds), 1),
+            coalesce=True,
+        )
+
+    def every(self, job_id: str, seconds: float, action: Action) -> None:
+        self._scheduler.add_job(action, IntervalTrigger(seconds=seconds), id=job_id, replace_existing=True)
+
+    def cancel(self, job_id: str) -> None:
+        try:
+            self._scheduler.remove_job(job_id)
+        except JobLookupError:
+            pass
+
+    def next_run(self, job_id: str) -> datetime | None:
+        job = self._scheduler.get_job(job_id)
+        return job.next_run_time if job else None
+
+    def job_ids(self) -> list[str]:
+        return [job.id for job in self._scheduler.get_jobs()]

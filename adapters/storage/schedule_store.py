@@ -1,0 +1,203 @@
+"""SQLite implementation of the DailyStore and ContestStore ports, sharing SqliteStore's connections."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from adapters.storage.sql import ROUND_COLUMNS, from_db, round_from_row, to_db
+from adapters.storage.sqlite_store import SqliteStore
+from bot.ports import ContestRunning
+from bot.records import (
+    AnswerMode,
+    Contest,
+    ContestPhase,
+    ContestScore,
+    DailySchedule,
+    Round,
+)
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_DAILY_COLUMNS = "chat_id, local_time, timezone, weekdays, deadline_seconds, tag, mode, enabled, updated_at"
+_CONTEST_COLUMNS = (
+    "id, chat_id, question_ids, seconds, pause_seconds, position, phase, phase_until, round_id, "
+    "scored_position, started_at, finished_at"
+)
+
+
+def _daily(row) -> DailySchedule:
+    return DailySchedule(
+        chat_id=row[0],
+        local_time=row[1],
+        timezone=row[2],
+        weekdays=tuple(int(d) for d in row[3]),
+        deadline_seconds=row[4],
+        tag=row[5],
+        mode=AnswerMode(row[6]),
+        enabled=bool(row[7]),
+        since=from_db(row[8]),
+    )
+
+
+def _contest(row) -> Contest:
+    return Contest(
+        id=row[0],
+        chat_id=row[1],
+        question_ids=tuple(json.loads(row[2])),
+        seconds=row[3],
+        pause_seconds=row[4],
+        position=row[5],
+        phase=ContestPhase(row[6]),
+        phase_until=from_db(row[7]),
+        round_id=row[8],
+        scored_position=row[9],
+        started_at=from_db(row[10]),  # type: ignore[arg-type]
+        finished_at=from_db(row[11]),
+    )
+
+
+class SqliteScheduleStore:
+    """Daily schedules and contests; every write is one transaction on the shared writer."""
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    async def _one(self, sql: str, params: Sequence = ()) -> tuple | None:
+        async with self.store.reader.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _all(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        return list(await self.store.reader.execute_fetchall(sql, params))
+
+    # ------------------------------------------------------------ dailies
+
+    async def save_daily(self, schedule: DailySchedule) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                f"INSERT OR REPLACE INTO dailies ({_DAILY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    schedule.chat_id, schedule.local_time, schedule.timezone,
+                    "".join(str(d) for d in schedule.weekdays), schedule.deadline_seconds, schedule.tag,
+                    str(schedule.mode), int(schedule.enabled), to_db(schedule.since or _EPOCH),
+                ),
+            )  # fmt: skip
+
+    async def get_daily(self, chat_id: int) -> DailySchedule | None:
+        row = await self._one(f"SELECT {_DAILY_COLUMNS} FROM dailies WHERE chat_id = ?", (chat_id,))
+        return _daily(row) if row else None
+
+    async def enabled_dailies(self) -> list[DailySchedule]:
+        rows = await self._all(
+            f"SELECT {_DAILY_COLUMNS} FROM dailies WHERE enabled = 1 ORDER BY chat_id"
+        )
+        return [_daily(r) for r in rows]
+
+    async def daily_round(self, chat_id: int, daily_date: str) -> Round | None:
+        row = await self._one(
+            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND daily_date = ?", (chat_id, daily_date)
+        )
+        return round_from_row(row) if row else None
+
+    async def close_expired_practice(self, now: datetime) -> int:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE rounds SET state = 'closed', closed_at = ? "
+                "WHERE state = 'open' AND kind = 'practice' AND closes_at <= ?",
+                (to_db(now), to_db(now)),
+            )
+            count = cursor.rowcount
+            await cursor.close()
+        return count
+
+    # ------------------------------------------------------------ contests
+
+    async def create_contest(
+        self, chat_id: int, question_ids: Sequence[str], seconds: int, pause_seconds: float, now: datetime
+    ) -> Contest:
+        try:
+            async with self.store.transaction() as db:
+                async with db.execute(
+                    "INSERT INTO contests (chat_id, question_ids, seconds, pause_seconds, phase, started_at) "
+                    "VALUES (?, ?, ?, ?, 'question', ?) RETURNING id",
+                    (chat_id, json.dumps(list(question_ids)), seconds, pause_seconds, to_db(now)),
+                ) as cursor:
+                    row = await cursor.fetchone()
+        except sqlite3.IntegrityError as exc:
+            raise ContestRunning(f"chat {chat_id} has a contest running") from exc
+        contest = await self.get_contest(row[0])  # type: ignore[index]
+        assert contest is not None
+        return contest
+
+    async def get_contest(self, contest_id: int) -> Contest | None:
+        row = await self._one(f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))
+        return _contest(row) if row else None
+
+    async def running_contest(self, chat_id: int) -> Contest | None:
+        row = await self._one(
+            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND phase IN ('question', 'pause')",
+            (chat_id,),
+        )
+        return _contest(row) if row else None
+
+    async def running_contests(self) -> list[Contest]:
+        rows = await self._all(
+            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE phase IN ('question', 'pause') ORDER BY id"
+        )
+        return [_contest(r) for r in rows]
+
+    async def latest_contest(self, chat_id: int) -> Contest | None:
+        row = await self._one(
+            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
+        )
+        return _contest(row) if row else None
+
+    async def set_contest_phase(
+        self,
+        contest_id: int,
+        *,
+        position: int,
+        phase: ContestPhase,
+        phase_until: datetime | None,
+        round_id: int | None,
+        now: datetime,
+    ) -> None:
+        finished = to_db(now) if phase in (ContestPhase.FINISHED, ContestPhase.STOPPED) else None
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE contests SET position = ?, phase = ?, phase_until = ?, round_id = ?, "
+                "finished_at = coalesce(?, finished_at) WHERE id = ?",
+                (position, str(phase), to_db(phase_until) if phase_until else None, round_id, finished,
+                 contest_id),
+            )  # fmt: skip
+
+    async def contest_scores(self, contest_id: int) -> list[ContestScore]:
+        rows = await self._all(
+            "SELECT s.user_id, u.display_name, s.points, s.correct, s.answered, s.streak "
+            "FROM contest_scores s JOIN users u ON u.id = s.user_id "
+            "WHERE s.contest_id = ? ORDER BY s.user_id",
+            (contest_id,),
+        )
+        return [ContestScore(*r) for r in rows]
+
+    async def save_contest_scores(
+        self, contest_id: int, position: int, scores: Sequence[ContestScore]
+    ) -> bool:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE contests SET scored_position = ? WHERE id = ? AND scored_position = ?",
+                (position + 1, contest_id, position),
+            )
+            if cursor.rowcount != 1:
+                await cursor.close()
+                return False
+            await cursor.close()
+            await db.executemany(
+                "INSERT INTO contest_scores (contest_id, user_id, points, correct, answered, streak) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (contest_id, user_id) DO UPDATE SET "
+                "points = excluded.points, correct = excluded.correct, answered = excluded.answered, "
+                "streak = excluded.streak",
+                [(contest_id, s.user_id, s.points, s.correct, s.answered, s.streak) for s in scores],
+            )
+        return True

@@ -1,0 +1,329 @@
+"""Live contests: N timed questions in a chat, Kahoot scoring, standings, surviving restarts.
+
+A contest is a row whose phase (question / pause / finished / stopped), position and phase
+deadline say exactly what happens next, so after a restart `restore()` picks it up: an open
+question gets its timer again, a pause resumes, a question closed but not yet scored is scored.
+Scores are saved once per question (the store refuses a second save), so nothing counts twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import timedelta
+
+from bot.clock import Clock
+from bot.kahoot import PlayerState, score_question
+from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
+from bot.model import QuestionType
+from bot.outbox import Outbox
+from bot.ports import ContestRunning, ContestStore, Scheduler
+from bot.quiz import Quiz, QuizError
+from bot.records import (
+    AnswerStatus,
+    ChatRef,
+    Contest,
+    ContestPhase,
+    ContestScore,
+    Round,
+    RoundKind,
+    RoundState,
+)
+from bot.selection import choose_question, matching
+
+log = logging.getLogger("studybot.contest")
+CHOICE_TYPES = (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE)
+
+
+def contest_job_id(contest_id: int) -> str:
+    return f"contest:{contest_id}"
+
+
+def rank(scores: list[ContestScore]) -> list[ContestScore]:
+    return sorted(scores, key=lambda s: (-s.points, -s.correct, s.user_id))
+
+
+class Contests:
+    def __init__(
+        self,
+        quiz: Quiz,
+        store: ContestStore,
+        scheduler: Scheduler,
+        outbox: Outbox,
+        clock: Clock,
+        *,
+        default_questions: int = 10,
+        default_seconds: int = 30,
+        pause_seconds: float = 5.0,
+        standings_top: int = 5,
+    ) -> None:
+        self.quiz = quiz
+        self.store = store
+        self.scheduler = scheduler
+        self.outbox = outbox
+        self.clock = clock
+        self.default_questions = default_questions
+        self.default_seconds = default_seconds
+        self.pause_seconds = pause_seconds
+        self.standings_top = standings_top
+        self._locks: dict[int, asyncio.Lock] = {}
+        quiz.answer_listeners.append(self._after_answer)
+
+    # ------------------------------------------------------------ commands
+
+    async def start(
+        self,
+        ref: ChatRef,
+        questions: int | None = None,
+        seconds: int | None = None,
+        *,
+        tag: str | None = None,
+        qtype: QuestionType | None = None,
+        include_typed: bool = False,
+    ) -> ContestStatusView:
+        chat = await self.quiz.chat(ref)
+        n = questions or self.default_questions
+        timer = seconds or self.default_seconds
+        if not 1 <= n <= 100 or not 1 <= timer <= 600:
+            raise QuizError("error.bad_args", detail="questions 1-100, seconds 1-600")
+        types = None if include_typed or qtype else CHOICE_TYPES
+        candidates = matching(self.quiz.bank_for(chat), tag=tag, qtype=qtype, types=types)
+        if not candidates:
+            raise QuizError("error.no_questions", filter=f"（{tag or qtype}）" if tag or qtype else "")
+        asked = await self.quiz.store.question_counts(chat.id, self.quiz.bank_for(chat).id)
+        picked: list[str] = []
+        pool = list(candidates)
+        while len(picked) < n and pool:
+            question = choose_question(pool, asked, self.quiz.rng)
+            assert question is not None
+            picked.append(question.id)
+            pool.remove(question)
+        try:
+            contest = await self.store.create_contest(
+                chat.id, picked, timer, self.pause_seconds, self.clock.now()
+            )
+        except ContestRunning:
+            raise QuizError("contest.already_running") from None
+        log.info("contest %s started in chat %s: %d questions, %ds", contest.id, chat.id, len(picked), timer)
+        await self.outbox.post_notice(
+            chat, notice("contest.started", chat.settings.language, n=len(picked), seconds=timer)
+        )
+        await self._ask(contest.id, 0)
+        return await self.status(ref)
+
+    async def stop(self, ref: ChatRef) -> bool:
+        chat = await self.quiz.chat(ref)
+        contest = await self.store.running_contest(chat.id)
+        if contest is None:
+            return False
+        async with self._lock(contest.id):
+            self.scheduler.cancel(contest_job_id(contest.id))
+            if contest.phase is ContestPhase.QUESTION and contest.round_id:
+                await self._score(contest, post=True)
+            await self._finish(contest, stopped=True)
+        return True
+
+    async def status(self, ref: ChatRef) -> ContestStatusView:
+        chat = await self.quiz.chat(ref)
+        contest = await self.store.running_contest(chat.id) or await self.store.latest_contest(chat.id)
+        lang = chat.settings.language
+        if contest is None:
+            return ContestStatusView(None, False, 0, 0, 0, 0, lang)
+        players = len(await self.store.contest_scores(contest.id))
+        position = contest.position + (1 if contest.running else 0)
+        return ContestStatusView(
+            contest.id, contest.running, min(position, len(contest.question_ids)),
+            len(contest.question_ids), contest.seconds, players, lang,
+        )  # fmt: skip
+
+    async def standings(self, ref: ChatRef) -> StandingsView | None:
+        chat = await self.quiz.chat(ref)
+        contest = await self.store.running_contest(chat.id) or await self.store.latest_contest(chat.id)
+        if contest is None:
+            return None
+        scores = rank(await self.store.contest_scores(contest.id))
+        return self._standings(
+            contest, scores, {}, final=not contest.running, top=len(scores), language=chat.settings.language
+        )
+
+    # ------------------------------------------------------------ the steps
+
+    def _lock(self, contest_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(contest_id, asyncio.Lock())
+
+    async def _ask(self, contest_id: int, position: int) -> None:
+        async with self._lock(contest_id):
+            contest = await self.store.get_contest(contest_id)
+            if contest is None or not contest.running:
+                return
+            chat = await self.quiz.store.get_chat(contest.chat_id)
+            assert chat is not None
+            question = self.quiz.bank_for(chat).question(contest.question_ids[position])
+            now = self.clock.now()
+            closes_at = now + timedelta(seconds=contest.seconds)
+            round_ = await self.quiz.open_round(
+                chat, question, RoundKind.CONTEST, now, closes_at, contest_id=contest.id
+            )
+            await self.store.set_contest_phase(
+                contest.id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
+                round_id=round_.id, now=now,
+            )  # fmt: skip
+            self._at(contest.id, closes_at, lambda: self._close(contest_id, position))
+            view = self.quiz.question_view(round_, chat, question, (position + 1, len(contest.question_ids)))
+        ref = await self.outbox.post_question(chat, view)
+        if ref:
+            await self.quiz.set_message_ref(round_.id, ref)
+
+    async def _close(self, contest_id: int, position: int) -> None:
+        async with self._lock(contest_id):
+            contest = await self.store.get_contest(contest_id)
+            if contest is None or contest.phase is not ContestPhase.QUESTION or contest.position != position:
+                return  # already moved on (closed early, stopped, or a stale job)
+            await self._score(contest, post=True)
+            if position + 1 >= len(contest.question_ids):
+                await self._finish(contest, stopped=False)
+                return
+            until = self.clock.now() + timedelta(seconds=contest.pause_seconds)
+            await self.store.set_contest_phase(
+                contest.id, position=position, phase=ContestPhase.PAUSE, phase_until=until,
+                round_id=contest.round_id, now=self.clock.now(),
+            )  # fmt: skip
+            self._at(contest.id, until, lambda: self._ask(contest_id, position + 1))
+
+    async def _score(self, contest: Contest, *, post: bool) -> None:
+        """Close the current question's round, score it once, post the reveal and standings."""
+        assert contest.round_id is not None
+        reveal = await self.quiz.close_round(contest.round_id)
+        round_ = await self.quiz.store.get_round(contest.round_id)
+        assert round_ is not None
+        before = {s.user_id: s for s in await self.store.contest_scores(contest.id)}
+        answers = {a.user_id: a for a in await self.quiz.store.round_answers(round_.id)}
+        after = []
+        for user_id in before.keys() | answers.keys():
+            old = before.get(user_id)
+            state = PlayerState(old.points, old.correct, old.answered, old.streak) if old else PlayerState()
+            answer = answers.get(user_id)
+            new = score_question(
+                state,
+                answered=answer is not None,
+                correct=answer is not None and answer.verdict == "correct",
+                elapsed=(answer.answered_at - round_.opened_at).total_seconds() if answer else 0.0,
+                timer=contest.seconds,
+            )
+            name = answer.display_name if answer else old.display_name  # type: ignore[union-attr]
+            after.append(ContestScore(user_id, name, new.points, new.correct, new.answered, new.streak))
+        saved = await self.store.save_contest_scores(contest.id, contest.position, after)
+        if not (saved and post):
+            return
+        chat = await self.quiz.store.get_chat(contest.chat_id)
+        assert chat is not None
+        if reveal is None:  # closed before a restart: rebuild the reveal from the stored round
+            question = self.quiz.bank_for(chat).question(round_.question_id)
+            reveal = await self.quiz.reveal_view(round_, chat, question)
+        await self.outbox.post_reveal(chat, reveal)
+        old_ranks = {s.user_id: i for i, s in enumerate(rank(list(before.values())), start=1)}
+        view = self._standings(
+            contest, rank(await self.store.contest_scores(contest.id)), old_ranks, final=False,
+            top=self.standings_top, language=chat.settings.language,
+        )  # fmt: skip
+        await self.outbox.post_standings(chat, view)
+
+    def _standings(
+        self,
+        contest: Contest,
+        scores: list[ContestScore],
+        old_ranks: dict[int, int],
+        *,
+        final: bool,
+        top: int,
+        language: str,
+    ) -> StandingsView:
+        rows = []
+        for place, s in enumerate(scores[:top], start=1):
+            previous = old_ranks.get(s.user_id)
+            moved = previous - place if previous else 0
+            rows.append(StandingRow(place, s.display_name, s.points, s.correct, s.answered, max(moved, 0)))
+        done = contest.scored_position if final else contest.position + 1
+        return StandingsView(
+            contest_id=contest.id, rows=tuple(rows), position=done, total=len(contest.question_ids),
+            final=final, stopped=contest.phase is ContestPhase.STOPPED, language=language,
+        )  # fmt: skip
+
+    async def _finish(self, contest: Contest, *, stopped: bool) -> None:
+        phase = ContestPhase.STOPPED if stopped else ContestPhase.FINISHED
+        await self.store.set_contest_phase(
+            contest.id, position=contest.position, phase=phase, phase_until=None,
+            round_id=contest.round_id, now=self.clock.now(),
+        )  # fmt: skip
+        self.scheduler.cancel(contest_job_id(contest.id))
+        final = await self.store.get_contest(contest.id)
+        chat = await self.quiz.store.get_chat(contest.chat_id)
+        assert final is not None and chat is not None
+        scores = rank(await self.store.contest_scores(contest.id))
+        log.info("contest %s %s with %d players", contest.id, phase, len(scores))
+        view = self._standings(
+            final, scores, {}, final=True, top=len(scores), language=chat.settings.language
+        )
+        await self.outbox.post_standings(chat, view)
+
+    def _at(self, contest_id: int, when, step) -> None:
+        async def run() -> None:
+            await step()
+
+        self.scheduler.at(contest_job_id(contest_id), when, run)
+
+    async def _after_answer(self, round_: Round, status: AnswerStatus) -> None:
+        """Close a contest question early once every player who joined has answered it."""
+        if round_.kind is not RoundKind.CONTEST or round_.contest_id is None:
+            return
+        if status is not AnswerStatus.ACCEPTED:
+            return
+        players = {s.user_id for s in await self.store.contest_scores(round_.contest_id)}
+        if not players:
+            return
+        answered = {a.user_id for a in await self.quiz.store.round_answers(round_.id)}
+        if players <= answered:
+            contest = await self.store.get_contest(round_.contest_id)
+            if contest and contest.phase is ContestPhase.QUESTION and contest.round_id == round_.id:
+                await self._close(contest.id, contest.position)
+
+    # ------------------------------------------------------------ start-up
+
+    async def restore(self) -> None:
+        now = self.clock.now()
+        for contest in await self.store.running_contests():
+            contest_id, position = contest.id, contest.position
+            if contest.phase is ContestPhase.PAUSE:
+                when = max(contest.phase_until or now, now)
+                self._at(contest_id, when, lambda c=contest_id, p=position: self._ask(c, p + 1))
+                continue
+            round_ = await self.quiz.store.get_round(contest.round_id) if contest.round_id else None
+            if round_ is None:
+                await self._ask(contest_id, position)
+            elif round_.state is RoundState.CLOSED:
+                await self._close(contest_id, position)
+            else:
+                # The question it was on gets its whole timer again.
+                closes_at = now + timedelta(seconds=contest.seconds)
+                await self.quiz.restart_round(round_.id, now, closes_at)
+                await self.store.set_contest_phase(
+                    contest_id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
+                    round_id=round_.id, now=now,
+                )  # fmt: skip
+                self._at(contest_id, closes_at, lambda c=contest_id, p=position: self._close(c, p))
+                log.info("contest %s resumed at question %d", contest_id, position + 1)
+                await self._repost(contest, round_.id)
+
+    async def _repost(self, contest: Contest, round_id: int) -> None:
+        """Post the resumed question again: its timer restarted, and chats may have moved on."""
+        round_ = await self.quiz.store.get_round(round_id)
+        chat = await self.quiz.store.get_chat(contest.chat_id)
+        if round_ is None or chat is None:
+            return
+        question = self.quiz.bank_for(chat).question(round_.question_id)
+        view = self.quiz.question_view(
+            round_, chat, question, (contest.position + 1, len(contest.question_ids))
+        )
+        ref = await self.outbox.post_question(chat, view)
+        if ref:
+            await self.quiz.set_message_ref(round_id, ref)

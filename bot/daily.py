@@ -1,0 +1,234 @@
+"""Daily questions: per-chat schedules, posting, the reveal at the deadline, and start-up recovery.
+
+The database holds the schedules and open rounds; `restore()` rebuilds every scheduler job from
+it, closes rounds whose deadline passed while the bot was down, and posts a missed daily if it
+is less late than the grace period. A UNIQUE(chat, date) key means no chat ever gets the same
+date's daily twice, even if two processes race.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from datetime import timedelta
+
+from bot.clock import Clock, zone
+from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
+from bot.messages import DailyView
+from bot.outbox import Outbox
+from bot.ports import DailyStore, DuplicateDaily, Scheduler
+from bot.quiz import Quiz, QuizError
+from bot.records import AnswerMode, ChatRef, DailySchedule, Round, RoundKind
+
+log = logging.getLogger("studybot.daily")
+
+SWEEP_JOB = "sweep:practice"
+
+
+def close_job_id(round_id: int) -> str:
+    return f"close:{round_id}"
+
+
+def daily_job_id(chat_id: int) -> str:
+    return f"daily:{chat_id}"
+
+
+class Dailies:
+    def __init__(
+        self,
+        quiz: Quiz,
+        store: DailyStore,
+        scheduler: Scheduler,
+        outbox: Outbox,
+        clock: Clock,
+        *,
+        default_time: str = "09:00",
+        default_deadline: int = 12 * 3600,
+        grace_seconds: float = 3600,
+    ) -> None:
+        self.quiz = quiz
+        self.store = store
+        self.scheduler = scheduler
+        self.outbox = outbox
+        self.clock = clock
+        self.default_time = default_time
+        self.default_deadline = default_deadline
+        self.grace_seconds = grace_seconds
+
+    # ------------------------------------------------------------ commands
+
+    async def set_daily(
+        self,
+        ref: ChatRef,
+        local_time: str | None = None,
+        *,
+        timezone: str | None = None,
+        deadline_seconds: int | None = None,
+        weekdays: tuple[int, ...] | None = None,
+        tag: str | None = None,
+        mode: AnswerMode | None = None,
+    ) -> DailyView:
+        chat = await self.quiz.chat(ref)
+        current = await self.store.get_daily(chat.id)
+        try:
+            if local_time is not None:
+                parse_local_time(local_time)
+            if timezone is not None:
+                zone(timezone)
+        except ValueError as exc:
+            raise QuizError("error.bad_args", detail=str(exc)) from None
+        if tag and tag not in self.quiz.bank_for(chat).tags:
+            raise QuizError("error.no_questions", filter=f"（{tag}）")
+        if timezone and timezone != chat.settings.timezone:
+            chat = await self.quiz.update_settings(ref, timezone=timezone)
+        base = current or DailySchedule(
+            chat_id=chat.id,
+            local_time=self.default_time,
+            timezone=chat.settings.timezone,
+            deadline_seconds=self.default_deadline,
+        )
+        schedule = replace(
+            base,
+            local_time=local_time or base.local_time,
+            timezone=chat.settings.timezone,
+            deadline_seconds=deadline_seconds or base.deadline_seconds,
+            weekdays=weekdays or base.weekdays,
+            tag=tag if tag is not None else base.tag,
+            mode=mode or base.mode,
+            enabled=True,
+            since=self.clock.now(),
+        )
+        await self.store.save_daily(schedule)
+        self._schedule(schedule)
+        log.info("daily for chat %s set: %s %s", chat.id, schedule.local_time, schedule.timezone)
+        return self._view(schedule, chat.settings.language)
+
+    async def disable(self, ref: ChatRef) -> DailyView | None:
+        chat = await self.quiz.chat(ref)
+        current = await self.store.get_daily(chat.id)
+        if current is None:
+            return None
+        schedule = replace(current, enabled=False, since=self.clock.now())
+        await self.store.save_daily(schedule)
+        self.scheduler.cancel(daily_job_id(chat.id))
+        return self._view(schedule, chat.settings.language)
+
+    async def show(self, ref: ChatRef) -> DailyView | None:
+        chat = await self.quiz.chat(ref)
+        current = await self.store.get_daily(chat.id)
+        return self._view(current, chat.settings.language) if current else None
+
+    def _view(self, schedule: DailySchedule, language: str) -> DailyView:
+        return DailyView(
+            enabled=schedule.enabled,
+            local_time=schedule.local_time,
+            timezone=schedule.timezone,
+            deadline_seconds=schedule.deadline_seconds,
+            weekdays=schedule.weekdays,
+            tag=schedule.tag,
+            mode=str(schedule.mode),
+            next_post=next_occurrence(schedule, self.clock.now()) if schedule.enabled else None,
+            language=language,
+        )
+
+    # ------------------------------------------------------------ jobs
+
+    def _schedule(self, schedule: DailySchedule) -> None:
+        chat_id = schedule.chat_id
+
+        async def fire() -> None:
+            await self.post_daily(chat_id)
+
+        self.scheduler.daily(daily_job_id(chat_id), schedule, fire, self.grace_seconds)
+
+    async def post_daily(self, chat_id: int, *, late: bool = False) -> Round | None:
+        """Open and post the chat's daily for its most recent occurrence; None if skipped."""
+        schedule = await self.store.get_daily(chat_id)
+        chat = await self.quiz.store.get_chat(chat_id)
+        if schedule is None or not schedule.enabled or chat is None:
+            return None
+        if chat.paused:
+            log.info("chat %s is paused (bot blocked or removed): daily not posted", chat_id)
+            return None
+        now = self.clock.now()
+        occurrence = last_occurrence(schedule, now) or now
+        date = local_date_of(occurrence, schedule.timezone)
+        try:
+            question = await self.quiz.pick_question(chat, tag=schedule.tag)
+            round_ = await self.quiz.open_round(
+                chat,
+                question,
+                RoundKind.DAILY,
+                now,
+                now + timedelta(seconds=schedule.deadline_seconds),
+                daily_date=date,
+            )
+        except DuplicateDaily:
+            log.info("chat %s already has its %s daily; not posting it again", chat_id, date)
+            return None
+        except QuizError as exc:
+            log.error("chat %s daily not posted: %s", chat_id, exc.render("en"))
+            return None
+        if late:
+            log.warning("chat %s: posting the %s daily late (missed while the bot was down)", chat_id, date)
+        self.schedule_close(round_)
+        view = replace(self.quiz.question_view(round_, chat, question), mode=str(schedule.mode))
+        ref = await self.outbox.post_question(chat, view)
+        if ref:
+            await self.quiz.set_message_ref(round_.id, ref)
+        return round_
+
+    def schedule_close(self, round_: Round) -> None:
+        round_id = round_.id
+
+        async def close() -> None:
+            await self.close_and_reveal(round_id)
+
+        self.scheduler.at(close_job_id(round_id), round_.closes_at, close)
+
+    async def close_and_reveal(self, round_id: int) -> None:
+        reveal = await self.quiz.close_round(round_id)
+        if reveal is None or reveal.kind is RoundKind.PRACTICE:
+            return
+        chat = await self.quiz.store.get_chat(reveal.chat_id)
+        if chat is not None:
+            if reveal.late:
+                log.warning(
+                    "round %s in chat %s closed late: its deadline passed while down", round_id, chat.id
+                )
+            await self.outbox.post_reveal(chat, reveal)
+
+    async def sweep_practice(self) -> None:
+        closed = await self.store.close_expired_practice(self.clock.now())
+        if closed:
+            log.debug("closed %d expired practice rounds", closed)
+
+    # ------------------------------------------------------------ start-up
+
+    async def restore(self) -> None:
+        """Rebuild jobs from the database; honour deadlines and dailies missed while down."""
+        now = self.clock.now()
+        await self.sweep_practice()
+        for round_ in await self.quiz.store.open_rounds():
+            if round_.kind is not RoundKind.DAILY:
+                continue
+            if round_.closes_at <= now:
+                await self.close_and_reveal(round_.id)
+            else:
+                self.schedule_close(round_)
+        for schedule in await self.store.enabled_dailies():
+            self._schedule(schedule)
+            occurrence = last_occurrence(schedule, now)
+            if occurrence is None or (schedule.since and occurrence < schedule.since):
+                continue
+            date = local_date_of(occurrence, schedule.timezone)
+            if await self.store.daily_round(schedule.chat_id, date) is not None:
+                continue
+            late = (now - occurrence).total_seconds()
+            if late <= self.grace_seconds:
+                await self.post_daily(schedule.chat_id, late=True)
+            else:
+                log.warning(
+                    "chat %s: the %s daily was missed while down (%.0f min late, grace %.0f min); skipped",
+                    schedule.chat_id, date, late / 60, self.grace_seconds / 60,
+                )  # fmt: skip

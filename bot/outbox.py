@@ -1,0 +1,153 @@
+"""Posting into chats on the core's own initiative (dailies, reveals, contests), paced and retried.
+
+Every platform's ChatPort is wrapped by a Pacer that keeps under the platform's published
+limits (overall per second, per chat per window), so many chats scheduled at the same minute
+do not trip 429s. A failed post is retried with backoff; one that finally fails is logged with
+the chat. A blocked bot pauses the chat; a moved chat (Telegram supergroup upgrade) is
+followed to its new id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TypeVar
+
+from bot.messages import Notice, QuestionView, RevealView, StandingsView
+from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, RetryLater, Store
+from bot.records import Chat
+
+log = logging.getLogger("studybot.outbox")
+T = TypeVar("T")
+
+
+class Pacer:
+    """Admits posts at most `per_second` overall and `per_chat` per `per_chat_window` per chat.
+
+    Global slots are handed out in order, spaced evenly, so thousands of waiting posts form a
+    queue instead of a thundering herd. `margin` keeps a little under the limit so that jitter
+    between our clock and the platform's never pushes a window over.
+    """
+
+    def __init__(
+        self,
+        limits: PaceLimits,
+        *,
+        margin: float = 0.95,
+        monotonic: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.limits = limits
+        self._interval = 1.0 / (limits.per_second * margin)
+        self._chat_window = limits.per_chat_window / margin
+        self._monotonic = monotonic
+        self._sleep = sleep
+        self._next_slot = 0.0
+        self._recent: dict[str, deque[float]] = {}
+        self._chat_locks: dict[str, asyncio.Lock] = {}
+
+    def _now(self) -> float:
+        return self._monotonic() if self._monotonic else asyncio.get_running_loop().time()
+
+    async def acquire(self, chat_key: str) -> None:
+        lock = self._chat_locks.setdefault(chat_key, asyncio.Lock())
+        async with lock:
+            recent = self._recent.setdefault(chat_key, deque())
+            while True:
+                now = self._now()
+                while recent and now - recent[0] >= self._chat_window:
+                    recent.popleft()
+                if len(recent) < self.limits.per_chat:
+                    break
+                await self._sleep(recent[0] + self._chat_window - now)
+            now = self._now()
+            slot = max(now, self._next_slot)
+            self._next_slot = slot + self._interval
+            if slot > now:
+                await self._sleep(slot - now)
+            recent.append(self._now())
+
+
+class Outbox:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        max_attempts: int = 6,
+        base_delay: float = 1.0,
+        max_delay: float = 60.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        on_chat_changed: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        self.store = store
+        self.ports: dict[str, ChatPort] = {}
+        self.pacers: dict[str, Pacer] = {}
+        self.max_attempts = max_attempts
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self._sleep = sleep
+        self._on_chat_changed = on_chat_changed
+        self.failures = 0
+
+    def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
+        self.ports[str(port.platform)] = port
+        self.pacers[str(port.platform)] = pacer or Pacer(port.limits)
+
+    async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
+        return await self._deliver(chat, "question", lambda port, c: port.post_question(c, view))
+
+    async def post_reveal(self, chat: Chat, view: RevealView) -> None:
+        await self._deliver(chat, "reveal", lambda port, c: port.post_reveal(c, view))
+
+    async def post_standings(self, chat: Chat, view: StandingsView) -> None:
+        await self._deliver(chat, "standings", lambda port, c: port.post_standings(c, view))
+
+    async def post_notice(self, chat: Chat, notice: Notice) -> None:
+        await self._deliver(chat, notice.key, lambda port, c: port.post_notice(c, notice))
+
+    async def _deliver(
+        self, chat: Chat, what: str, call: Callable[[ChatPort, Chat], Awaitable[T]]
+    ) -> T | None:
+        platform = str(chat.ref.platform)
+        port = self.ports.get(platform)
+        if port is None:
+            log.error("no %s adapter running: %s for chat %s not posted", platform, what, chat.ref.chat_key)
+            self.failures += 1
+            return None
+        pacer = self.pacers[platform]
+        for attempt in range(1, self.max_attempts + 1):
+            await pacer.acquire(chat.ref.chat_key)
+            try:
+                return await call(port, chat)
+            except ChatMoved as moved:
+                log.info("chat %s moved to %s; following it", chat.ref.chat_key, moved.new_chat_key)
+                await self.store.move_chat(chat.id, moved.new_chat_key)
+                chat = replace(chat, ref=replace(chat.ref, chat_key=moved.new_chat_key))
+                await self._chat_changed(chat.id)
+                continue
+            except ChatGone as gone:
+                log.warning("chat %s %s: %s; its schedules are paused", platform, chat.ref.chat_key, gone)
+                await self.store.set_chat_paused(chat.id, True)
+                await self._chat_changed(chat.id)
+                return None
+            except RetryLater as later:
+                delay = later.retry_after
+                reason = str(later)
+            except Exception as exc:  # a platform or network failure: retried, then logged
+                delay = min(self.base_delay * 2 ** (attempt - 1), self.max_delay)
+                reason = f"{type(exc).__name__}: {exc}"
+            if attempt < self.max_attempts:
+                log.info("%s to %s chat %s failed (%s); retry %d in %.1fs",
+                         what, platform, chat.ref.chat_key, reason, attempt, delay)  # fmt: skip
+                await self._sleep(delay)
+        self.failures += 1
+        log.error("gave up posting %s to %s chat %s after %d attempts: %s",
+                  what, platform, chat.ref.chat_key, self.max_attempts, reason)  # fmt: skip
+        return None
+
+    async def _chat_changed(self, chat_id: int) -> None:
+        if self._on_chat_changed is not None:
+            await self._on_chat_changed(chat_id)

@@ -1,0 +1,167 @@
+"""Contests under a manual clock: Kahoot scoring, early close, standings, stop, restart and resume."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.kahoot import answer_points, score_question, streak_bonus, PlayerState
+from bot.messages import SubmitAnswer
+from bot.model import Bank, Question, QuestionType
+from bot.quiz import QuizError
+from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
+
+CHAT = ChatRef(Platform.CONSOLE, "contest-room", ChatKind.GROUP)
+ALICE, BOB, CAROL = (UserRef(Platform.CONSOLE, k, n) for k, n in (("a", "Alice"), ("b", "Bob"), ("c", "Carol")))
+
+
+@pytest.fixture
+def bank() -> Bank:
+    letters = (("A", "one"), ("B", "two"), ("C", "three"), ("D", "four"))
+    questions = tuple(
+        Question(f"c-{i}", i, QuestionType.SINGLE, f"Question {i}?", ("ABCD"[i % 4],), 1.0, letters, f"Because {i}.")
+        for i in range(1, 8)
+    ) + (Question("c-fill", 8, QuestionType.FILL, "Fill?", ("x",), 1.0),)
+    return Bank("sample", "Contest bank", "en", "tests", questions)
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "points"), [(0, 1000), (3, 950), (15, 750), (30, 500), (40, 500), (-2, 1000), (0.3, 995)]
+)
+def test_kahoot_points(elapsed, points):
+    assert answer_points(elapsed, 30) == points
+
+
+def test_streak_bonus_and_reset():
+    assert [streak_bonus(n) for n in range(1, 9)] == [0, 100, 200, 300, 400, 500, 500, 500]
+    state = PlayerState()
+    for correct in (True, True, False, True):
+        state = score_question(state, answered=True, correct=correct, elapsed=0, timer=30)
+    assert (state.points, state.correct, state.answered, state.streak) == (3100, 3, 4, 1)
+    missed = score_question(state, answered=False, correct=False, elapsed=0, timer=30)
+    assert (missed.points, missed.answered, missed.streak) == (3100, 4, 0)
+
+
+def current_question(app):
+    return app.port.of("question")[-1]
+
+
+async def play(app, clock, answers: list[tuple[float, UserRef, bool]]) -> None:
+    """Answer the current question at the given seconds after it opened (right or wrong)."""
+    view = current_question(app)
+    correct = app.banks["sample"].question(f"c-{view.number}").answer[0]
+    wrong = "A" if correct != "A" else "B"
+    for at, user, right in sorted(answers, key=lambda a: a[0]):
+        clock.set(view.opened_at + timedelta(seconds=at))
+        await app.quiz.submit(SubmitAnswer(view.round_id, user, correct if right else wrong))
+        await app.quiz.flush()
+
+
+async def next_step(app) -> None:
+    """Move the clock to the next scheduled job and run it (a close, or the next question)."""
+    when = min(j.when for j in app.scheduler.jobs.values() if j.when is not None)
+    app.scheduler.clock.set(max(when, app.scheduler.clock.now()))
+    await app.scheduler.run_due()
+
+
+async def until_next_question_or_end(app) -> None:
+    count = len(app.port.of("question"))
+    while (await app.contests.status(CHAT)).running and len(app.port.of("question")) == count:
+        await next_step(app)
+
+
+async def test_five_questions_three_players_score_as_the_formula_says(make_app, clock):
+    app = await make_app()
+    await app.start()
+    status = await app.contests.start(CHAT, 5, 30)
+    assert (status.running, status.position, status.total, status.seconds) == (True, 1, 5, 30)
+    assert app.port.of("notice")[0].key == "contest.started"
+    script = [
+        [(3, ALICE, True), (15, BOB, True), (0, CAROL, True)],
+        [(3, ALICE, True), (15, BOB, True)],  # Carol misses: the timer runs out
+        [(3, ALICE, True), (15, BOB, False), (6, CAROL, True)],
+        [(3, ALICE, True), (15, BOB, True), (6, CAROL, True)],
+        [(3, ALICE, True), (15, BOB, True), (6, CAROL, False)],
+    ]
+    for question in script:
+        assert current_question(app).kind is RoundKind.CONTEST
+        await play(app, clock, question)
+        await until_next_question_or_end(app)
+    alice = 5 * 950 + (100 + 200 + 300 + 400)
+    bob = 750 + (750 + 100) + 0 + 750 + (750 + 100)
+    carol = 1000 + 0 + 900 + (900 + 100) + 0
+    final = app.port.of("standings")[-1]
+    assert final.final and not final.stopped and final.position == 5
+    assert [(r.name, r.points, r.correct) for r in final.rows] == [
+        ("Alice", alice, 5), ("Bob", bob, 4), ("Carol", carol, 3),
+    ]  # fmt: skip
+    assert len(app.port.of("reveal")) == 5
+    after_q1 = app.port.of("standings")[0]
+    assert [r.name for r in after_q1.rows] == ["Carol", "Alice", "Bob"]
+    after_q2 = app.port.of("standings")[1]
+    assert [(r.name, r.moved_up) for r in after_q2.rows][:2] == [("Alice", 1), ("Bob", 1)]
+    assert not (await app.contests.status(CHAT)).running
+
+
+async def test_questions_close_early_once_every_player_answered(make_app, clock):
+    app = await make_app()
+    await app.start()
+    await app.contests.start(CHAT, 2, 30)
+    await play(app, clock, [(1, ALICE, True), (2, BOB, True)])
+    await until_next_question_or_end(app)  # the first question runs its timer: nobody has joined yet
+    second = current_question(app)
+    await play(app, clock, [(1, ALICE, True), (2, BOB, False)])
+    final = app.port.of("standings")[-1]
+    assert final.final and clock.now() == second.opened_at + timedelta(seconds=2)
+
+
+async def test_stop_posts_results_and_one_contest_per_chat(make_app, clock):
+    app = await make_app()
+    await app.start()
+    await app.contests.start(CHAT, 4, 20)
+    with pytest.raises(QuizError) as err:
+        await app.contests.start(CHAT, 2, 20)
+    assert err.value.key == "contest.already_running"
+    await play(app, clock, [(2, ALICE, True)])
+    assert await app.contests.stop(CHAT)
+    final = app.port.of("standings")[-1]
+    assert final.final and final.stopped and final.position == 1
+    assert [(r.name, r.points) for r in final.rows] == [("Alice", 950)]
+    assert not await app.contests.stop(CHAT)
+    assert app.scheduler.jobs.keys() <= {"sweep:practice"}
+
+
+async def test_typed_items_are_left_out_unless_asked(make_app, clock):
+    app = await make_app()
+    await app.start()
+    await app.contests.start(CHAT, 8, 10)
+    assert (await app.contests.status(CHAT)).total == 7  # the fill item is not in
+
+
+async def test_contest_interrupted_by_a_restart_resumes_and_finishes(make_app, clock):
+    app = await make_app()
+    await app.start()
+    await app.contests.start(CHAT, 3, 30)
+    await play(app, clock, [(3, ALICE, True), (15, BOB, True)])
+    await until_next_question_or_end(app)
+    second = current_question(app)
+    await play(app, clock, [(3, ALICE, True)])
+    await app.close()  # killed mid-question
+    clock.advance(120)
+
+    app2 = await make_app()
+    await app2.start()
+    resumed = current_question(app2)
+    assert resumed.round_id == second.round_id and resumed.contest_position == (2, 3)
+    assert resumed.closes_at == clock.now() + timedelta(seconds=30)  # the timer starts again
+    await play(app2, clock, [(15, BOB, True)])  # Alice's earlier answer still counts
+    await until_next_question_or_end(app2)
+    await play(app2, clock, [(3, ALICE, False), (6, BOB, True)])
+    await until_next_question_or_end(app2)
+    final = app2.port.of("standings")[-1]
+    assert final.final and final.position == 3
+    # Alice answered Q2 before the restart: clamped to the start of the restarted timer (1000).
+    alice = 950 + (1000 + 100) + 0
+    bob = 750 + (750 + 100) + (900 + 200)
+    assert {r.name: r.points for r in final.rows} == {"Alice": alice, "Bob": bob}
