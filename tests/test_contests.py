@@ -6,23 +6,37 @@ from datetime import timedelta
 
 import pytest
 
-from bot.kahoot import answer_points, score_question, streak_bonus, PlayerState
+from bot.kahoot import PlayerState, answer_points, score_question, streak_bonus
 from bot.messages import SubmitAnswer
 from bot.model import Bank, Question, QuestionType
 from bot.quiz import QuizError
 from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
 
 CHAT = ChatRef(Platform.CONSOLE, "contest-room", ChatKind.GROUP)
-ALICE, BOB, CAROL = (UserRef(Platform.CONSOLE, k, n) for k, n in (("a", "Alice"), ("b", "Bob"), ("c", "Carol")))
+ALICE, BOB, CAROL = (
+    UserRef(Platform.CONSOLE, k, n) for k, n in (("a", "Alice"), ("b", "Bob"), ("c", "Carol"))
+)
 
 
 @pytest.fixture
 def bank() -> Bank:
     letters = (("A", "one"), ("B", "two"), ("C", "three"), ("D", "four"))
-    questions = tuple(
-        Question(f"c-{i}", i, QuestionType.SINGLE, f"Question {i}?", ("ABCD"[i % 4],), 1.0, letters, f"Because {i}.")
-        for i in range(1, 8)
-    ) + (Question("c-fill", 8, QuestionType.FILL, "Fill?", ("x",), 1.0),)
+    questions = (
+        *(
+            Question(
+                f"c-{i}",
+                i,
+                QuestionType.SINGLE,
+                f"Question {i}?",
+                ("ABCD"[i % 4],),
+                1.0,
+                letters,
+                f"Because {i}.",
+            )
+            for i in range(1, 8)
+        ),
+        Question("c-fill", 8, QuestionType.FILL, "Fill?", ("x",), 1.0),
+    )
     return Bank("sample", "Contest bank", "en", "tests", questions)
 
 

@@ -147,6 +147,6 @@ async def test_moved_chat_is_followed(make_app, clock):
     await app.dailies.set_daily(CHAT, "09:30")
     app.port.fail_with.append(ChatMoved("-100999"))
     await app.scheduler.advance(30 * 60)
-    (chat, _view) = [(c, v) for k, c, v in app.port.posted if k == "question"][0]
+    chat = next(c for k, c, _ in app.port.posted if k == "question")
     assert chat.ref.chat_key == "-100999"
     assert (await app.quiz.store.get_chat(1)).ref.chat_key == "-100999"

@@ -19,7 +19,9 @@ from bot.records import DailySchedule
 
 
 def daily(local_time="09:00", tz="America/New_York", weekdays=(0, 1, 2, 3, 4, 5, 6)) -> DailySchedule:
-    return DailySchedule(chat_id=1, local_time=local_time, timezone=tz, deadline_seconds=3600, weekdays=weekdays)
+    return DailySchedule(
+        chat_id=1, local_time=local_time, timezone=tz, deadline_seconds=3600, weekdays=weekdays
+    )
 
 
 @pytest.mark.parametrize(
@@ -75,5 +77,5 @@ def test_parsers():
     for bad in ("0s", "8d", "soon"):
         with pytest.raises(ValueError):
             parse_duration(bad)
-    with pytest.raises(ValueError, match="mon..sun"):
+    with pytest.raises(ValueError, match=r"mon\.\.sun"):
         parse_weekdays("someday")
