@@ -78,7 +78,7 @@ def run_check(paths: list[str], out: TextIO | None = None) -> int:
             print(BankProblem(w.file, w.line, w.question_id, f"warning: {w.message}"), file=out)
         if bank is None:
             failed = True
-            print(f"{path}: refused, {len(errors)} errors", file=out)
+            print(f"{path}: refused, {len(errors)} error{'s' if len(errors) > 1 else ''}", file=out)
             continue
         if bank.id in first_file:
             failed = True

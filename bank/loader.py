@@ -82,12 +82,13 @@ def _field_name(path: tuple, whole: str = "the bank") -> str:
     return name or whole
 
 
-class _Checker:
-    """Collects the problems of one bank text."""
-
-
-_TYPE_NAMES = {"integer": "an integer", "number": "a number", "boolean": "true or false"}
-_UNKNOWN_TYPE = "unknown question type {!r} (use single, multi, judge, fill or short)"
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping (key: value lines)",
+}
 
 
 class _Checker:
@@ -108,9 +109,10 @@ class _Checker:
         qid = q.get("id") if isinstance(q, dict) else None
         return qid if isinstance(qid, str) and qid.strip() else f"#{path[1] + 1}"
 
-    def error(self, path: tuple, message: str, line: int | None = None, key: bool = False) -> None:
-        """Record an error at `path`: on `line`, else the line of its key (if `key`) or value."""
-        line = line or (self.doc.key_lines.get(path) if key else None) or self.doc.line_of(path)
+    def error(self, path: tuple, message: str, line: int | None = None) -> None:
+        """Record an error at `path`: on `line`, else the line of its key, else of its value
+        (or of its nearest ancestor: a missing key is reported on its mapping's first line)."""
+        line = line or self.doc.key_lines.get(path) or self.doc.line_of(path)
         problem = BankProblem(self.file, line, self._qid(path), message)
         if problem not in self.errors:
             self.errors.append(problem)
@@ -146,14 +148,14 @@ class _Checker:
             for key in (k for k in value if k not in known):
                 close = difflib.get_close_matches(key, known, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.error((*path, key), f"unknown key '{key}'{hint}", key=True)
+                self.error((*path, key), f"unknown key '{key}'{hint}")
             return
         if kind == "required":
             for key in (k for k in expected if isinstance(value, dict) and k not in value):
                 self.error(path, f"missing required key '{key}'")
             return
         if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
-            self.error((*path, value), f"option letter {value!r} must be one of A–H", key=True)
+            self.error((*path, value), f"option letter {value!r} must be one of A–H")
             return
         if kind == "type" and not path:
             message = "a bank file must be a mapping with id, title, language, source, questions"
@@ -161,14 +163,10 @@ class _Checker:
             message = f"{name} is empty"
         elif kind == "type" and expected == "string":
             message = f"{name} must be text, {_got(value, quote=True)}"
-        elif kind == "type" and expected == "array":
-            message = f"{name} must be a list, {_got(value)}"
-        elif kind == "type" and expected == "object":
-            message = f"{name} must be a mapping (key: value lines), {_got(value)}"
         elif kind == "type":
             message = f"{name} must be {_TYPE_NAMES.get(expected, expected)}, {_got(value)}"
         elif kind == "enum" and inside == ("type",):
-            message = _UNKNOWN_TYPE.format(value)
+            message = f"unknown question type {value!r} (use single, multi, judge, fill or short)"
         elif kind == "pattern":
             message = f"{name} {value!r} does not match {expected}"
         elif kind in ("minimum", "exclusiveMinimum"):
@@ -213,11 +211,11 @@ class _Checker:
         if kind is None:
             return
         if "key_points" in q and kind is not QuestionType.SHORT:
-            self.error((*path, "key_points"), f"key_points are for short items, not {kind}", key=True)
+            self.error((*path, "key_points"), f"key_points are for short items, not {kind}")
         options = q.get("options")
         if not kind.has_options:
             if "options" in q:
-                self.error((*path, "options"), f"{kind} items take no options", key=True)
+                self.error((*path, "options"), f"{kind} items take no options")
         elif options is None:
             self.error((*path, "options"), f"{kind} items need options (A, B, ...)")
         elif isinstance(options, dict) and all(len(k) == 1 and k in LETTERS for k in options):
@@ -359,6 +357,7 @@ def _build(data: dict) -> Bank:
                 tags=tuple(q.get("tags", ())),
                 key_points=tuple(q.get("key_points", ())),
                 errata=errata,
+                completed_by_editor=q.get("completed_by_editor", False),
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}

@@ -291,6 +291,8 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         out["key_points"] = list(q.key_points)
     if q.errata:
         out["errata"] = [{"field": e.field, "was": e.was, "now": e.now, "why": e.why} for e in q.errata]
+    if q.completed_by_editor:
+        out["completed_by_editor"] = True
     return out
 
 
@@ -299,7 +301,8 @@ def dump_bank(bank: Bank) -> str:
 
     Block style, keys in documented order, Unicode kept as is, strings never folded, multi-line
     strings as `|` blocks, text that would read as a bool/number/null quoted, and a blank line
-    between questions.
+    between questions. It does not validate: a bank that breaks a rule (say completed_by_editor
+    without errata) is written as is, and loading it back reports the problem.
     """
     header = {"id": bank.id, "title": bank.title, "language": bank.language, "source": bank.source}
     header_text, _ = _dump(header)
