@@ -186,7 +186,11 @@ class _Checker:
         for i, q in enumerate(questions if isinstance(questions, list) else ()):
             if isinstance(q, dict):
                 kind = q.get("type")
-                yield ("questions", i), q, QuestionType(kind) if kind in _TYPES else None
+                yield (
+                    ("questions", i),
+                    q,
+                    QuestionType(kind) if isinstance(kind, str) and kind in _TYPES else None,
+                )
 
     def check_unique(self) -> None:
         first_line: dict[tuple[str, Any], int | None] = {}

@@ -189,20 +189,27 @@ def _convert_scalar(node: ScalarNode, path: Path, out: Located) -> Any:
 
 def parse_located(text: str) -> Located:
     """Parse one YAML document with BankLoader, keeping lines. Raises YamlSyntaxError."""
-    loader = BankLoader(text)
+    loader = None
     try:
+        loader = BankLoader(text)  # the reader already checks the characters here
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         parts = [p for p in (exc.context, exc.problem) if p]
         raise YamlSyntaxError("YAML syntax error: " + ", ".join(parts), line) from exc
-    except yaml.YAMLError as exc:  # reader errors (bad characters) carry a position, not a mark
+    except yaml.reader.ReaderError as exc:  # a bad character: a position, not a mark
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        message = f"YAML error: character U+{code:04X} is not allowed; write it as an escape in double quotes"
+        raise YamlSyntaxError(message, line) from exc
+    except yaml.YAMLError as exc:
         raise YamlSyntaxError(f"YAML error: {exc}", None) from exc
     except RecursionError as exc:
         raise YamlSyntaxError("YAML nesting is too deep", None) from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     out = Located(value=None)
     if root is None:
         return out

@@ -11,8 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bank.check import add_check_parser, default_bank_dir, default_bank_path, run_check
+from bank.loader import load_bank_text_report
 
 BANKS = Path(__file__).parent / "banks"
 BROKEN = sorted((BANKS / "broken").glob("*.yaml"))
@@ -110,6 +113,17 @@ def test_warnings_are_printed_but_do_not_fail(tmp_path: Path) -> None:
     assert lines[-1].endswith("2 warnings")
 
 
+def test_examples_in_the_format_doc_pass_the_checker(tmp_path: Path) -> None:
+    doc = (Path(__file__).parent.parent / "docs" / "bank-format.md").read_text("utf-8")
+    examples = [b for b in re.findall(r"```yaml\n(.*?)```", doc, re.DOTALL) if b.startswith("id:")]
+    assert len(examples) >= 2
+    for n, example in enumerate(examples):
+        (tmp_path / f"example{n}.yaml").write_text(example, "utf-8")
+    status, lines = _check(tmp_path)
+    assert status == 0, lines
+    assert all("OK" in line and line.endswith(" 0 warnings") for line in lines)
+
+
 def test_default_paths_point_into_the_bank_package() -> None:
     import bank
 
@@ -130,3 +144,51 @@ def test_check_subcommand_parses_paths_and_defaults(capsys: pytest.CaptureFixtur
     assert str(default_bank_dir()) in out
     if default_bank_path().exists():
         assert status == 0, out
+
+
+SAMPLE_LINES = (BANKS / "sample.yaml").read_text("utf-8").splitlines()
+JUNK = [
+    "true",
+    "no",
+    "~",
+    "[]",
+    "{}",
+    "[A, A]",
+    "''",
+    "1.5",
+    "-1",
+    ".nan",
+    "&a x",
+    "*a",
+    "!!set {a}",
+    "{A: x}",
+    "- x",
+    "AB",
+    "[true]",
+    "3",
+    "x: y",
+    "!!binary aGk=",
+    "|\n  a",
+    ":",
+    "- - x",
+    "? [a]",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from("dvri"), st.sampled_from(JUNK)), max_size=4))
+def test_mangled_banks_give_problems_never_exceptions(edits: list[tuple[int, str, str]]) -> None:
+    lines = list(SAMPLE_LINES)
+    for where, op, junk in edits:
+        i = where % len(lines)
+        if op == "d":
+            del lines[i]
+        elif op == "v" and ":" in lines[i]:
+            lines[i] = lines[i].split(":")[0] + ": " + junk
+        elif op == "r":
+            lines.insert(i, lines[i])
+        else:
+            lines[i] = "  " + lines[i]
+    bank, errors, _ = load_bank_text_report("\n".join(lines), "m.yaml")
+    assert (bank is None) == bool(errors)
+    assert all(e.file == "m.yaml" and (e.line is None or e.line >= 1) for e in errors)

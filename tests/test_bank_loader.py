@@ -219,6 +219,11 @@ def test_parse_located_records_lines() -> None:
     assert doc.line_of(("b", 1, "missing")) == 4
 
 
+def test_control_character_is_a_problem_with_its_line() -> None:
+    error = only_error(bank_text(JUDGE.replace("stem: S", "stem: S\x01")))
+    assert error.line == 9 and "U+0001 is not allowed" in error.message
+
+
 def test_python_tags_are_refused_not_executed() -> None:
     error = only_error(bank_text(JUDGE.replace("stem: S", "stem: !!python/object:os.system x")))
     assert error.line == 9 and "unsupported tag" in error.message
