@@ -186,16 +186,16 @@ class Dailies:
 
         self.scheduler.at(close_job_id(round_id), round_.closes_at, close)
 
-    async def close_and_reveal(self, round_id: int) -> None:
+    async def close_and_reveal(self, round_id: int, *, late: bool = False) -> None:
+        """Close a round at its deadline and post the reveal; `late` when the bot was down then."""
         reveal = await self.quiz.close_round(round_id)
         if reveal is None or reveal.kind is RoundKind.PRACTICE:
             return
         chat = await self.quiz.store.get_chat(reveal.chat_id)
         if chat is not None:
-            if reveal.late:
-                log.warning(
-                    "round %s in chat %s closed late: its deadline passed while down", round_id, chat.id
-                )
+            if late:
+                log.warning("round %s in chat %s closed late: deadline passed while down", round_id, chat.id)
+                reveal = replace(reveal, late=True)
             await self.outbox.post_reveal(chat, reveal)
 
     async def sweep_practice(self) -> None:
@@ -213,7 +213,7 @@ class Dailies:
             if round_.kind is not RoundKind.DAILY:
                 continue
             if round_.closes_at <= now:
-                await self.close_and_reveal(round_.id)
+                await self.close_and_reveal(round_.id, late=True)
             else:
                 self.schedule_close(round_)
         for schedule in await self.store.enabled_dailies():

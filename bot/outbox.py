@@ -58,7 +58,8 @@ class Pacer:
             recent = self._recent.setdefault(chat_key, deque())
             while True:
                 now = self._now()
-                while recent and now - recent[0] >= self._chat_window:
+                # A tolerance, so float rounding never leaves a wait too small to move the clock.
+                while recent and recent[0] + self._chat_window - now <= 1e-6:
                     recent.popleft()
                 if len(recent) < self.limits.per_chat:
                     break

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timedelta
 
 from bot.i18n import t
 from bot.messages import OptionCount, OptionView, RevealView
 from bot.model import Question, QuestionType
 from bot.ports import Store
 from bot.records import Chat, Round, RoundKind
-
-# A reveal later than this after its deadline says so (the bot was down at the deadline).
-LATE_AFTER = timedelta(seconds=60)
 
 
 def option_views(question: Question, language: str) -> tuple[OptionView, ...]:
@@ -49,7 +45,7 @@ def correct_label(question: Question, language: str) -> str:
 
 
 async def build_reveal(
-    store: Store, round_: Round, chat: Chat, question: Question, *, now: datetime, top_n: int
+    store: Store, round_: Round, chat: Chat, question: Question, *, top_n: int
 ) -> RevealView:
     """The reveal of a closed round: correct answer, explanation, counts, who was right, streaks."""
     lang = chat.settings.language
@@ -78,7 +74,6 @@ async def build_reveal(
                 if record.current > 1:
                     rows.append((answer.display_name, record.current))
         streaks = tuple(sorted(rows, key=lambda r: -r[1])[:top_n])
-    closed_at = round_.closed_at or now
     return RevealView(
         round_id=round_.id,
         chat_id=chat.id,
@@ -96,6 +91,5 @@ async def build_reveal(
         streaks=streaks,
         language=lang,
         message_ref=round_.message_ref,
-        late=closed_at - round_.closes_at > LATE_AFTER,
         key_points=question.key_points,
     )

@@ -395,9 +395,7 @@ class Quiz:
         return await self.reveal_view(round_, context.chat, context.question)
 
     async def reveal_view(self, round_: Round, chat: Chat, question: Question) -> RevealView:
-        return await build_reveal(
-            self.store, round_, chat, question, now=self.clock.now(), top_n=self.settings.reveal_top_n
-        )
+        return await build_reveal(self.store, round_, chat, question, top_n=self.settings.reveal_top_n)
 
     # ------------------------------------------------------------ standings
 

@@ -85,3 +85,32 @@ def test_help_and_version(tmp_path, args):
     result = run_console(tmp_path, "", *args)
     assert result.returncode == 0
     assert "studybot" in result.stdout
+
+
+def test_scripted_contest_shows_start_reveals_and_results(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("language: en\ncontest: {pause_seconds: 0.5}\n")
+    script = "/contest start 2 3\nA\nB\n/contest status\n/quit\n"
+    result = run_console(tmp_path, script, "--config", str(config))
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Contest started: 2 questions, 3 s each." in out
+    assert "Contest · Q" in out and "Question 1 of 2" in out and "Question 2 of 2" in out
+    assert out.count("Answer revealed") == 2
+    assert "Standings after 1 of 2" in out
+    assert "Contest running: question 2 of 2" in out
+    assert "🏆 The contest is over" in out and "🥇 1." in out
+    assert out.index("Question 2 of 2") < out.index("Contest running")  # B answered question 2
+
+
+def test_scripted_daily_commands(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("language: en\ntimezone: America/New_York\n")
+    result = run_console(tmp_path, "/daily\n/daily 07:30 2h\n/daily\n/daily off\n/daily 25:99\n/quit\n",
+                         "--config", str(config))  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "No daily question yet" in out
+    assert "Daily question set: every day at 07:30 (America/New_York), answer revealed after 2 h" in out
+    assert "The daily question is off." in out
+    assert "'25:99' is not a time of day" in out
