@@ -172,6 +172,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
         "/daily HH:MM [截止时长，如 12h] · /daily off · /daily · /contest start [题数] [秒数] · /contest stop · /contest status",
         "/daily HH:MM [deadline, e.g. 12h] · /daily off · /daily · /contest start [n] [seconds] · /contest stop · /contest status",
     ),
+    "review.none": ("还没有错题可复习，先去 /quiz 练习吧。", "No mistakes to review yet; practise with /quiz first."),
     "bank.using": ("本群题库：{title}（{count} 题）", "Bank: {title} ({count} questions)"),
     "bank.list_row": ("{id} — {title}（{count} 题）", "{id} — {title} ({count} questions)"),
     "lang.set": ("语言已设为中文。", "Language set to English."),
@@ -181,10 +182,10 @@ _CATALOG: dict[str, tuple[str, str]] = {
     ),
     "console.bye": ("再见！", "Bye!"),
     "help.console": (
-        "/quiz [标签] 出一道题 · 直接回复字母或文字作答 · /leaderboard [week|month] 排行榜 · "
-        "/stats 统计 · /lang zh|en 语言 · /quit 退出",
-        "/quiz [tag] ask a question · reply with letter(s) or text to answer · "
-        "/leaderboard [week|month] · /stats · /lang zh|en · /quit",
+        "/quiz [标签] 出一道题 · 直接回复字母或文字作答 · /review 复习错题 · /leaderboard [week|month] 排行榜 · "
+        "/stats 统计 · /tags 标签 · /lang zh|en 语言 · /daily HH:MM 每日一题 · /contest start 竞赛 · /quit 退出",
+        "/quiz [tag] ask a question · reply with letter(s) or text to answer · /review your mistakes · "
+        "/leaderboard [week|month] · /stats · /tags · /lang zh|en · /daily HH:MM · /contest start · /quit",
     ),
     "help.tags": ("可用标签：{tags}", "Tags: {tags}"),
 }

@@ -29,6 +29,7 @@ class Ask:
     user: UserRef | None = None
     tag: str | None = None
     qtype: QuestionType | None = None
+    review: bool = False  # only questions this user got wrong here
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -51,6 +52,7 @@ from bot.records import (
     UserRef,
 )
 from bot.selection import choose_question, matching
+from bot.throttle import Throttle
 from bot.windows import ALL_TIME_KEY, Window, month_key, week_key, window_key
 
 log = logging.getLogger("studybot.quiz")
@@ -78,6 +80,8 @@ class CoreSettings:
     partial_credit: bool = False
     practice_minutes: float = 60.0
     reveal_top_n: int = 10
+    ask_limit: int = 6  # /quiz per user per ask_window seconds
+    ask_window: float = 60.0
 
     def chat_defaults(self) -> ChatSettings:
         return ChatSettings(
@@ -128,6 +132,7 @@ class Quiz:
         self._listener_tasks: set[asyncio.Task[None]] = set()
         self._users: dict[tuple[str, str], tuple[int, str]] = {}
         self._chats: dict[tuple[str, str], Chat] = {}
+        self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
 
     # ------------------------------------------------------------ chats and users
 
@@ -177,9 +182,19 @@ class Quiz:
 
     async def ask(self, cmd: Ask) -> QuestionView:
         chat = await self.chat(cmd.chat)
+        if cmd.user is not None:
+            wait = self._ask_throttle.check((str(cmd.user.platform), cmd.user.user_key))
+            if wait:
+                raise QuizError("error.rate_limited", seconds=math.ceil(wait))
         now = self.clock.now()
         closes_at = now + timedelta(minutes=self.settings.practice_minutes)
-        question = await self.pick_question(chat, tag=cmd.tag, qtype=cmd.qtype)
+        only: frozenset[str] | None = None
+        if cmd.review and cmd.user is not None:
+            user_id = await self.user_id(cmd.user)
+            only = frozenset(await self.store.recent_mistakes(chat.id, user_id, 50))
+            if not only:
+                raise QuizError("review.none")
+        question = await self.pick_question(chat, tag=cmd.tag, qtype=cmd.qtype, only=only)
         round_ = await self.open_round(chat, question, RoundKind.PRACTICE, now, closes_at)
         return self.question_view(round_, chat, question)
 
@@ -191,9 +206,14 @@ class Quiz:
         qtype: QuestionType | None = None,
         types: tuple[QuestionType, ...] | None = None,
         exclude: frozenset[str] = frozenset(),
+        only: frozenset[str] | None = None,
     ) -> Question:
         bank = self.bank_for(chat)
-        candidates = [q for q in matching(bank, tag=tag, qtype=qtype, types=types) if q.id not in exclude]
+        candidates = [
+            q
+            for q in matching(bank, tag=tag, qtype=qtype, types=types)
+            if q.id not in exclude and (only is None or q.id in only)
+        ]
         asked = await self.store.question_counts(chat.id, bank.id)
         question = choose_question(candidates, asked, self.rng)
         if question is None:

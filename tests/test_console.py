@@ -52,7 +52,7 @@ def test_scripted_practice_in_english_with_stats_and_help(tmp_path):
 
 
 def test_answers_persist_between_runs(tmp_path):
-    run_console(tmp_path, "/lang en\n/quiz\nA\n/quit\n")
+    run_console(tmp_path, "/lang en\n/quiz\nA\n对\n/quit\n")  # 对 answers a judge item
     second = run_console(tmp_path, "/stats\n/quit\n")
     assert "1 answered" in second.stdout
 

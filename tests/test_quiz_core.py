@@ -205,3 +205,25 @@ async def test_guild_leaderboard_spans_channels(quiz, clock):
     assert guild.guild_wide and [(r.name, r.points) for r in guild.rows] == [("Alice", 2.0), ("Bob", 1.0)]
     channel = await quiz.leaderboard(ShowLeaderboard(two, alice))
     assert [(r.name, r.points) for r in channel.rows] == [("Bob", 1.0), ("Alice", 1.0)]
+
+
+async def test_quiz_is_limited_per_user(quiz, clock):
+    for _ in range(6):
+        await quiz.ask(Ask(CHAT, ALICE))
+    with pytest.raises(QuizError) as err:
+        await quiz.ask(Ask(CHAT, ALICE))
+    assert err.value.key == "error.rate_limited" and err.value.params["seconds"] == 60
+    await quiz.ask(Ask(CHAT, BOB))  # others are not held up
+    clock.advance(60)
+    await quiz.ask(Ask(CHAT, ALICE))
+
+
+async def test_review_asks_only_my_mistakes(quiz):
+    with pytest.raises(QuizError) as err:
+        await quiz.ask(Ask(CHAT, ALICE, review=True))
+    assert err.value.key == "review.none"
+    view = await quiz.ask(Ask(CHAT, ALICE, tag="physics"))
+    await quiz.submit(SubmitAnswer(view.round_id, ALICE, "错"))
+    for _ in range(3):
+        again = await quiz.ask(Ask(CHAT, ALICE, review=True))
+        assert again.number == 3

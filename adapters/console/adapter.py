@@ -84,6 +84,7 @@ class ConsoleAdapter:
         self.scripted = not self.stdin.isatty()
         self._commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "/quiz": self._quiz,
+            "/review": self._review,
             "/leaderboard": self._leaderboard,
             "/stats": self._stats,
             "/lang": self._lang,
@@ -179,6 +180,10 @@ class ConsoleAdapter:
 
     async def _quiz(self, args: list[str]) -> None:
         view = await self.quiz.ask(Ask(self.chat, self.user, tag=args[0] if args else None))
+        await self.post_question(None, view)
+
+    async def _review(self, args: list[str]) -> None:
+        view = await self.quiz.ask(Ask(self.chat, self.user, review=True))
         await self.post_question(None, view)
 
     async def _answer(self, text: str) -> None:
