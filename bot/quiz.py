@@ -14,14 +14,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from bot import grading
+from bot import grading, standings
 from bot.clock import Clock, zone
 from bot.group_commit import GroupCommitter
 from bot.i18n import normalize_language, t
 from bot.messages import (
     Ask,
     LeaderboardView,
-    LeaderRow,
     QuestionView,
     ReceiptView,
     RevealView,
@@ -43,17 +42,17 @@ from bot.records import (
     ChatSettings,
     NewAnswer,
     NewRound,
-    Platform,
     RevealPolicy,
     Round,
     RoundKind,
     RoundState,
-    ScoreRow,
     UserRef,
 )
 from bot.selection import choose_question, matching
+from bot.selections import Selections
+from bot.standings import chat_scope, guild_scope
 from bot.throttle import Throttle
-from bot.windows import ALL_TIME_KEY, Window, month_key, week_key, window_key
+from bot.windows import Window, month_key, week_key
 
 log = logging.getLogger("studybot.quiz")
 
@@ -94,14 +93,6 @@ class CoreSettings:
         )
 
 
-def chat_scope(chat_id: int) -> str:
-    return f"c:{chat_id}"
-
-
-def guild_scope(platform: Platform | str, guild_key: str) -> str:
-    return f"g:{platform}:{guild_key}"
-
-
 @dataclass(frozen=True, slots=True)
 class _RoundContext:
     round: Round
@@ -133,6 +124,7 @@ class Quiz:
         self._users: dict[tuple[str, str], tuple[int, str]] = {}
         self._chats: dict[tuple[str, str], Chat] = {}
         self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
+        self.selections = Selections()
 
     # ------------------------------------------------------------ chats and users
 
@@ -165,6 +157,20 @@ class Quiz:
 
     async def forget_chat_cache(self, chat_id: int) -> None:
         self._forget_chat(chat_id)
+
+    async def pause_chat(self, ref: ChatRef) -> None:
+        """The bot was blocked or removed there: stop posting until someone talks to it again."""
+        chat = await self.store.find_chat(str(ref.platform), ref.chat_key)
+        if chat is not None:
+            await self.store.set_chat_paused(chat.id, True)
+            self._forget_chat(chat.id)
+
+    async def move_chat(self, ref: ChatRef, new_chat_key: str) -> None:
+        """The platform gave the chat a new id (Telegram group → supergroup): keep its history."""
+        chat = await self.store.find_chat(str(ref.platform), ref.chat_key)
+        if chat is not None and await self.store.find_chat(str(ref.platform), new_chat_key) is None:
+            await self.store.move_chat(chat.id, new_chat_key)
+            self._forget_chat(chat.id)
 
     async def user_id(self, ref: UserRef) -> int:
         key = (str(ref.platform), ref.user_key)
@@ -409,6 +415,7 @@ class Quiz:
         now = self.clock.now()
         closed = await self.store.close_round(round_id, now)
         self._rounds.pop(round_id, None)
+        self.selections.forget_round(round_id)
         if not closed:
             return None
         round_ = await self.store.get_round(round_id) or context.round
@@ -417,46 +424,11 @@ class Quiz:
     async def reveal_view(self, round_: Round, chat: Chat, question: Question) -> RevealView:
         return await build_reveal(self.store, round_, chat, question, top_n=self.settings.reveal_top_n)
 
-    # ------------------------------------------------------------ standings
-
     async def leaderboard(self, cmd: ShowLeaderboard) -> LeaderboardView:
-        chat = await self.chat(cmd.chat)
-        scope = chat_scope(chat.id)
-        if cmd.guild_wide and cmd.chat.guild_key:
-            scope = guild_scope(cmd.chat.platform, cmd.chat.guild_key)
-        key = window_key(cmd.window, self.clock.now(), chat.settings.timezone)
-        rows = await self.store.top_scores(scope, key, cmd.limit)
-        own = None
-        if cmd.user is not None:
-            user_id = await self.store.find_user(cmd.user)
-            if user_id is not None:
-                mine = await self.store.score_of(scope, key, user_id)
-                if mine is not None:
-                    own = _leader_row(mine)
-        return LeaderboardView(
-            window=cmd.window,
-            guild_wide=scope.startswith("g:"),
-            rows=tuple(_leader_row(r) for r in rows),
-            own=own,
-            language=chat.settings.language,
-        )
+        return await standings.leaderboard(self, cmd)
 
     async def stats(self, cmd: ShowStats) -> StatsView:
-        chat = await self.chat(cmd.chat)
-        user_id = await self.user_id(cmd.user)
-        totals = await self.store.totals(chat.id, user_id)
-        mine = await self.store.score_of(chat_scope(chat.id), ALL_TIME_KEY, user_id)
-        streak = await self.store.streak(chat.id, user_id)
-        return StatsView(
-            name=cmd.user.display_name,
-            answers=totals.answers,
-            correct=totals.correct,
-            points=totals.points,
-            rank=mine.rank if mine else None,
-            streak=streak.current,
-            best_streak=streak.best,
-            language=chat.settings.language,
-        )
+        return await standings.stats(self, cmd)
 
     async def flush(self) -> None:
         await self._committer.flush()
@@ -466,10 +438,6 @@ class Quiz:
     @property
     def commit_batches(self) -> int:
         return self._committer.batches
-
-
-def _leader_row(row: ScoreRow) -> LeaderRow:
-    return LeaderRow(row.rank, row.display_name, row.points, row.answers, row.correct)
 
 
 __all__ = ["CoreSettings", "Quiz", "QuizError", "Window", "chat_scope", "guild_scope"]

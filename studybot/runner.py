@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 import sys
+from typing import Protocol
 
 from bank.loader import BankError
-from studybot.bootstrap import bootstrap
+from bot.ports import ChatPort
+from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
 
 log = logging.getLogger("studybot")
+
+
+class PlatformAdapter(ChatPort, Protocol):
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+
+
+def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
+    """One adapter per configured token; imported lazily so the console needs neither library."""
+    adapters: list[PlatformAdapter] = []
+    if config.discord_token:
+        from adapters.discord import DiscordAdapter
+
+        adapters.append(DiscordAdapter(app, config))
+    if config.telegram_token:
+        from adapters.telegram import TelegramAdapter
+
+        adapters.append(TelegramAdapter(app, config))
+    return adapters
 
 
 async def run_app(config: Config, *, force_console: bool = False) -> int:
@@ -21,12 +44,43 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
             print(f"  {problem}", file=sys.stderr)
         return 1
     try:
-        from adapters.console import ConsoleAdapter
+        adapters = [] if force_console else platform_adapters(app, config)
+        if adapters:
+            await run_platforms(app, adapters)
+        else:
+            from adapters.console import ConsoleAdapter
 
-        console = ConsoleAdapter(app.quiz, dailies=app.dailies, contests=app.contests)
-        app.add_port(console)
-        await app.start()
-        await console.run()
+            console = ConsoleAdapter(app.quiz, dailies=app.dailies, contests=app.contests)
+            app.add_port(console)
+            await app.start()
+            await console.run()
     finally:
         await app.close()
     return 0
+
+
+async def run_platforms(app: App, adapters: list[PlatformAdapter], stop: asyncio.Event | None = None) -> None:
+    """Run Discord and/or Telegram on this loop until SIGINT/SIGTERM (or `stop` is set)."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or no signals here
+            pass
+    for adapter in adapters:
+        app.add_port(adapter)
+    started: list[PlatformAdapter] = []
+    try:
+        for adapter in adapters:
+            await adapter.start()
+            started.append(adapter)
+            log.info("%s adapter started", adapter.platform)
+        await app.start()
+        await stop.wait()
+    finally:
+        for adapter in reversed(started):
+            try:
+                await adapter.stop()
+            except Exception:  # one adapter failing to stop must not keep the others running
+                log.exception("%s adapter did not stop cleanly", adapter.platform)
