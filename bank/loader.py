@@ -346,8 +346,6 @@ def _build(data: dict) -> Bank:
             answer = ("true",) if answer else ("false",)
         else:
             answer = tuple(answer) if isinstance(answer, list) else (answer,)
-        errata = tuple(Erratum(**e) for e in q.get("errata", ()))
-        options = tuple(q.get("options", {}).items())
         questions.append(
             Question(
                 id=q["id"],
@@ -356,11 +354,11 @@ def _build(data: dict) -> Bank:
                 stem=q["stem"],
                 answer=answer,
                 points=float(q.get("points", 1)),
-                options=options,
+                options=tuple(q.get("options", {}).items()),
                 explanation=q.get("explanation", ""),
                 tags=tuple(q.get("tags", ())),
                 key_points=tuple(q.get("key_points", ())),
-                errata=errata,
+                errata=tuple(Erratum(**e) for e in q.get("errata", ())),
                 completed_by_editor=q.get("completed_by_editor", False),
             )
         )

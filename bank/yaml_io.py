@@ -26,7 +26,7 @@ __all__ = [
     "question_to_dict",
 ]
 
-Path = tuple[str | int, ...]
+KeyPath = tuple[str | int, ...]
 
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
@@ -127,11 +127,11 @@ class Located:
     """
 
     value: Any
-    lines: dict[Path, int] = field(default_factory=dict)
-    key_lines: dict[Path, int] = field(default_factory=dict)
-    problems: list[tuple[int, Path, str]] = field(default_factory=list)
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+    key_lines: dict[KeyPath, int] = field(default_factory=dict)
+    problems: list[tuple[int, KeyPath, str]] = field(default_factory=list)
 
-    def line_of(self, path: Path) -> int | None:
+    def line_of(self, path: KeyPath) -> int | None:
         """Line of `path`, or of its nearest ancestor that has one."""
         path = tuple(path)
         while path not in self.lines and path:
@@ -139,7 +139,7 @@ class Located:
         return self.lines.get(path)
 
 
-def _convert(node: Node, path: Path, out: Located) -> Any:
+def _convert(node: Node, path: KeyPath, out: Located) -> Any:
     out.lines[path] = node.start_mark.line + 1
     if isinstance(node, ScalarNode):
         return _convert_scalar(node, path, out)
@@ -168,7 +168,7 @@ def _convert(node: Node, path: Path, out: Located) -> Any:
     return result
 
 
-def _convert_scalar(node: ScalarNode, path: Path, out: Located) -> Any:
+def _convert_scalar(node: ScalarNode, path: KeyPath, out: Located) -> Any:
     text = node.value
     try:
         if node.tag == _STR:
