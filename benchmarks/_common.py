@@ -93,6 +93,7 @@ def environment(workdir: str | Path) -> dict[str, Any]:
         "filesystem": filesystem_of(workdir),
         "fsync": fsync_latency_ms(workdir),
         "load_average": load_average(),
+        "cpu_probe_ms": cpu_probe_ms(),
     }
 
 
@@ -103,8 +104,8 @@ def environment_lines(env: dict[str, Any]) -> list[str]:
         f"len(os.sched_getaffinity(0))={env['sched_getaffinity']}",
         f"Python {env['python']} ({env['python_impl']}), SQLite {env['sqlite']}, "
         f"aiosqlite {env['aiosqlite']}, {env['platform']}",
-        f"load average at start (1/5/15 min): {env['load_average']} "
-        "(other processes on this machine slow every number below)",
+        f"load average at start (1/5/15 min): {env['load_average']}; Python speed probe "
+        f"{env['cpu_probe_ms']:.1f} ms (lower is faster; other processes and guests slow every number)",
         f"database files in {env['workdir']} ({env['filesystem']}); "
         f"fsync of 4 KiB there: p50 {fsync['p50_ms']:.2f} ms, max {fsync['max_ms']:.2f} ms",
     ]
@@ -137,6 +138,36 @@ def pinned(cpus: int | None) -> Iterator[set[int] | None]:
         os.sched_setaffinity(0, before)
 
 
+def cpu_probe_ms(rounds: int = 5) -> float:
+    """Best time of a fixed pure-Python loop: how fast this (virtual) CPU runs Python right now."""
+    best = math.inf
+    for _ in range(rounds):
+        start = time.perf_counter()
+        total = 0
+        for i in range(300_000):
+            total += i * i % 7
+        best = min(best, time.perf_counter() - start)
+    return best * 1e3
+
+
+def cpu_times() -> list[int] | None:
+    """The aggregate `cpu` line of /proc/stat (user nice system idle iowait irq softirq steal ...)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    return [int(f) for f in fields[1:]] if fields and fields[0] == "cpu" else None
+
+
+def steal_share(before: list[int] | None, after: list[int] | None) -> float | None:
+    """Share of all CPUs' time the hypervisor gave to other guests between two cpu_times()."""
+    if not before or not after or len(before) < 8 or len(after) < 8:
+        return None
+    total = sum(after[:8]) - sum(before[:8])
+    return (after[7] - before[7]) / total if total > 0 else None
+
+
 def load_average() -> str:
     try:
         one, five, fifteen = os.getloadavg()
@@ -156,6 +187,7 @@ class Usage:
     voluntary_switches: int
     involuntary_switches: int
     gc_collections: tuple[int, ...]
+    steal: float | None = None  # share of the machine's CPU time stolen by the hypervisor
 
     @property
     def cpu_s(self) -> float:
@@ -178,6 +210,7 @@ class Meter:
     def __enter__(self) -> Meter:
         self._gc = [s["collections"] for s in gc.get_stats()]
         self._ru = resource.getrusage(resource.RUSAGE_SELF)
+        self._stat = cpu_times()
         self._wall = time.perf_counter()
         return self
 
@@ -192,6 +225,7 @@ class Meter:
             ru.ru_nvcsw - self._ru.ru_nvcsw,
             ru.ru_nivcsw - self._ru.ru_nivcsw,
             collections,
+            steal_share(self._stat, cpu_times()),
         )
 
 

@@ -49,6 +49,7 @@ from benchmarks._common import (
     Meter,
     Report,
     Usage,
+    cpu_probe_ms,
     environment,
     environment_lines,
     fmt_ms,
@@ -456,8 +457,8 @@ async def ingest_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
     )
     u = group.usage
     report.line(
-        "  CPU (user+sys) / wall = share of the core we got",
-        f"{u.user_s:.1f}+{u.sys_s:.1f} s / {u.wall_s:.1f} s = {u.cpu_share:.0%}",
+        "  CPU (user+sys) / wall = share of the core we got; steal",
+        f"{u.user_s:.1f}+{u.sys_s:.1f} s / {u.wall_s:.1f} s = {u.cpu_share:.0%}; {pct(u.steal)}",
     )
     report.line(
         "  CPU per answer (answers per CPU-second)",
@@ -480,6 +481,10 @@ async def ingest_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
     report.line(
         f"close {len(ing.round_ids)} rounds (scores {expected:,} answers)", f"{closing.usage.wall_s:,.2f} s"
     )
+
+
+def pct(share: float | None) -> str:
+    return "?" if share is None else f"{share:.1%}"
 
 
 def ms(milliseconds: float) -> str:
@@ -576,8 +581,9 @@ async def steady_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
     report.line("transactions (mean answers each)", f"{batches:,} ({n / max(batches, 1):,.1f})")
     u = meter.usage
     report.line(
-        "CPU (user+sys) / wall; CPU per answer",
-        f"{u.user_s:.1f}+{u.sys_s:.1f} s / {u.wall_s:.1f} s = {u.cpu_share:.0%}; {u.cpu_s / n * 1e6:.0f} us",
+        "CPU (user+sys) / wall; CPU per answer; steal",
+        f"{u.user_s:.1f}+{u.sys_s:.1f} s / {u.wall_s:.1f} s = {u.cpu_share:.0%}; "
+        f"{u.cpu_s / n * 1e6:.0f} us; {pct(u.steal)}",
     )
     report.line("garbage collections gen0/gen1/gen2", "/".join(str(c) for c in meter.usage.gc_collections))
     report.line("timer lag p99 / max (late sends)", f"{fmt_ms(percentile(lags, 99))} / {fmt_ms(max(lags))}")
@@ -892,12 +898,13 @@ async def run(args: argparse.Namespace) -> Report:
         if "leaderboard" in sections:
             await leaderboard_section(report, base, sizes)
         fsync_end = fsync_latency_ms(base)
+        probe_end = cpu_probe_ms()
     report.header.insert(
         4,
         f"at the end: fsync p50 {fsync_end['p50_ms']:.2f} ms, max {fsync_end['max_ms']:.2f} ms; "
-        f"load average {load_average()}",
+        f"load average {load_average()}; Python speed probe {probe_end:.1f} ms",
     )
-    report.results["end"] = {"fsync": fsync_end, "load_average": load_average()}
+    report.results["end"] = {"fsync": fsync_end, "load_average": load_average(), "cpu_probe_ms": probe_end}
     wall = time.perf_counter() - began
     report.results["wall_seconds"] = wall
     report.notes += [
@@ -910,6 +917,8 @@ async def run(args: argparse.Namespace) -> Report:
         "users are pre-registered and known to the core (steady state); 'cold users' is the first answer of "
         "users the process has not seen since start-up.",
         "steady-load latency is measured from each answer's scheduled send time (no coordinated omission).",
+        "CPU per answer counts all threads of this process (asyncio + aiosqlite); steal is the share of the "
+        "machine's CPU time the hypervisor gave to other guests meanwhile (/proc/stat).",
         f"wall time {wall:.0f} s",
     ]
     return report
