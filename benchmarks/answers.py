@@ -162,10 +162,12 @@ class Ingest:
     clock: ManualClock
     round_ids: list[int]
     users: list[UserRef]
+    transactions: list[float]  # seconds each store.record_answers call took, in order
 
 
 async def open_ingest(path: Path, sync: str, n_users: int, n_rounds: int, n_chats: int) -> Ingest:
     store = await SqliteStore.open(path, synchronous=sync)
+    transactions = time_record_answers(store)
     clock = ManualClock(START)
     bank = bench_bank()
     quiz = Quiz(store, {bank.id: bank}, settings(), clock, random.Random(1))
@@ -187,7 +189,28 @@ async def open_ingest(path: Path, sync: str, n_users: int, n_rounds: int, n_chat
             )
             round_ids.append(round_.id)
     clock.advance(60)  # answers arrive a minute after the rounds opened
-    return Ingest(store, quiz, clock, round_ids, users)
+    return Ingest(store, quiz, clock, round_ids, users, transactions)
+
+
+def time_record_answers(store: SqliteStore) -> list[float]:
+    """Wrap this store's record_answers (before the Quiz binds it) to time every transaction.
+
+    The time runs from the call to its return: the write lock, the aiosqlite thread hops, the SQL
+    and the COMMIT (with its fsync at synchronous=FULL). It tells database stalls apart from
+    event-loop stalls when a latency target is missed.
+    """
+    spans: list[float] = []
+    original = store.record_answers
+
+    async def record_answers(batch):
+        start = time.perf_counter()
+        try:
+            return await original(batch)
+        finally:
+            spans.append(time.perf_counter() - start)
+
+    store.record_answers = record_answers  # type: ignore[method-assign]
+    return spans
 
 
 async def register_users(store: SqliteStore, quiz: Quiz, users: list[UserRef]) -> None:
@@ -364,6 +387,7 @@ async def ingest_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
     with pinned(cpus):  # pinned before the connections start their threads
         # Group commit: the core as shipped. Repeated on fresh files; the best run is the headline.
         runs: list[Burst] = []
+        run_tx: list[dict[str, float]] = []
         ing: Ingest | None = None
         for attempt in range(sizes.repeats):
             stderr(f"[1/{sync}] group commit: {sizes.burst_answers:,} answers, run {attempt + 1} ...")
@@ -378,10 +402,14 @@ async def ingest_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
             if stored != sizes.burst_answers:
                 raise RuntimeError(f"group commit stored {stored} answers, expected {sizes.burst_answers}")
             runs.append(run)
+            run_tx.append(latency_summary_ms(ing.transactions))
         assert ing is not None
         group = max(runs, key=lambda r: r.rate)
         results["group_commit"] = group.summary()
-        results["group_commit_runs"] = [r.summary() for r in runs]
+        results["group_commit"]["transaction"] = run_tx[runs.index(group)]
+        results["group_commit_runs"] = [
+            {**r.summary(), "transaction": t} for r, t in zip(runs, run_tx, strict=True)
+        ]
 
         # Baseline (b), the floor: stdlib executemany of the same rows, before anything else is written.
         stderr(f"[1/{sync}] floor: executemany ...")
@@ -546,6 +574,7 @@ async def steady_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
 
         gc.collect()
         batches_before = ing.quiz.commit_batches
+        ing.transactions.clear()
         with Meter() as meter:
             loop_start = loop.time() + 0.05
             perf_start = time.perf_counter() + (loop_start - loop.time())
@@ -554,6 +583,8 @@ async def steady_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
             await finished
         elapsed = time.perf_counter() - perf_start
         batches = ing.quiz.commit_batches - batches_before
+        tx = latency_summary_ms(ing.transactions)
+        tx_slow = sum(1 for t in ing.transactions if t * 1e3 > TARGET_STEADY_P99_MS)
         await ing.quiz.flush()
         await ing.store.close()
     if statuses != {str(AnswerStatus.ACCEPTED): n}:
@@ -569,6 +600,7 @@ async def steady_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
         "scheduled_to_ack": lat,
         "call_to_ack": latency_summary_ms(from_call),
         "timer_lag": latency_summary_ms(lags),
+        "transaction": tx,
         "cpus": cpus,
     }
     report.line(
@@ -579,6 +611,10 @@ async def steady_section(report: Report, base: Path, sync: str, sizes: Sizes, cp
     report.check("submit->ack p99", lat["p99_ms"], fmt_ms(lat["p99_ms"] / 1e3), at_most=TARGET_STEADY_P99_MS)
     report.line("submit->ack max", fmt_ms(lat["max_ms"] / 1e3))
     report.line("transactions (mean answers each)", f"{batches:,} ({n / max(batches, 1):,.1f})")
+    report.line(
+        f"transaction time p50 / p99 / max (how many > {TARGET_STEADY_P99_MS:g} ms)",
+        f"{ms(tx['p50_ms'])} / {ms(tx['p99_ms'])} / {ms(tx['max_ms'])} ({tx_slow})",
+    )
     u = meter.usage
     report.line(
         "CPU (user+sys) / wall; CPU per answer; steal",
