@@ -70,6 +70,7 @@ from bot.model import Bank, Question, QuestionType
 from bot.quiz import CoreSettings, Quiz, chat_scope
 from bot.records import AnswerStatus, ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.windows import month_key, week_key
+from studybot.tuning import tune_gc
 
 START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai
 TIMEZONE = "Asia/Shanghai"
@@ -189,6 +190,7 @@ async def open_ingest(path: Path, sync: str, n_users: int, n_rounds: int, n_chat
             )
             round_ids.append(round_.id)
     clock.advance(60)  # answers arrive a minute after the rounds opened
+    tune_gc()  # as `studybot run` does once the app is built
     return Ingest(store, quiz, clock, round_ids, users, transactions)
 
 

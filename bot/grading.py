@@ -284,6 +284,8 @@ def canonical_response(question: Question, raw: str) -> str:
 
     Raises InvalidResponse when raw can't be read as an answer of that type.
     """
+    if question.type.has_options and raw in question.letters:
+        return raw  # a button press: already canonical
     match question.type:
         case QuestionType.SINGLE:
             letters = _read_letters(question, raw)

@@ -67,13 +67,7 @@ async def build_reveal(
     right = tuple(a.display_name for a in answers if a.verdict == "correct")
     streaks: tuple[tuple[str, int], ...] = ()
     if round_.kind is RoundKind.DAILY:
-        rows = []
-        for answer in answers:
-            if answer.verdict == "correct":
-                record = await store.streak(chat.id, answer.user_id)
-                if record.current > 1:
-                    rows.append((answer.display_name, record.current))
-        streaks = tuple(sorted(rows, key=lambda r: -r[1])[:top_n])
+        streaks = tuple(await store.top_streaks(chat.id, round_.id, top_n))
     return RevealView(
         round_id=round_.id,
         chat_id=chat.id,

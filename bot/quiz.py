@@ -117,6 +117,8 @@ class Quiz:
         self.clock = clock
         self.rng = rng
         self._committer: GroupCommitter[NewAnswer, AnswerOutcome] = GroupCommitter(store.record_answers)
+        # New users arriving together (a busy daily) are registered in one transaction too.
+        self._user_committer: GroupCommitter[UserRef, int] = GroupCommitter(store.ensure_users)
         self._rounds: dict[int, _RoundContext] = {}
         # Called (as tasks, so receipts are not delayed) after an answer is committed.
         self.answer_listeners: list[Callable[[Round, AnswerStatus], Awaitable[None]]] = []
@@ -177,7 +179,7 @@ class Quiz:
         cached = self._users.get(key)
         if cached is not None and cached[1] == ref.display_name:
             return cached[0]
-        user_id = await self.store.ensure_user(ref)
+        user_id = await self._user_committer.submit(ref)
         self._users[key] = (user_id, ref.display_name)
         return user_id
 
@@ -346,6 +348,7 @@ class Quiz:
                 points=question.points * grade.fraction,
                 week_key=week_key(now, tz),
                 month_key=month_key(now, tz),
+                scored_now=round_.reveal is RevealPolicy.PRACTICE,
             )
         )
         if outcome.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):

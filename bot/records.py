@@ -123,6 +123,7 @@ class NewAnswer:
     points: float
     week_key: str
     month_key: str
+    scored_now: bool = False  # graded on the spot (practice): scored in the same transaction
 
 
 class AnswerStatus(StrEnum):

@@ -12,6 +12,7 @@ from bank.loader import BankError
 from bot.ports import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
+from studybot.tuning import tune_gc
 
 log = logging.getLogger("studybot")
 
@@ -43,6 +44,7 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
+    tune_gc()
     try:
         adapters = [] if force_console else platform_adapters(app, config)
         if adapters:

@@ -54,15 +54,32 @@ async def record_answers(db: aiosqlite.Connection, batch: Sequence[NewAnswer]) -
         )
         for seq, a in enumerate(batch)
     ]  # fmt: skip
+    # Each await is a hop to the database thread: the common case (every answer a first answer
+    # to an open daily) takes four, whatever the batch size.
     await db.execute("DELETE FROM incoming")
     await db.executemany("INSERT INTO incoming VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    async with db.execute("SELECT coalesce(max(id), 0) FROM answers") as cursor:
-        before = (await cursor.fetchone())[0]  # type: ignore[index]
-    await db.execute(_INSERT.format(verb="OR IGNORE", policy=AnswerPolicy.FIRST))
-    await db.execute(_INSERT.format(verb="", policy=AnswerPolicy.CHANGEABLE) + _REPLACE_EARLIER)
-    await db.execute(APPLY_SCORES.format(where="a.id > ? AND r.reveal = 'practice'"), (before,))
+    cursor = await db.execute(_INSERT.format(verb="OR IGNORE", policy=AnswerPolicy.FIRST))
+    inserted = cursor.rowcount
+    if inserted > 0:  # rowids are handed out in order, so the new ones follow `before`
+        before = cursor.lastrowid - inserted  # type: ignore[operator]
+    else:
+        async with db.execute("SELECT coalesce(max(id), 0) FROM answers") as found_max:
+            before = (await found_max.fetchone())[0]  # type: ignore[index]
+    if inserted != len(batch):
+        await db.execute(_INSERT.format(verb="", policy=AnswerPolicy.CHANGEABLE) + _REPLACE_EARLIER)
+    if any(a.scored_now for a in batch):
+        await db.execute(APPLY_SCORES.format(where="a.id > ? AND r.reveal = 'practice'"), (before,))
+    if inserted == len(batch):
+        # Every answer was a first answer to an open round: each was stored exactly as given.
+        return [AnswerOutcome(AnswerStatus.ACCEPTED, _as_stored(a)) for a in batch]
     found = await db.execute_fetchall(_RESULTS)
     return _outcomes(batch, found, before)
+
+
+def _as_stored(new: NewAnswer) -> StoredAnswer:
+    return StoredAnswer(
+        new.round_id, new.user_id, new.response, new.answered_at, new.verdict, new.fraction, new.points
+    )
 
 
 def _outcomes(batch: Sequence[NewAnswer], found, before: int) -> list[AnswerOutcome]:
@@ -81,10 +98,7 @@ def _outcomes(batch: Sequence[NewAnswer], found, before: int) -> list[AnswerOutc
         inserted_here = answer_id > before and first_seq[(new.round_id, new.user_id)] == seq
         if policy == AnswerPolicy.CHANGEABLE:
             status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.CHANGED
-            answer = StoredAnswer(
-                new.round_id, new.user_id, new.response, new.answered_at, new.verdict,
-                new.fraction, new.points,
-            )  # fmt: skip
+            answer = _as_stored(new)
         else:
             status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.DUPLICATE
             response, answered_at, verdict, fraction, points = stored

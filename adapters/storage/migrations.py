@@ -130,6 +130,34 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (contest_id, user_id)
     ) WITHOUT ROWID;
     """,
+    # 3: how many users stand at each score on each board, kept by triggers, so a user's rank is
+    # a sum over a few buckets plus the ties ahead, not a count over every user ahead
+    """
+    CREATE TABLE score_buckets (
+        scope TEXT NOT NULL,
+        win TEXT NOT NULL,
+        points REAL NOT NULL,
+        users INTEGER NOT NULL,
+        PRIMARY KEY (scope, win, points)
+    ) WITHOUT ROWID;
+    INSERT INTO score_buckets (scope, win, points, users)
+        SELECT scope, win, points, count(*) FROM scores GROUP BY scope, win, points;
+    CREATE TRIGGER score_buckets_insert AFTER INSERT ON scores BEGIN
+        INSERT INTO score_buckets (scope, win, points, users) VALUES (new.scope, new.win, new.points, 1)
+            ON CONFLICT (scope, win, points) DO UPDATE SET users = users + 1;
+    END;
+    CREATE TRIGGER score_buckets_update AFTER UPDATE OF points ON scores
+        WHEN old.points != new.points BEGIN
+        UPDATE score_buckets SET users = users - 1
+            WHERE scope = old.scope AND win = old.win AND points = old.points;
+        INSERT INTO score_buckets (scope, win, points, users) VALUES (new.scope, new.win, new.points, 1)
+            ON CONFLICT (scope, win, points) DO UPDATE SET users = users + 1;
+    END;
+    CREATE TRIGGER score_buckets_delete AFTER DELETE ON scores BEGIN
+        UPDATE score_buckets SET users = users - 1
+            WHERE scope = old.scope AND win = old.win AND points = old.points;
+    END;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -197,16 +197,29 @@ class SqliteStore:
             await db.execute("UPDATE chats SET chat_key = ? WHERE id = ?", (new_chat_key, chat_id))
 
     async def ensure_user(self, ref: UserRef) -> int:
+        return (await self.ensure_users([ref]))[0]
+
+    async def ensure_users(self, refs: Sequence[UserRef]) -> list[int]:
+        """Register (or rename) users in one transaction; their ids, in order."""
+        rows = [(str(r.platform), r.user_key, r.display_name) for r in refs]
         async with self.transaction() as db:
-            async with db.execute(
+            await db.executemany(
                 "INSERT INTO users (platform, user_key, display_name) VALUES (?, ?, ?) "
                 "ON CONFLICT (platform, user_key) DO UPDATE SET display_name = excluded.display_name "
-                "RETURNING id",
-                (str(ref.platform), ref.user_key, ref.display_name),
-            ) as cursor:
-                row = await cursor.fetchone()
-        assert row is not None
-        return row[0]
+                "WHERE display_name != excluded.display_name",
+                rows,
+            )
+            found: dict[tuple[str, str], int] = {}
+            keys = sorted({(platform, user_key) for platform, user_key, _ in rows})
+            for start in range(0, len(keys), 400):  # stay under SQLite's bound-parameter limit
+                chunk = keys[start : start + 400]
+                pairs = " OR ".join("(platform = ? AND user_key = ?)" for _ in chunk)
+                params = [part for key in chunk for part in key]
+                for platform, user_key, user_id in await db.execute_fetchall(
+                    f"SELECT platform, user_key, id FROM users WHERE {pairs}", params
+                ):
+                    found[(platform, user_key)] = user_id
+        return [found[(platform, user_key)] for platform, user_key, _ in rows]
 
     async def find_user(self, ref: UserRef) -> int | None:
         row = await self._one(
@@ -370,10 +383,12 @@ class SqliteStore:
         )
         if row is None:
             return None
+        # Users on higher scores come from the buckets; only the ties ahead are counted row by row.
         ahead = await self._one(
-            "SELECT count(*) FROM scores WHERE scope = :scope AND win = :win AND ("
-            "points > :points OR (points = :points AND (reached_at < :at OR "
-            "(reached_at = :at AND user_id < :user))))",
+            "SELECT (SELECT coalesce(sum(users), 0) FROM score_buckets "
+            "        WHERE scope = :scope AND win = :win AND points > :points) + "
+            "(SELECT count(*) FROM scores WHERE scope = :scope AND win = :win AND points = :points "
+            "        AND (reached_at < :at OR (reached_at = :at AND user_id < :user)))",
             {"scope": scope, "win": window, "points": row[2], "at": row[5], "user": user_id},
         )
         rank = (ahead[0] if ahead else 0) + 1
@@ -385,6 +400,17 @@ class SqliteStore:
             (chat_id, user_id),
         )
         return StreakRecord(*row) if row else StreakRecord(0, 0, None)
+
+    async def top_streaks(self, chat_id: int, round_id: int, limit: int) -> list[tuple[str, int]]:
+        """(name, current streak) of the longest streaks (> 1) among those right in a round."""
+        rows = await self._all(
+            "SELECT u.display_name, s.current FROM answers a "
+            "JOIN streaks s ON s.chat_id = ? AND s.user_id = a.user_id JOIN users u ON u.id = a.user_id "
+            "WHERE a.round_id = ? AND a.verdict = 'correct' AND s.current > 1 "
+            "ORDER BY s.current DESC, a.answered_at LIMIT ?",
+            (chat_id, round_id, limit),
+        )
+        return [(r[0], r[1]) for r in rows]
 
     async def totals(self, chat_id: int, user_id: int) -> UserTotals:
         row = await self._one(

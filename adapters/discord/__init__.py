@@ -1,0 +1,5 @@
+"""The Discord adapter (discord.py): slash commands, buttons, modals and reactions for the core."""
+
+from adapters.discord.adapter import DiscordAdapter
+
+__all__ = ["DiscordAdapter"]

@@ -1,0 +1,204 @@
+"""DiscordAdapter: the discord.py client's lifecycle on the app's loop, and the ChatPort the core
+posts questions, reveals, standings and notices through."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
+
+import discord
+import yarl
+
+from adapters.discord import admin_commands, commands, custom_ids
+from adapters.discord.answering import Answering
+from adapters.discord.live import LiveCounts
+from adapters.discord.reactions import Reactions, parse_ref, supports
+from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal_embed, standings_embed
+from adapters.discord.translator import CatalogTranslator
+from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
+from bot.messages import Notice, QuestionView, RevealView, StandingsView
+from bot.ports import ChatGone, PaceLimits, RetryLater
+from bot.records import Chat, Platform
+from bot.text import render_notice
+
+if TYPE_CHECKING:
+    from studybot.bootstrap import App
+    from studybot.config import Config
+
+log = logging.getLogger("studybot.discord")
+T = TypeVar("T")
+GONE_CODES = {10003, 50001, 50013}  # Unknown Channel, Missing Access, Missing Permissions
+
+
+def intents() -> discord.Intents:
+    """Nothing privileged: slash commands and buttons need no message content or member list."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_reactions = True
+    return wanted
+
+
+class StudyClient(discord.Client):
+    def __init__(self, adapter: DiscordAdapter, guild_ready_timeout: float) -> None:
+        super().__init__(
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            guild_ready_timeout=guild_ready_timeout,
+            max_ratelimit_timeout=30.0,  # longer waits go back to the outbox as RetryLater
+        )
+        self.adapter = adapter
+        self.answering = adapter.answering
+        self.tree = commands.StudyTree(self)
+        commands.install(self.tree, adapter)
+        admin_commands.install(self.tree, adapter)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # Buttons are dispatched by their templates and commands by the tree; here: modal submits
+        # (by custom_id, so they outlive a restart) and clicks no template of ours matches.
+        data = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self.answering.on_modal_submit(interaction)
+        elif interaction.type is discord.InteractionType.component and not custom_ids.is_ours(custom_id):
+            await self.answering.on_stray(interaction)
+
+    async def on_raw_reaction_add(self, event: discord.RawReactionActionEvent) -> None:
+        await self.adapter.reactions.on_reaction(self, event)
+
+
+class DiscordAdapter:
+    platform = Platform.DISCORD
+    limits = PaceLimits(per_second=50, per_chat=5, per_chat_window=5)
+    ready_timeout = 30.0
+
+    def __init__(self, app: App, config: Config, *, guild_ready_timeout: float = 2.0,
+                 count_delay: float = 2.0) -> None:  # fmt: skip
+        self.app = app
+        self.config = config
+        self.guild_ready_timeout = guild_ready_timeout
+        self.counts = LiveCounts(app.quiz, lambda: self.client, count_delay)
+        self.answering = Answering(app.quiz, self.counts)
+        self.reactions = Reactions(app.quiz, app.dailies.store)
+        self.client: StudyClient | None = None
+        self._runner: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        if self.config.discord_api_base:
+            discord.http.Route.BASE = self.config.discord_api_base
+        if self.config.discord_gateway_url:
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.config.discord_gateway_url)
+        client = self.client = StudyClient(self, self.guild_ready_timeout)
+        ready = asyncio.create_task(client.wait_until_ready())
+        try:
+            await client.login(self.config.discord_token.value)
+            runner = asyncio.create_task(client.connect(reconnect=True), name="discord-gateway")
+            self._runner = runner
+            done, _ = await asyncio.wait({runner, ready}, timeout=self.ready_timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+            if runner in done:
+                runner.result()  # the connection failed: raise its error
+                raise RuntimeError("the Discord gateway closed before the bot was ready")
+            if not done:
+                raise TimeoutError(f"Discord not ready after {self.ready_timeout:.0f}s")
+        except BaseException:
+            await self.stop()
+            raise
+        finally:
+            ready.cancel()
+        await self.reactions.preload()
+        await self._sync()
+        log.info("discord: logged in as %s (%s guilds)", client.user, len(client.guilds))
+
+    async def _sync(self) -> None:
+        assert self.client is not None
+        tree = self.client.tree
+        try:
+            if self.config.discord_dev_guild:
+                guild = discord.Object(int(self.config.discord_dev_guild))
+                tree.copy_global_to(guild=guild)
+                synced = await tree.sync(guild=guild)
+            else:
+                synced = await tree.sync()
+        except (discord.HTTPException, ValueError) as exc:  # the bot still answers buttons
+            log.error("discord: slash commands not synced: %s", exc)
+            return
+        log.info("discord: %d slash commands synced %s", len(synced),
+                 "to the dev guild" if self.config.discord_dev_guild else "globally")  # fmt: skip
+
+    async def stop(self) -> None:
+        await self.counts.close()
+        client, runner = self.client, self._runner
+        if client is not None:
+            await client.close()
+        if runner is not None:
+            try:
+                await asyncio.wait_for(runner, timeout=10)
+            except TimeoutError:
+                log.warning("discord: the gateway task did not end within 10 s of closing")
+            except (asyncio.CancelledError, discord.DiscordException, OSError) as exc:
+                log.info("discord: the gateway task ended with %s", type(exc).__name__)
+        self._runner = None
+
+    # ------------------------------------------------------------ ChatPort
+
+    async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
+        channel = self._channel(chat)
+        self.counts.remember(view)
+        reactions = view.mode == "reactions" and supports(view.qtype, len(view.options))
+        if reactions:
+            message = await _mapped(channel.send(embed=question_embed(view, reactions=True)))
+            await self.reactions.add_choices(message, view)
+        else:
+            message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view)))
+        return f"{message.channel.id}:{message.id}"
+
+    async def post_reveal(self, chat: Chat, view: RevealView) -> None:
+        where = parse_ref(view.message_ref)
+        async with self.counts.lock(view.round_id):
+            self.counts.mark_revealed(view.round_id)
+            if where is not None and int(where[0]) == int(chat.ref.chat_key):
+                reactions = where[1] in self.reactions.rounds
+                self.reactions.forget(where[1])
+                buttons = None if reactions else revealed_buttons(view)
+                message = self._channel(chat).get_partial_message(where[1])
+                try:
+                    await _mapped(message.edit(embed=reveal_embed(view), view=buttons))
+                    return
+                except discord.NotFound:  # the question was deleted: post the reveal anew
+                    log.info("question message of round %s is gone; posting its reveal", view.round_id)
+            await _mapped(self._channel(chat).send(embed=reveal_embed(view)))
+
+    async def post_standings(self, chat: Chat, view: StandingsView) -> None:
+        await _mapped(self._channel(chat).send(embed=standings_embed(view)))
+
+    async def post_notice(self, chat: Chat, notice: Notice) -> None:
+        await _mapped(self._channel(chat).send(fit(render_notice(notice, MD), CONTENT_MAX)))
+
+    def _channel(self, chat: Chat) -> discord.PartialMessageable:
+        if self.client is None:
+            raise RetryLater(5.0, "the Discord client is not running")
+        return self.client.get_partial_messageable(int(chat.ref.chat_key))
+
+
+async def _mapped(call: Awaitable[T]) -> T:
+    """Discord's errors as the port's: 429 -> RetryLater, no access to the channel -> ChatGone.
+    A missing message (404 Unknown Message) is left to the caller."""
+    try:
+        return await call
+    except discord.RateLimited as exc:
+        raise RetryLater(exc.retry_after, "Discord rate limit") from exc
+    except discord.HTTPException as exc:
+        if exc.status == 429:
+            retry = exc.response.headers.get("Retry-After") if exc.response is not None else None
+            raise RetryLater(float(retry or 1.0), "Discord rate limit") from exc
+        if exc.status in (403, 404) and exc.code in GONE_CODES:
+            raise ChatGone(f"{exc.status} {exc.code} {exc.text}") from exc
+        raise

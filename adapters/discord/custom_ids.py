@@ -1,0 +1,52 @@
+"""The custom_ids of the bot's buttons and modal: what each carries, how to build and read them.
+
+They hold everything a click needs (round and choice), so buttons keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import re
+
+PREFIX = "sb"
+ANSWER = "a"  # sb:a:<round>:<token>   single / judge choice
+TOGGLE = "t"  # sb:t:<round>:<letter>  multi-choice toggle
+SUBMIT = "s"  # sb:s:<round>           submit the toggled letters
+MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
+GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
+FORM = "f"  # sb:f:<round>             the answer modal itself
+ANSWER_INPUT = "answer"  # the modal's text input
+
+# Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses
+# what it cannot read with "closed" instead of letting the click time out.
+TEMPLATES = {
+    ANSWER: r"sb:a:(?P<round>[^:]*):(?P<arg>.*)",
+    TOGGLE: r"sb:t:(?P<round>[^:]*):(?P<arg>.*)",
+    SUBMIT: r"sb:s:(?P<round>.*)",
+    MODAL: r"sb:m:(?P<round>.*)",
+    GRADE: r"sb:g:(?P<round>[^:]*):(?P<arg>.*)",
+}
+FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
+SELF_LEVELS = ("full", "half", "zero")
+_ROUND = re.compile(r"[1-9][0-9]{0,17}")
+
+
+def make(kind: str, round_id: int | str, arg: str | None = None) -> str:
+    parts = [PREFIX, kind, str(round_id)] + ([arg] if arg is not None else [])
+    return ":".join(parts)
+
+
+def round_id(text: str | None) -> int | None:
+    """The round id in a custom_id field, or None when it is not a plain positive number."""
+    if text is None or not _ROUND.fullmatch(text):
+        return None
+    return int(text)
+
+
+def form_round(custom_id: str) -> int | None:
+    match = FORM_PATTERN.fullmatch(custom_id)
+    return round_id(match["round"]) if match else None
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a dynamic button template of ours will handle this custom_id."""
+    return any(re.fullmatch(template, custom_id) for template in TEMPLATES.values())

@@ -1,0 +1,95 @@
+"""The live answer count on a question message: edited at most once per `delay` per round, and
+never after the reveal replaced the question (both edits hold the round's lock)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+
+import discord
+
+from adapters.discord.render import question_embed
+from bot.messages import QuestionView
+from bot.quiz import Quiz
+from bot.records import RoundState
+
+log = logging.getLogger("studybot.discord")
+REMEMBERED = 2000  # question views kept for re-rendering; older ones are rebuilt from the store
+
+
+class LiveCounts:
+    def __init__(self, quiz: Quiz, client: Callable[[], discord.Client | None], delay: float) -> None:
+        self.quiz = quiz
+        self._client = client
+        self.delay = delay
+        self._views: OrderedDict[int, QuestionView] = OrderedDict()
+        self._pending: dict[int, asyncio.Task[None]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._revealed: OrderedDict[int, None] = OrderedDict()
+
+    def remember(self, view: QuestionView) -> None:
+        self._views[view.round_id] = view
+        self._views.move_to_end(view.round_id)
+        while len(self._views) > REMEMBERED:
+            self._views.popitem(last=False)
+
+    async def question_view(self, round_id: int) -> QuestionView | None:
+        view = self._views.get(round_id)
+        if view is not None:
+            return view
+        context = await self.quiz.round_context(round_id)
+        if context is None:
+            return None
+        view = self.quiz.question_view(context.round, context.chat, context.question)
+        self.remember(view)
+        return view
+
+    def lock(self, round_id: int) -> asyncio.Lock:
+        """Held by whoever edits the round's question message (count edits and the reveal)."""
+        if len(self._locks) > REMEMBERED:  # rounds never revealed (practice) would pile up
+            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+        return self._locks.setdefault(round_id, asyncio.Lock())
+
+    def mark_revealed(self, round_id: int) -> None:
+        """Call holding the round's lock: no count edit touches its message afterwards."""
+        self._revealed[round_id] = None
+        while len(self._revealed) > REMEMBERED:
+            self._revealed.popitem(last=False)
+        self._views.pop(round_id, None)
+
+    def bump(self, round_id: int, channel_id: int, message_id: int) -> None:
+        """An answer was recorded: schedule an edit unless one is already coming."""
+        if round_id in self._pending or round_id in self._revealed:
+            return
+        task = asyncio.create_task(self._edit_later(round_id, channel_id, message_id))
+        self._pending[round_id] = task
+
+    async def _edit_later(self, round_id: int, channel_id: int, message_id: int) -> None:
+        try:
+            await asyncio.sleep(self.delay)
+        finally:
+            self._pending.pop(round_id, None)
+        client = self._client()
+        try:
+            view = await self.question_view(round_id)
+            if view is None or client is None:
+                return
+            async with self.lock(round_id):
+                round_ = await self.quiz.store.get_round(round_id)
+                if round_id in self._revealed or round_ is None or round_.state is RoundState.CLOSED:
+                    return
+                count = await self.quiz.store.answer_count(round_id)
+                message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
+                await message.edit(embed=question_embed(view, answers=count))
+        except discord.HTTPException as exc:
+            log.warning("answer count of round %s not updated: %s", round_id, exc)
+        except Exception:  # a count edit failing must never disturb answering
+            log.exception("answer count of round %s not updated", round_id)
+
+    async def close(self) -> None:
+        for task in list(self._pending.values()):
+            task.cancel()
+        await asyncio.gather(*self._pending.values(), return_exceptions=True)
+        self._pending.clear()

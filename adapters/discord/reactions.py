@@ -1,0 +1,121 @@
+"""Reaction mode (dailies set with mode=reactions): choices as 🇦🇧🇨🇩 or ✅❌ reactions, a user's
+first reaction is their answer, and with Manage Messages the bot removes reactions to hide choices."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.messages import QuestionView, SubmitAnswer
+from bot.model import QuestionType
+from bot.ports import DailyStore
+from bot.quiz import Quiz
+from bot.records import AnswerMode, AnswerStatus, Platform, RoundKind, UserRef
+
+log = logging.getLogger("studybot.discord")
+JUDGE_EMOJI = {"true": "✅", "false": "❌"}
+REGIONAL_A = 0x1F1E6  # 🇦; 🇧 … 🇿 follow
+MAX_REACTIONS = 20  # Discord's limit of distinct reactions on a message
+
+
+def emoji_for(token: str) -> str:
+    if token in JUDGE_EMOJI:
+        return JUDGE_EMOJI[token]
+    return chr(REGIONAL_A + ord(token) - ord("A"))
+
+
+def token_for(emoji: str) -> str | None:
+    for token, judge in JUDGE_EMOJI.items():
+        if emoji == judge:
+            return token
+    if len(emoji) == 1 and 0 <= ord(emoji) - REGIONAL_A < 26:
+        return chr(ord("A") + ord(emoji) - REGIONAL_A)
+    return None
+
+
+def supports(qtype: QuestionType, options: int) -> bool:
+    """One reaction is one answer: single choice and true/false only (others keep their buttons)."""
+    return qtype in (QuestionType.SINGLE, QuestionType.JUDGE) and options <= MAX_REACTIONS
+
+
+def parse_ref(message_ref: str | None) -> tuple[int, int] | None:
+    channel, _, message = (message_ref or "").partition(":")
+    if not (channel.isdigit() and message.isdigit()):
+        return None
+    return int(channel), int(message)
+
+
+class Reactions:
+    def __init__(self, quiz: Quiz, dailies: DailyStore) -> None:
+        self.quiz = quiz
+        self.dailies = dailies
+        self.rounds: dict[int, int] = {}  # message id -> round id, for open reaction-mode questions
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def track(self, message_id: int, round_id: int) -> None:
+        self.rounds[message_id] = round_id
+
+    def forget(self, message_id: int) -> None:
+        self.rounds.pop(message_id, None)
+
+    def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
+        if len(self._locks) > 10_000:
+            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+        return self._locks.setdefault(key, asyncio.Lock())
+
+    async def add_choices(self, message: discord.Message, view: QuestionView) -> None:
+        self.track(message.id, view.round_id)
+        for option in view.options:
+            try:
+                await message.add_reaction(emoji_for(option.token))
+            except discord.HTTPException as exc:  # members can still react themselves
+                log.warning("could not add %s to message %s: %s", option.token, message.id, exc)
+
+    async def preload(self) -> None:
+        """After a restart: find the open reaction-mode questions again (from the open rounds and
+        their chat's daily mode; the store keeps no mode per round)."""
+        for round_ in await self.quiz.store.open_rounds():
+            where = parse_ref(round_.message_ref)
+            if round_.kind is not RoundKind.DAILY or where is None:
+                continue
+            chat = await self.quiz.store.get_chat(round_.chat_id)
+            schedule = await self.dailies.get_daily(round_.chat_id)
+            if chat is None or chat.ref.platform != Platform.DISCORD or schedule is None:
+                continue
+            context = await self.quiz.round_context(round_.id)
+            if context is None or schedule.mode is not AnswerMode.REACTIONS:
+                continue
+            if supports(context.question.type, len(context.question.options) or 2):
+                self.track(where[1], round_.id)
+
+    async def on_reaction(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:
+        round_id = self.rounds.get(event.message_id)
+        me = client.user
+        if round_id is None or me is None or event.user_id == me.id or (event.member and event.member.bot):
+            return
+        try:
+            token = token_for(event.emoji.name or "") if event.emoji.is_unicode_emoji() else None
+            if token is not None:
+                name = event.member.display_name if event.member else str(event.user_id)
+                user = UserRef(Platform.DISCORD, str(event.user_id), name)
+                # One user's reactions one after another, so the first one is the one recorded.
+                async with self._lock((round_id, event.user_id)):
+                    receipt = await self.quiz.submit(SubmitAnswer(round_id, user, token))
+                if receipt.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
+                    return  # the reveal is coming (or came): reactions no longer need hiding
+            await self._hide(client, event)
+        except Exception:  # a reaction must never take the gateway handler down
+            log.exception("reaction on message %s not handled", event.message_id)
+
+    async def _hide(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:
+        guild = client.get_guild(event.guild_id or 0)
+        channel = guild.get_channel_or_thread(event.channel_id) if guild else None
+        if guild is None or channel is None or not channel.permissions_for(guild.me).manage_messages:
+            return
+        message = client.get_partial_messageable(event.channel_id).get_partial_message(event.message_id)
+        try:
+            await message.remove_reaction(event.emoji, discord.Object(event.user_id))
+        except discord.HTTPException as exc:
+            log.info("could not hide a reaction on message %s: %s", event.message_id, exc)

@@ -1,0 +1,77 @@
+"""Answering an interaction in time: refs for the core, the admin check, and replies that defer
+first when the work takes long (Discord drops an interaction not answered within 3 seconds)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.records import ChatKind, ChatRef, Platform, UserRef
+
+log = logging.getLogger("studybot.discord")
+DEFER_AFTER = 2.0  # seconds of work before the reply is deferred (Discord allows 3)
+
+
+def chat_ref(interaction: discord.Interaction) -> ChatRef:
+    channel = interaction.channel
+    key = str(interaction.channel_id or getattr(channel, "id", "") or interaction.user.id)
+    if interaction.guild_id is None:
+        return ChatRef(Platform.DISCORD, key, ChatKind.PRIVATE, title=getattr(channel, "name", None) or "")
+    return ChatRef(Platform.DISCORD, key, ChatKind.GROUP, guild_key=str(interaction.guild_id),
+                   title=getattr(channel, "name", None) or "")  # fmt: skip
+
+
+def user_ref(user: discord.abc.User) -> UserRef:
+    return UserRef(Platform.DISCORD, str(user.id), user.display_name)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """Manage Server (or Administrator) in this channel, as Discord computed it for the interaction."""
+    perms = interaction.permissions
+    return interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
+
+
+@dataclass(frozen=True)
+class Reply:
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    ephemeral: bool = True
+
+
+async def respond(interaction: discord.Interaction, work: Awaitable[Reply], *, public: bool = False,
+                  budget: float | None = None) -> int | None:
+    """Run `work` and send its reply; defer if it is not done within `budget` (DEFER_AFTER).
+    Returns the id of the message sent (None if Discord no longer takes the interaction)."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER if budget is None else budget)
+    if not done and not interaction.response.is_done():
+        try:
+            await interaction.response.defer(ephemeral=not public, thinking=True)
+        except discord.HTTPException as exc:
+            log.warning("could not defer interaction %s: %s", interaction.id, exc)
+    return await send(interaction, await task)
+
+
+async def send(interaction: discord.Interaction, reply: Reply) -> int | None:
+    kwargs: dict[str, Any] = {"ephemeral": reply.ephemeral}
+    if reply.content:
+        kwargs["content"] = reply.content
+    if reply.embed is not None:
+        kwargs["embed"] = reply.embed
+    if reply.view is not None:
+        kwargs["view"] = reply.view
+    try:
+        if not interaction.response.is_done():
+            response = await interaction.response.send_message(**kwargs)
+            return response.message_id
+        message = await interaction.followup.send(wait=True, **kwargs)
+        return message.id
+    except discord.NotFound as exc:  # 10062: too late; 10015: the token expired
+        log.warning("interaction %s could not be answered: %s", interaction.id, exc)
+        return None

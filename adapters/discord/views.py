@@ -1,0 +1,140 @@
+"""Buttons (discord.ui.DynamicItem templates, so they outlive a restart) and the answer modal.
+
+Each button only forwards its round and choice to the client's `answering` service.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from adapters.discord import custom_ids as ids
+from bot.i18n import t
+from bot.messages import QuestionView, RevealView
+from bot.model import QuestionType
+
+ROW_WIDTH = 5
+Style = discord.ButtonStyle
+
+
+def _button(custom_id: str, label: str, style: Style, disabled: bool, row: int | None) -> discord.ui.Button:
+    label = label[:80] or "?"
+    return discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled, row=row)
+
+
+class _StudyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+    """The shared behaviour; only the subclasses below, with real templates, are registered."""
+
+    kind = ""
+
+    def __init__(self, round_key: str, arg: str | None = None, *, label: str = "?",
+                 style: Style = Style.secondary, disabled: bool = False, row: int | None = None) -> None:
+        custom_id = ids.make(self.kind, round_key, arg)
+        super().__init__(_button(custom_id, label, style, disabled, row))
+        self.round_key = round_key
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> _StudyButton:
+        groups = match.groupdict()
+        label = getattr(item, "label", None) or "?"
+        style = getattr(item, "style", Style.secondary)
+        return cls(groups["round"], groups.get("arg"), label=label, style=style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await interaction.client.answering.on_button(interaction, self.kind, self.round_key, self.arg)  # type: ignore[attr-defined]
+
+
+class AnswerButton(_StudyButton, template=ids.TEMPLATES[ids.ANSWER]):
+    kind = ids.ANSWER
+
+
+class ToggleButton(_StudyButton, template=ids.TEMPLATES[ids.TOGGLE]):
+    kind = ids.TOGGLE
+
+
+class SubmitButton(_StudyButton, template=ids.TEMPLATES[ids.SUBMIT]):
+    kind = ids.SUBMIT
+
+
+class ModalButton(_StudyButton, template=ids.TEMPLATES[ids.MODAL]):
+    kind = ids.MODAL
+
+
+class GradeButton(_StudyButton, template=ids.TEMPLATES[ids.GRADE]):
+    kind = ids.GRADE
+
+
+DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton)
+
+
+class AnswerModal(discord.ui.Modal):
+    """The text answer to a fill or short question. Its submit is handled by the client's
+    on_interaction (from the custom_id), so a submit still counts if the bot restarted meanwhile."""
+
+    def __init__(self, round_id: int, language: str, *, long: bool) -> None:
+        title = t(language, "modal.title")[:45]
+        super().__init__(title=title, custom_id=ids.make(ids.FORM, round_id), timeout=900)
+        self.add_item(discord.ui.TextInput(
+            label=t(language, "modal.label")[:45], custom_id=ids.ANSWER_INPUT,
+            style=discord.TextStyle.paragraph if long else discord.TextStyle.short,
+            max_length=2000 if long else 200,
+        ))  # fmt: skip
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Answered in on_interaction; nothing to do here."""
+
+
+def _rows(count: int) -> list[int]:
+    return [i // ROW_WIDTH for i in range(count)]
+
+
+def question_buttons(view: QuestionView) -> discord.ui.View:
+    """A–D (single), toggles + Submit (multi), 对/错 (judge), or Answer (fill, short)."""
+    lang, key = view.language, str(view.round_id)
+    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    if view.typed:
+        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), style=Style.primary))
+        return buttons
+    cls = ToggleButton if view.multi else AnswerButton
+    style = Style.secondary if view.multi else Style.primary
+    rows = _rows(len(view.options))
+    for option, row in zip(view.options, rows, strict=True):
+        buttons.add_item(cls(key, option.token, label=option.label, style=style, row=row))
+    if view.multi:
+        submit = SubmitButton(key, label=t(lang, "button.submit"), style=Style.success, row=rows[-1] + 1)
+        buttons.add_item(submit)
+    return buttons
+
+
+def revealed_buttons(view: RevealView) -> discord.ui.View:
+    """The question's buttons, disabled, the right options green and each with its count."""
+    lang, key = view.language, str(view.round_id)
+    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    if not view.qtype.is_choice:
+        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), disabled=True))
+        return buttons
+    counts = {c.token: c.count for c in view.counts}
+    cls = ToggleButton if view.qtype is QuestionType.MULTI else AnswerButton
+    rows = _rows(len(view.options))
+    for option, row in zip(view.options, rows, strict=True):
+        right = option.token in view.correct_tokens
+        label = f"{option.label} · {counts.get(option.token, 0)}"
+        style = Style.success if right else Style.secondary
+        buttons.add_item(cls(key, option.token, label=label, style=style, disabled=True, row=row))
+    if view.qtype is QuestionType.MULTI:
+        buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), disabled=True, row=rows[-1] + 1))
+    return buttons
+
+
+def self_grade_buttons(round_id: int, language: str) -> discord.ui.View:
+    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    styles = {"full": Style.success, "half": Style.primary, "zero": Style.danger}
+    for level in ids.SELF_LEVELS:
+        label = t(language, f"button.self_{level}")
+        buttons.add_item(GradeButton(str(round_id), level, label=label, style=styles[level]))
+    return buttons

@@ -1,0 +1,261 @@
+"""The Telegram adapter: runs a python-telegram-bot Application on the app's own event loop
+(long polling, or a webhook when TELEGRAM_WEBHOOK_URL is set) and is the core's ChatPort."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, TypeVar
+from urllib.parse import urlsplit
+
+from telegram import InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ContextTypes,
+    ExtBot,
+)
+
+from adapters.telegram.admin import AdminCheck
+from adapters.telegram.callbacks import Callbacks
+from adapters.telegram.handlers import Handlers
+from adapters.telegram.menu import set_commands
+from adapters.telegram.redaction import Redaction
+from adapters.telegram.render import (
+    chat_ref,
+    message_ref,
+    parse_message_ref,
+    question_keyboard,
+    split_html,
+)
+from adapters.telegram.rounds import RoundIndex
+from adapters.telegram.updates import PerUserUpdateProcessor
+from bot.i18n import t
+from bot.messages import Notice, QuestionView, RevealView, StandingsView
+from bot.ports import ChatGone, ChatMoved, PaceLimits, RetryLater
+from bot.records import Chat, Platform
+from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
+from studybot.config import Config
+
+if TYPE_CHECKING:
+    from studybot.bootstrap import App
+
+log = logging.getLogger("studybot.telegram")
+T = TypeVar("T")
+# Opt in to PTB's coming timedelta durations now; PTB itself reads RetryAfter.retry_after on every
+# 429 and would warn each time otherwise.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    value = getattr(error, "_retry_after", None)  # a timedelta, read without PTB's deprecation warning
+    if not isinstance(value, timedelta):
+        value = error.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def webhook_settings(config: Config) -> dict[str, object]:
+    """start_webhook() arguments for TELEGRAM_WEBHOOK_URL: listen there, on the URL's path."""
+    url = config.telegram_webhook_url or ""
+    return {
+        "listen": config.telegram_webhook_listen,
+        "port": config.telegram_webhook_port,
+        "url_path": urlsplit(url).path.lstrip("/"),
+        "webhook_url": url,
+    }
+
+
+class TelegramAdapter:
+    platform = Platform.TELEGRAM
+    limits = PaceLimits(per_second=30, per_chat=20, per_chat_window=60)
+
+    def __init__(
+        self,
+        app: App,
+        config: Config,
+        *,
+        max_retries: int = 3,
+        admin_ttl: float = 300.0,
+        poll_timeout: float = 10.0,
+    ) -> None:
+        token = config.telegram_token.value
+        if not token:
+            raise ValueError("TELEGRAM_TOKEN is not set")
+        self.app = app
+        self.config = config
+        self.poll_timeout = poll_timeout
+        self.redaction = Redaction(token)
+        self.redaction.install()  # PTB logs its API URLs, token included, while it is being built
+        builder = (
+            ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=max_retries))
+            .concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
+        )  # fmt: skip
+        if config.telegram_api_base:
+            builder = builder.base_url(config.telegram_api_base)
+        self.application: Application = builder.build()
+        self.rounds = RoundIndex()
+        self.admins = AdminCheck(self, admin_ttl)
+        Handlers(self).register(self.application)
+        self.application.add_handler(CallbackQueryHandler(Callbacks(self).on_click))
+        self.application.add_error_handler(self._on_error)
+
+    @property
+    def bot(self) -> ExtBot:
+        return self.application.bot
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self.redaction.install()  # again: handlers configured since construction get it too
+        try:
+            await self.application.initialize()
+            try:
+                await set_commands(self.bot)
+            except TelegramError as exc:  # menus are a convenience; the bot works without them
+                log.warning("telegram command menus not set: %s", exc)
+            await self.application.start()
+            updater = self.application.updater
+            assert updater is not None
+            if self.config.telegram_webhook_url:
+                await updater.start_webhook(
+                    **webhook_settings(self.config),  # type: ignore[arg-type]
+                    secret_token=secrets.token_urlsafe(32),
+                    allowed_updates=ALLOWED_UPDATES,
+                )
+            else:
+                await updater.start_polling(
+                    poll_interval=0.0,
+                    timeout=timedelta(seconds=self.poll_timeout),
+                    allowed_updates=ALLOWED_UPDATES,
+                )
+        except BaseException:
+            await self.stop()
+            raise
+        log.info("telegram adapter running as @%s", self.bot.username)
+
+    async def stop(self) -> None:
+        application = self.application
+        try:
+            if application.updater is not None and application.updater.running:
+                await application.updater.stop()
+            if application.running:
+                await application.stop()
+            await application.shutdown()
+        finally:
+            self.redaction.remove()
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log any handler's failure (the token is redacted) and tell the user, if there is one."""
+        log.error("telegram update failed: %r", context.error, exc_info=context.error)
+        if not isinstance(update, Update) or update.effective_chat is None:
+            return
+        try:
+            chat = await self.app.quiz.chat(chat_ref(update.effective_chat))
+            language = chat.settings.language
+        except Exception:
+            language = self.app.quiz.settings.language
+        try:
+            await self.send(update.effective_chat.id, HTML.escape(t(language, "error.internal")))
+        except TelegramError as exc:
+            log.warning("could not tell chat %s about the error: %s", update.effective_chat.id, exc)
+
+    # ------------------------------------------------------------ sending
+
+    async def send(
+        self,
+        chat_id: int,
+        html: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        reply_to: int | None = None,
+    ) -> Message:
+        """Send HTML, split at 4096 characters; the keyboard goes under the last part."""
+        chunks = split_html(html)
+        sent: Message | None = None
+        for index, chunk in enumerate(chunks):
+            last = index == len(chunks) - 1
+            sent = await self.bot.send_message(
+                chat_id,
+                chunk,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup if last else None,
+                link_preview_options=NO_PREVIEW,
+                reply_parameters=(
+                    ReplyParameters(reply_to, allow_sending_without_reply=True)
+                    if reply_to is not None and index == 0 else None
+                ),
+            )  # fmt: skip
+        if sent is None:
+            raise ValueError("nothing to send")
+        return sent
+
+    async def send_question(self, chat_id: int, view: QuestionView) -> str:
+        text = render_question(view, HTML, how_to=view.typed)
+        message = await self.send(chat_id, text, question_keyboard(view))
+        self.rounds.posted(chat_id, message.message_id, view.round_id)
+        return message_ref(chat_id, message.message_id)
+
+    async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id)
+        except BadRequest as exc:  # already without buttons, or gone: nothing to remove
+            log.debug("keyboard of %s:%s not removed: %s", chat_id, message_id, exc)
+
+    # ------------------------------------------------------------ ChatPort
+
+    async def post_question(self, chat: Chat, view: QuestionView) -> str:
+        return await self._port(lambda: self.send_question(int(chat.ref.chat_key), view))
+
+    async def post_reveal(self, chat: Chat, view: RevealView) -> None:
+        await self._port(lambda: self._reveal(int(chat.ref.chat_key), view))
+
+    async def post_standings(self, chat: Chat, view: StandingsView) -> None:
+        await self._port(lambda: self.send(int(chat.ref.chat_key), render_standings(view, HTML)))
+
+    async def post_notice(self, chat: Chat, notice: Notice) -> None:
+        await self._port(lambda: self.send(int(chat.ref.chat_key), render_notice(notice, HTML)))
+
+    async def _reveal(self, chat_id: int, view: RevealView) -> None:
+        """Edit the question into its reveal (dropping the buttons); a new message if that fails."""
+        text = render_reveal(view, HTML)
+        target = parse_message_ref(view.message_ref)
+        if target is not None and target[0] == chat_id:
+            first, *rest = split_html(text)
+            try:
+                await self.bot.edit_message_text(
+                    first, chat_id=chat_id, message_id=target[1], parse_mode=ParseMode.HTML,
+                    link_preview_options=NO_PREVIEW,
+                )  # fmt: skip
+            except BadRequest as exc:
+                if "not modified" in exc.message.lower():
+                    return  # revealed already (a retried post)
+                log.info("reveal of round %s sent anew: %s", view.round_id, exc.message)
+            else:
+                for chunk in rest:
+                    await self.send(chat_id, chunk)
+                return
+        await self.send(chat_id, text)
+
+    async def _port(self, call: Callable[[], Awaitable[T]]) -> T:
+        """Run a post, translating Telegram's refusals into the core's PostErrors."""
+        try:
+            return await call()
+        except RetryAfter as exc:
+            raise RetryLater(retry_seconds(exc), str(exc)) from exc
+        except Forbidden as exc:
+            raise ChatGone(exc.message) from exc
+        except ChatMigrated as exc:
+            raise ChatMoved(str(exc.new_chat_id)) from exc
+        except BadRequest as exc:
+            if "chat not found" in exc.message.lower():
+                raise ChatGone(exc.message) from exc
+            raise

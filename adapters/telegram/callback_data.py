@@ -1,0 +1,109 @@
+"""Inline-button payloads: short, versioned strings (≤ 64 bytes) built and strictly parsed here.
+
+Anything that does not parse exactly — a wrong version, a stray character, a round id with a
+leading zero — is refused (`parse` returns None), so a tampered payload never reaches the core.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+SELF_GRADE_LEVELS = ("full", "half", "zero")
+LANGUAGE_CODES = {"zh": "zh-CN", "en": "en"}
+
+_ROUND = r"([1-9][0-9]{0,14})"
+_TOKEN = r"([A-Z]|true|false)"
+_PATTERNS = {
+    "a1": re.compile(rf"a1:{_ROUND}:{_TOKEN}"),
+    "t1": re.compile(rf"t1:{_ROUND}:([A-Z])"),
+    "s1": re.compile(rf"s1:{_ROUND}"),
+    "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
+    "l1": re.compile(r"l1:(zh|en)"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerChoice:
+    """A single-choice or true/false button: answer `token`."""
+
+    round_id: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToggleOption:
+    """A multiple-choice option button: add or remove `token` from the clicker's selection."""
+
+    round_id: int
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitSelection:
+    round_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SelfGradeLevel:
+    round_id: int
+    level: str  # full | half | zero
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLanguage:
+    language: str  # zh-CN | en
+
+
+Action = AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | ChooseLanguage
+
+
+def answer(round_id: int, token: str) -> str:
+    return _checked(f"a1:{round_id}:{token}")
+
+
+def toggle(round_id: int, token: str) -> str:
+    return _checked(f"t1:{round_id}:{token}")
+
+
+def submit(round_id: int) -> str:
+    return _checked(f"s1:{round_id}")
+
+
+def self_grade(round_id: int, level: str) -> str:
+    return _checked(f"g1:{round_id}:{level}")
+
+
+def language(code: str) -> str:
+    return _checked(f"l1:{code}")
+
+
+def _checked(data: str) -> str:
+    if parse(data) is None:
+        raise ValueError(f"not a valid button payload: {data!r}")
+    return data
+
+
+def parse(data: object) -> Action | None:
+    """The action a payload asks for, or None for anything not built by this module."""
+    if not isinstance(data, str) or not 0 < len(data.encode("utf-8", "replace")) <= MAX_BYTES:
+        return None
+    match = None
+    for prefix, pattern in _PATTERNS.items():
+        if data.startswith(prefix + ":"):
+            match = pattern.fullmatch(data)
+            break
+    if match is None:
+        return None
+    kind = data[:2]
+    if kind == "l1":
+        return ChooseLanguage(LANGUAGE_CODES[match.group(1)])
+    round_id = int(match.group(1))
+    if kind == "a1":
+        return AnswerChoice(round_id, match.group(2))
+    if kind == "t1":
+        return ToggleOption(round_id, match.group(2))
+    if kind == "s1":
+        return SubmitSelection(round_id)
+    return SelfGradeLevel(round_id, match.group(2))

@@ -1,0 +1,162 @@
+"""Telegram layout: inline keyboards for views, HTML split to Telegram's 4096-character limit,
+toasts clipped to 200 characters, and chat/user references from PTB objects."""
+
+from __future__ import annotations
+
+import re
+
+from telegram import Chat as TgChat
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import User as TgUser
+
+from adapters.telegram import callback_data
+from bot.i18n import t
+from bot.messages import QuestionView
+from bot.model import QuestionType
+from bot.records import ChatKind, ChatRef, Platform, UserRef
+
+MAX_TEXT = 4096
+MAX_TOAST = 200
+_TOKEN_RE = re.compile(r"<[^>]*>|&#?\w+;|[\s\S]")
+_TAG_NAME_RE = re.compile(r"</?\s*([a-zA-Z0-9-]+)")
+
+
+# ---------------------------------------------------------------- references
+
+
+def chat_ref(chat: TgChat) -> ChatRef:
+    kind = ChatKind.PRIVATE if chat.type == TgChat.PRIVATE else ChatKind.GROUP
+    return ChatRef(Platform.TELEGRAM, str(chat.id), kind, title=chat.effective_name or "")
+
+
+def user_ref(user: TgUser) -> UserRef:
+    return UserRef(Platform.TELEGRAM, str(user.id), user.full_name or str(user.id))
+
+
+def message_ref(chat_id: int, message_id: int) -> str:
+    return f"{chat_id}:{message_id}"
+
+
+def parse_message_ref(ref: str | None) -> tuple[int, int] | None:
+    try:
+        chat_id, message_id = (ref or "").split(":")
+        return int(chat_id), int(message_id)
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------- keyboards
+
+
+def question_keyboard(view: QuestionView) -> InlineKeyboardMarkup | None:
+    """A–D (single), 对/错 (judge), toggles plus Submit (multi); typed questions have none."""
+    if view.qtype in (QuestionType.SINGLE, QuestionType.JUDGE):
+        row = [InlineKeyboardButton(o.label, callback_data=callback_data.answer(view.round_id, o.token))
+               for o in view.options]  # fmt: skip
+        return InlineKeyboardMarkup([row])
+    if view.qtype is QuestionType.MULTI:
+        row = [InlineKeyboardButton(o.label, callback_data=callback_data.toggle(view.round_id, o.token))
+               for o in view.options]  # fmt: skip
+        submit = InlineKeyboardButton(
+            t(view.language, "button.submit"), callback_data=callback_data.submit(view.round_id)
+        )
+        return InlineKeyboardMarkup([row, [submit]])
+    return None
+
+
+def self_grade_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(t(language, f"button.self_{level}"),
+                             callback_data=callback_data.self_grade(round_id, level))
+        for level in callback_data.SELF_GRADE_LEVELS
+    ]])  # fmt: skip
+
+
+def language_keyboard() -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(t(lang, "tg.lang_name"), callback_data=callback_data.language(code))
+        for code, lang in callback_data.LANGUAGE_CODES.items()
+    ]])  # fmt: skip
+
+
+# ---------------------------------------------------------------- lengths
+
+
+def utf16_len(text: str) -> int:
+    """Telegram counts lengths in UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def clip(text: str, limit: int = MAX_TOAST) -> str:
+    if utf16_len(text) <= limit:
+        return text
+    out = ""
+    for char in text:
+        if utf16_len(out + char) > limit - 1:
+            break
+        out += char
+    return out + "…"
+
+
+def _visible(token: str) -> int:
+    if token.startswith("<") and len(token) > 1:
+        return 0
+    if token.startswith("&") and len(token) > 1:
+        return 1
+    return utf16_len(token)
+
+
+def _tag(token: str) -> tuple[str, bool] | None:
+    """(name, closing) for an HTML tag token; None for text."""
+    if not (token.startswith("<") and token.endswith(">") and len(token) > 2):
+        return None
+    match = _TAG_NAME_RE.match(token)
+    if match is None:
+        return None
+    return match.group(1).lower(), token.startswith("</")
+
+
+def _replay(opened: list[tuple[str, str]], tokens: list[str]) -> list[tuple[str, str]]:
+    """The tags still open after `tokens`, given those open before: (name, opening tag)."""
+    result = list(opened)
+    for token in tokens:
+        tag = _tag(token)
+        if tag is None:
+            continue
+        name, closing = tag
+        if not closing:
+            result.append((name, token))
+        elif result and result[-1][0] == name:
+            result.pop()
+    return result
+
+
+def split_html(text: str, limit: int = MAX_TEXT) -> list[str]:
+    """Telegram-HTML text in chunks of at most `limit` visible characters, preferably cut at a
+    line break; tags open at a cut are closed there and reopened in the next chunk."""
+    tokens = _TOKEN_RE.findall(text)
+    if sum(_visible(tok) for tok in tokens) <= limit:
+        return [text] if text.strip() else []
+    chunks: list[str] = []
+    opened: list[tuple[str, str]] = []  # tags open where the current chunk starts
+    current: list[str] = []
+    size = 0
+
+    def emit(part: list[str]) -> None:
+        closing = "".join(f"</{name}>" for name, _ in reversed(_replay(opened, part)))
+        if any(_visible(tok) and not tok.isspace() for tok in part):
+            chunks.append("".join(tag for _, tag in opened) + "".join(part) + closing)
+
+    for tok in tokens:
+        width = _visible(tok)
+        while current and size + width > limit:
+            newline = max((i for i, x in enumerate(current) if x == "\n"), default=-1)
+            head, carry = (current[:newline], current[newline + 1 :]) if newline > 0 else (current, [])
+            emit(head)
+            opened = _replay(opened, head)
+            current = carry
+            size = sum(_visible(x) for x in current)
+        current.append(tok)
+        size += width
+    emit(current)
+    return chunks
