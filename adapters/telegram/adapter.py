@@ -26,6 +26,7 @@ from telegram.ext import (
 from adapters.telegram.admin import AdminCheck
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
+from adapters.telegram.live import LiveCounts
 from adapters.telegram.menu import set_commands
 from adapters.telegram.redaction import Redaction
 from adapters.telegram.render import (
@@ -40,7 +41,7 @@ from adapters.telegram.updates import PerUserUpdateProcessor
 from bot.i18n import t
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, ChatMoved, PaceLimits, RetryLater
-from bot.records import Chat, Platform
+from bot.records import Chat, Platform, RoundKind
 from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
 from studybot.config import Config
 
@@ -85,6 +86,7 @@ class TelegramAdapter:
         *,
         max_retries: int = 3,
         admin_ttl: float = 300.0,
+        live_count_seconds: float = 15.0,
         poll_timeout: float = 10.0,
     ) -> None:
         token = config.telegram_token.value
@@ -104,6 +106,8 @@ class TelegramAdapter:
         self.application: Application = builder.build()
         self.rounds = RoundIndex()
         self.admins = AdminCheck(self, admin_ttl)
+        self.live = LiveCounts(self, live_count_seconds)
+        app.quiz.answer_listeners.append(self.live.on_answer)
         Handlers(self).register(self.application)
         self.application.add_handler(CallbackQueryHandler(Callbacks(self).on_click))
         self.application.add_error_handler(self._on_error)
@@ -144,7 +148,10 @@ class TelegramAdapter:
 
     async def stop(self) -> None:
         application = self.application
+        if self.live.on_answer in self.app.quiz.answer_listeners:
+            self.app.quiz.answer_listeners.remove(self.live.on_answer)
         try:
+            await self.live.stop()
             if application.updater is not None and application.updater.running:
                 await application.updater.stop()
             if application.running:
@@ -200,8 +207,11 @@ class TelegramAdapter:
 
     async def send_question(self, chat_id: int, view: QuestionView) -> str:
         text = render_question(view, HTML, how_to=view.typed)
-        message = await self.send(chat_id, text, question_keyboard(view))
+        markup = question_keyboard(view)
+        message = await self.send(chat_id, text, markup)
         self.rounds.posted(chat_id, message.message_id, view.round_id)
+        if view.kind is RoundKind.DAILY and chat_id < 0:  # a group's daily (Telegram groups are < 0)
+            self.live.track(view.round_id, chat_id, message.message_id, text, markup, view.language)
         return message_ref(chat_id, message.message_id)
 
     async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
@@ -231,10 +241,11 @@ class TelegramAdapter:
         if target is not None and target[0] == chat_id:
             first, *rest = split_html(text)
             try:
-                await self.bot.edit_message_text(
-                    first, chat_id=chat_id, message_id=target[1], parse_mode=ParseMode.HTML,
-                    link_preview_options=NO_PREVIEW,
-                )  # fmt: skip
+                async with self.live.closing(view.round_id):
+                    await self.bot.edit_message_text(
+                        first, chat_id=chat_id, message_id=target[1], parse_mode=ParseMode.HTML,
+                        link_preview_options=NO_PREVIEW,
+                    )  # fmt: skip
             except BadRequest as exc:
                 if "not modified" in exc.message.lower():
                     return  # revealed already (a retried post)
