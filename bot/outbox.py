@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, RetryLater, Store
+from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, PostRejected, RetryLater, Store
 from bot.records import Chat
 
 log = logging.getLogger("studybot.outbox")
@@ -133,6 +133,10 @@ class Outbox:
                 log.warning("chat %s %s: %s; its schedules are paused", platform, chat.ref.chat_key, gone)
                 await self.store.set_chat_paused(chat.id, True)
                 await self._chat_changed(chat.id)
+                return None
+            except PostRejected as rejected:
+                self.failures += 1
+                log.error("%s to %s chat %s rejected: %s", what, platform, chat.ref.chat_key, rejected)
                 return None
             except RetryLater as later:
                 delay = later.retry_after

@@ -64,6 +64,10 @@ class Store(Protocol):
 
     async def get_round(self, round_id: int) -> Round | None: ...
     async def set_message_ref(self, round_id: int, message_ref: str) -> None: ...
+    async def round_by_message(self, chat_id: int, message_ref: str) -> Round | None:
+        """The round whose question is that platform message (the latest, if several)."""
+        ...
+
     async def open_rounds(self) -> list[Round]: ...
     async def last_round(self, chat_id: int) -> Round | None: ...
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None: ...
@@ -165,6 +169,10 @@ class RetryLater(PostError):
     def __init__(self, retry_after: float, reason: str = "") -> None:
         super().__init__(reason or f"retry after {retry_after}s")
         self.retry_after = retry_after
+
+
+class PostRejected(PostError):
+    """The platform refused the post for good (a 400: bad content, message gone); retrying cannot help."""
 
 
 class ChatGone(PostError):

@@ -313,6 +313,11 @@ class Quiz:
             self._rounds[round_id] = context
         return context
 
+    async def round_for_message(self, ref: ChatRef, message_ref: str) -> Round | None:
+        """The round posted as that platform message in this chat (survives restarts)."""
+        chat = await self.chat(ref)
+        return await self.store.round_by_message(chat.id, message_ref)
+
     async def current_round(self, ref: ChatRef) -> Round | None:
         chat = await self.chat(ref)
         round_ = await self.store.last_round(chat.id)
@@ -405,8 +410,17 @@ class Quiz:
         user_id = await self.user_id(cmd.user)
         points = context.question.points * grade.fraction
         done = await self.store.self_grade(cmd.round_id, user_id, str(grade.verdict), grade.fraction, points)
-        status = "self_graded" if done else AnswerStatus.DUPLICATE
-        return ReceiptView(cmd.round_id, status, lang, graded=done, verdict=str(grade.verdict), points=points)
+        if done:
+            return ReceiptView(
+                cmd.round_id, "self_graded", lang, graded=True, verdict=str(grade.verdict), points=points
+            )
+        stored = await self.store.user_answer(cmd.round_id, user_id)
+        if stored is None:  # never answered: nothing to grade
+            return ReceiptView(cmd.round_id, "invalid", lang, detail=t(lang, "error.no_round"))
+        label = response_label(context.question, stored.response, lang)
+        return ReceiptView(
+            cmd.round_id, AnswerStatus.DUPLICATE, lang, response=stored.response, response_label=label
+        )
 
     # ------------------------------------------------------------ closing
 

@@ -95,3 +95,15 @@ async def test_no_adapter_for_the_platform_is_logged(caplog, platform):
     with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
         assert await outbox.post_question(target, None) is None  # type: ignore[arg-type]
     assert "no telegram adapter running" in caplog.text
+
+
+async def test_a_rejected_post_is_not_retried(caplog):
+    from bot.ports import PostRejected
+
+    vt = VirtualTime()
+    port = RecordingPort(fail_with=[PostRejected("Bad Request: message is too long")])
+    outbox = Outbox(store=None, sleep=vt.sleep)  # type: ignore[arg-type]
+    outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
+    with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
+        await outbox.post_notice(chat("c"), notice("daily.off", "en"))
+    assert outbox.failures == 1 and vt.slept == [] and "message is too long" in caplog.text

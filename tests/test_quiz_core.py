@@ -227,3 +227,16 @@ async def test_review_asks_only_my_mistakes(quiz):
     for _ in range(3):
         again = await quiz.ask(Ask(CHAT, ALICE, review=True))
         assert again.number == 3
+
+
+async def test_round_found_by_its_message_and_a_second_self_grade_names_the_answer(quiz):
+    view = await quiz.ask(Ask(CHAT, ALICE, tag="transformer"))
+    await quiz.set_message_ref(view.round_id, "-100:55")
+    assert (await quiz.round_for_message(CHAT, "-100:55")).id == view.round_id
+    assert await quiz.round_for_message(CHAT, "-100:56") is None
+    await quiz.submit(SubmitAnswer(view.round_id, ALICE, "attention relates tokens"))
+    await quiz.self_grade(SelfGrade(view.round_id, ALICE, "full"))
+    again = await quiz.self_grade(SelfGrade(view.round_id, ALICE, "zero"))
+    assert again.status is AnswerStatus.DUPLICATE and again.response_label == "attention relates tokens"
+    never = await quiz.self_grade(SelfGrade(view.round_id, BOB, "full"))
+    assert never.status == "invalid"

@@ -276,6 +276,14 @@ class SqliteStore:
         async with self.transaction() as db:
             await db.execute("UPDATE rounds SET message_ref = ? WHERE id = ?", (message_ref, round_id))
 
+    async def round_by_message(self, chat_id: int, message_ref: str) -> Round | None:
+        row = await self._one(
+            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND message_ref = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (chat_id, message_ref),
+        )
+        return round_from_row(row) if row else None
+
     async def open_rounds(self) -> list[Round]:
         rows = await self._all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE state = 'open' ORDER BY closes_at")
         return [round_from_row(r) for r in rows]
