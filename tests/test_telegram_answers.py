@@ -110,5 +110,5 @@ async def test_typed_answers_in_private_and_self_grading(tg: TelegramHarness) ->
     assert (stored.verdict, stored.points) == ("partial", 5.0)
     # A self-grade button of another round type, or a second grade, changes nothing.
     again = await tg.click(ANN.id, ANN, graded.message_id, f"g1:{round_id}:full", check=False)
-    assert again == t("en", "receipt.duplicate", choice="")
+    assert again == t("en", "receipt.duplicate", choice="Attention relates every token to every other.")
     assert (await app.store.round_answers(round_id))[0].points == 5.0

@@ -40,7 +40,7 @@ from adapters.telegram.rounds import RoundIndex
 from adapters.telegram.updates import PerUserUpdateProcessor
 from bot.i18n import t
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, ChatMoved, PaceLimits, RetryLater
+from bot.ports import ChatGone, ChatMoved, PaceLimits, PostRejected, RetryLater
 from bot.records import Chat, Platform, RoundKind
 from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
 from studybot.config import Config
@@ -269,4 +269,4 @@ class TelegramAdapter:
         except BadRequest as exc:
             if "chat not found" in exc.message.lower():
                 raise ChatGone(exc.message) from exc
-            raise
+            raise PostRejected(exc.message) from exc
