@@ -159,7 +159,7 @@ class FakeTelegramServer(BotMethods):
 
     # The waits take ``timeout`` (ASYNC109) so that a miss fails as an AssertionError saying what
     # was awaited, not as a bare TimeoutError.
-    async def wait_until(self, predicate: Callable[[], T], timeout: float = 5) -> T:  # noqa: ASYNC109
+    async def wait_until(self, predicate: Callable[[], T], timeout: float = 5) -> T:
         """Wait for ``predicate()`` to be truthy, re-checking whenever the fake's state changes."""
         try:
             async with asyncio.timeout(timeout):
@@ -171,7 +171,7 @@ class FakeTelegramServer(BotMethods):
         self,
         method: str,
         predicate: Callable[[dict[str, Any]], bool] | None = None,
-        timeout: float = 5,  # noqa: ASYNC109
+        timeout: float = 5,
         *,
         include_failed: bool = False,
     ) -> dict[str, Any]:
@@ -201,7 +201,7 @@ class FakeTelegramServer(BotMethods):
         return entry.params
 
     async def wait_for_callback_answer(
-        self, callback_query_id: str, timeout: float = 5  # noqa: ASYNC109
+        self, callback_query_id: str, timeout: float = 5
     ) -> dict[str, Any]:
         """The answerCallbackQuery params the bot gave for this click."""
         state = self.callbacks[callback_query_id]
