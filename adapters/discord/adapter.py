@@ -16,10 +16,11 @@ from adapters.discord.answering import Answering
 from adapters.discord.live import LiveCounts
 from adapters.discord.reactions import Reactions, parse_ref, supports
 from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal_embed, standings_embed
+from adapters.discord.replies import InFlight
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, PaceLimits, RetryLater
+from bot.ports import ChatGone, PaceLimits, PostRejected, RetryLater
 from bot.records import Chat, Platform
 from bot.text import render_notice
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("studybot.discord")
 T = TypeVar("T")
 GONE_CODES = {10003, 50001, 50013}  # Unknown Channel, Missing Access, Missing Permissions
+UNKNOWN_MESSAGE = 10008
 
 
 def intents() -> discord.Intents:
@@ -76,15 +78,17 @@ class DiscordAdapter:
     platform = Platform.DISCORD
     limits = PaceLimits(per_second=50, per_chat=5, per_chat_window=5)
     ready_timeout = 30.0
+    drain_timeout = 5.0
 
     def __init__(self, app: App, config: Config, *, guild_ready_timeout: float = 2.0,
                  count_delay: float = 2.0) -> None:  # fmt: skip
         self.app = app
         self.config = config
         self.guild_ready_timeout = guild_ready_timeout
+        self.inflight = InFlight()
         self.counts = LiveCounts(app.quiz, lambda: self.client, count_delay)
-        self.answering = Answering(app.quiz, self.counts)
-        self.reactions = Reactions(app.quiz, app.dailies.store)
+        self.answering = Answering(app.quiz, self.counts, self.inflight)
+        self.reactions = Reactions(app.quiz, app.dailies.store, self.inflight)
         self.client: StudyClient | None = None
         self._runner: asyncio.Task[None] | None = None
 
@@ -134,6 +138,8 @@ class DiscordAdapter:
                  "to the dev guild" if self.config.discord_dev_guild else "globally")  # fmt: skip
 
     async def stop(self) -> None:
+        """Let the interactions being handled finish, then close the client and its session."""
+        await self.inflight.drain(self.drain_timeout)
         await self.counts.close()
         client, runner = self.client, self._runner
         if client is not None:
@@ -189,8 +195,9 @@ class DiscordAdapter:
 
 
 async def _mapped(call: Awaitable[T]) -> T:
-    """Discord's errors as the port's: 429 -> RetryLater, no access to the channel -> ChatGone.
-    A missing message (404 Unknown Message) is left to the caller."""
+    """Discord's errors as the port's: 429 -> RetryLater, no access to the channel -> ChatGone,
+    another 4xx -> PostRejected (retrying cannot help), the rest (5xx, network) re-raised to be
+    retried. A missing message (404 Unknown Message) is left to the caller."""
     try:
         return await call
     except discord.RateLimited as exc:
@@ -201,4 +208,6 @@ async def _mapped(call: Awaitable[T]) -> T:
             raise RetryLater(float(retry or 1.0), "Discord rate limit") from exc
         if exc.status in (403, 404) and exc.code in GONE_CODES:
             raise ChatGone(f"{exc.status} {exc.code} {exc.text}") from exc
+        if 400 <= exc.status < 500 and not (exc.status == 404 and exc.code == UNKNOWN_MESSAGE):
+            raise PostRejected(f"{exc.status} {exc.code} {exc.text}") from exc
         raise

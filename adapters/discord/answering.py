@@ -12,7 +12,7 @@ import discord
 from adapters.discord import custom_ids as ids
 from adapters.discord.live import LiveCounts
 from adapters.discord.render import receipt_text
-from adapters.discord.replies import Reply, chat_ref, respond, user_ref
+from adapters.discord.replies import InFlight, Reply, chat_ref, respond, user_ref
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.i18n import t
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
@@ -26,9 +26,10 @@ RECORDED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED)
 
 
 class Answering:
-    def __init__(self, quiz: Quiz, counts: LiveCounts) -> None:
+    def __init__(self, quiz: Quiz, counts: LiveCounts, inflight: InFlight) -> None:
         self.quiz = quiz
         self.counts = counts
+        self.inflight = inflight
         self._handlers: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[Reply]]] = {
             ids.ANSWER: self._answer,
             ids.TOGGLE: self._toggle,
@@ -39,27 +40,27 @@ class Answering:
     async def on_button(self, interaction: discord.Interaction, kind: str, round_key: str,
                         arg: str | None) -> None:
         round_id = ids.round_id(round_key)
-        if kind == ids.MODAL:
-            await self._guard(interaction, self._open_modal(interaction, round_id))
-            return
         handler = self._handlers.get(kind)
-        if round_id is None or handler is None:
-            await self._guard(interaction, respond(interaction, self._closed(interaction)))
-            return
-        await self._guard(interaction, respond(interaction, handler(interaction, round_id, arg)))
+        if kind == ids.MODAL:
+            await self._guard(interaction, lambda: self._open_modal(interaction, round_id))
+        elif round_id is None or handler is None:
+            await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
+        else:
+            await self._guard(interaction, lambda: respond(interaction, handler(interaction, round_id, arg)))
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> None:
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         round_id = ids.form_round(str(data.get("custom_id", "")))
         text = _input_value(data.get("components") or [], ids.ANSWER_INPUT)
         if round_id is None or text is None:
-            await self._guard(interaction, respond(interaction, self._closed(interaction)))
-            return
-        await self._guard(interaction, respond(interaction, self._answer(interaction, round_id, text)))
+            await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
+        else:
+            answer = self._answer
+            await self._guard(interaction, lambda: respond(interaction, answer(interaction, round_id, text)))
 
     async def on_stray(self, interaction: discord.Interaction) -> None:
         """A component or modal of no template of ours: it is from nothing that is open."""
-        await self._guard(interaction, respond(interaction, self._closed(interaction)))
+        await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
 
     # ------------------------------------------------------------ the steps
 
@@ -132,10 +133,13 @@ class Answering:
         modal = AnswerModal(round_id, context.chat.settings.language, long=long)
         await interaction.response.send_modal(modal)
 
-    async def _guard(self, interaction: discord.Interaction, work: Awaitable[object]) -> None:
-        """Nothing escapes a click: an unexpected failure is logged and told as error.internal."""
+    async def _guard(self, interaction: discord.Interaction, work: Callable[[], Awaitable[object]]) -> None:
+        """Nothing escapes a click: an unexpected failure is logged and told as error.internal.
+        While the bot is stopping, clicks are left unanswered."""
         try:
-            await work
+            async with self.inflight.busy() as running:
+                if running:
+                    await work()
         except Exception:
             log.exception("click %r failed", (interaction.data or {}).get("custom_id"))
             try:

@@ -42,9 +42,9 @@ class StudyTree(app_commands.CommandTree):
 
 
 async def run(adapter: Any, interaction: discord.Interaction, work: Any, *, public: bool = False,
-              admin: bool = False) -> int | None:
+              admin: bool = False, after: Any = None) -> None:
     """Run `work(language) -> Reply` for a command: admins only if `admin`, refusals from the core
-    (QuizError) told in the chat's language. Returns the id of the message sent."""
+    (QuizError) told in the chat's language; then `after(message_id)` once the reply is sent."""
 
     async def guarded() -> Reply:
         lang = (await adapter.app.quiz.chat(chat_ref(interaction))).settings.language
@@ -55,7 +55,11 @@ async def run(adapter: Any, interaction: discord.Interaction, work: Any, *, publ
         except QuizError as exc:
             return Reply(exc.render(lang))
 
-    return await respond(interaction, guarded(), public=public)
+    async with adapter.inflight.busy() as running:
+        if running:
+            message_id = await respond(interaction, guarded(), public=public)
+            if after is not None and message_id is not None:
+                await after(message_id)
 
 
 def _choices(keys: dict[str, str]) -> list[Choice[str]]:
@@ -87,9 +91,11 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
             asked.append(view.round_id)
             return Reply(embed=question_embed(view), view=question_buttons(view), ephemeral=False)
 
-        message_id = await run(adapter, interaction, work, public=True)
-        if asked and message_id:
-            await quiz.set_message_ref(asked[0], f"{interaction.channel_id}:{message_id}")
+        async def remember(message_id: int) -> None:
+            if asked:  # a question was posted, not a refusal
+                await quiz.set_message_ref(asked[0], f"{interaction.channel_id}:{message_id}")
+
+        await run(adapter, interaction, work, public=True, after=remember)
 
     @tree.command(name=text("cmd.leaderboard.name"), description=text("cmd.leaderboard.desc"))
     @app_commands.rename(window=text("cmd.opt.window.name"), scope=text("cmd.opt.scope.name"))

@@ -8,6 +8,7 @@ import logging
 
 import discord
 
+from adapters.discord.replies import InFlight
 from bot.messages import QuestionView, SubmitAnswer
 from bot.model import QuestionType
 from bot.ports import DailyStore
@@ -48,9 +49,10 @@ def parse_ref(message_ref: str | None) -> tuple[int, int] | None:
 
 
 class Reactions:
-    def __init__(self, quiz: Quiz, dailies: DailyStore) -> None:
+    def __init__(self, quiz: Quiz, dailies: DailyStore, inflight: InFlight) -> None:
         self.quiz = quiz
         self.dailies = dailies
+        self.inflight = inflight
         self.rounds: dict[int, int] = {}  # message id -> round id, for open reaction-mode questions
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
@@ -95,6 +97,12 @@ class Reactions:
         me = client.user
         if round_id is None or me is None or event.user_id == me.id or (event.member and event.member.bot):
             return
+        async with self.inflight.busy() as running:
+            if running:
+                await self._answer(client, event, round_id)
+
+    async def _answer(self, client: discord.Client, event: discord.RawReactionActionEvent, round_id: int,
+                      ) -> None:  # fmt: skip
         try:
             token = token_for(event.emoji.name or "") if event.emoji.is_unicode_emoji() else None
             if token is not None:

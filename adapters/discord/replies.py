@@ -4,8 +4,9 @@ first when the work takes long (Discord drops an interaction not answered within
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,38 @@ def is_admin(interaction: discord.Interaction) -> bool:
     """Manage Server (or Administrator) in this channel, as Discord computed it for the interaction."""
     perms = interaction.permissions
     return interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
+
+
+class InFlight:
+    """The interactions and reactions being handled, so that stopping lets them finish first."""
+
+    def __init__(self) -> None:
+        self.closing = False
+        self._count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[bool]:
+        """Yields False once closing: the work is then skipped (the bot is going away)."""
+        if self.closing:
+            yield False
+            return
+        self._count += 1
+        self._idle.clear()
+        try:
+            yield True
+        finally:
+            self._count -= 1
+            if not self._count:
+                self._idle.set()
+
+    async def drain(self, timeout: float) -> None:
+        self.closing = True
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            log.warning("discord: %d interactions still running at shutdown", self._count)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,131 @@
+"""Dailies on Discord end to end (real discord.py against the fake): buttons, receipts, the live
+count, the reveal edit and the leaderboard; reaction mode; and a click after a restart."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.model import QuestionType
+from bot.records import RoundKind, RoundState
+from tests.conftest import make_bank
+from tests.test_discord_harness import (  # noqa: F401  (fixtures)
+    EPHEMERAL,
+    Harness,
+    buttons,
+    discord_to_fake,
+    embed_text,
+    fake_discord,
+    harness_fixture,
+    study_world,
+)
+
+SUCCESS, SECONDARY = 3, 2
+
+
+def only(*types: QuestionType):
+    bank = make_bank()
+    return replace(bank, questions=tuple(q for q in bank.questions if q.type in types))
+
+
+async def test_daily_buttons_receipts_reveal_and_leaderboard(harness: Harness) -> None:
+    h = harness
+    h.bank = only(QuestionType.SINGLE)
+    await h.start()
+    alice, bob, carol = h.world.admin, h.world.student, h.member("carol")
+    reply = await h.command(alice, "daily", {"time": "09:30", "deadline": "2h"}, sub="set")
+    assert reply is not None and not reply.flags & EPHEMERAL
+    assert "Daily question set: every day at 09:30 (Asia/Shanghai)" in reply.content
+
+    await h.app.scheduler.advance(30 * 60)  # 09:30 in Shanghai
+    round_ = await h.last_round()
+    assert round_.kind is RoundKind.DAILY
+    question = await h.message_of(round_.id)
+    embed = question.data["embeds"][0]
+    assert embed["title"].startswith("Daily question · Q1 · Single choice")
+    assert "2+2=?" in embed["description"] and "**B**. 4" in embed["description"]
+    assert f"<t:{int(round_.closes_at.timestamp())}:R>" in embed["description"]
+    assert list(buttons(question)) == [f"sb:a:{round_.id}:{letter}" for letter in "ABCD"]
+
+    receipts = []
+    for member, letter in ((alice, "B"), (carol, "B"), (bob, "A"), (bob, "C")):
+        receipt = await h.click(member, question, f"sb:a:{round_.id}:{letter}")
+        assert receipt is not None and receipt.flags & EPHEMERAL
+        receipts.append(receipt.content)
+        h.clock.advance(60)  # answers a minute apart: the earlier one ranks first on a tie
+    assert receipts[:3] == [
+        "Recorded: B. The answer is revealed at the deadline.",
+        "Recorded: B. The answer is revealed at the deadline.",
+        "Recorded: A. The answer is revealed at the deadline.",
+    ]
+    assert receipts[3] == "You already answered (A); only the first answer counts."
+    await h.server.wait_for(lambda: "3 answered so far" in embed_text(question), what="the live count")
+    shown = embed_text(question)
+    assert not any(name in shown for name in ("alice", "bob", "carol"))  # never who chose what
+
+    await h.app.scheduler.advance(2 * 3600)  # the deadline
+    assert (await h.app.store.get_round(round_.id)).state is RoundState.CLOSED
+    revealed = embed_text(question)
+    assert "Answer revealed" in revealed and "Correct answer: B" in revealed
+    assert "Answers: A 1 · B✓ 2 · C 0 · D 0 (3 in all)" in revealed and "Right: alice, carol" in revealed
+    after = buttons(question)
+    assert all(b["disabled"] for b in after.values())
+    right, wrong = after[f"sb:a:{round_.id}:B"], after[f"sb:a:{round_.id}:A"]
+    assert (right["style"], right["label"]) == (SUCCESS, "B · 2")
+    assert (wrong["style"], wrong["label"]) == (SECONDARY, "A · 1")
+
+    board = await h.command(bob, "leaderboard")
+    assert board is not None and not board.flags & EPHEMERAL
+    lines = board.data["embeds"][0]["description"].splitlines()
+    assert lines == ["**Leaderboard (all time)**", "1. alice — 1 pt (1/1)", "2. carol — 1 pt (1/1)",
+                     "3. bob — 0 pt (0/1)"]  # fmt: skip
+
+
+async def test_reaction_mode_counts_the_first_reaction(harness: Harness) -> None:
+    h = harness
+    h.bank = only(QuestionType.JUDGE)
+    await h.start()
+    server, channel = h.server, h.general
+    alice, bob = h.world.admin, h.world.student
+    await h.command(alice, "daily", {"time": "09:30", "deadline": "1h", "mode": "reactions"}, sub="set")
+    await h.app.scheduler.advance(30 * 60)
+    round_ = await h.last_round()
+    question = await h.message_of(round_.id)
+    assert question.components == [] and "React below to answer" in embed_text(question)
+    await server.wait_for(lambda: question.reactions == {"✅": [server.bot.id], "❌": [server.bot.id]},
+                          what="the bot's ✅ and ❌")  # fmt: skip
+
+    for member, emoji in ((bob, "❌"), (bob, "✅"), (alice, "✅")):
+        await server.react(channel, member, question.id, emoji)
+        # With Manage Messages the bot takes each reaction away again, once it is recorded.
+        await server.wait_for(lambda e=emoji, m=member: m.id not in question.reactions[e],
+                              what=f"{member.user.username}'s {emoji} hidden")  # fmt: skip
+    answers = {a.display_name: a.response for a in await h.app.store.round_answers(round_.id)}
+    assert answers == {"bob": "false", "alice": "true"}  # bob's second reaction did not count
+
+    await h.app.scheduler.advance(3600)
+    revealed = embed_text(question)
+    assert "Answers: True✓ 1 · False 1 (2 in all)" in revealed and "Right: alice" in revealed
+    assert question.components == []
+
+
+async def test_a_click_after_a_restart_still_counts(harness: Harness) -> None:
+    h = harness
+    h.bank = only(QuestionType.SINGLE)
+    await h.start()
+    carol = h.member("carol")
+    await h.command(h.world.admin, "daily", {"time": "09:30", "deadline": "1h"}, sub="set")
+    await h.app.scheduler.advance(30 * 60)
+    round_ = await h.last_round()
+    question = await h.message_of(round_.id)
+    sessions = len(h.server.gateway.sessions)
+
+    await h.stop()  # the bot process goes away: client closed, database closed
+    await h.start()  # a new process on the same database and the same Discord
+    assert len(h.server.gateway.sessions) == sessions + 1
+
+    receipt = await h.click(carol, question, f"sb:a:{round_.id}:B")
+    assert receipt is not None and receipt.content == "Recorded: B. The answer is revealed at the deadline."
+    await h.server.wait_for(lambda: "1 answered so far" in embed_text(question), what="the live count")
+    await h.app.scheduler.advance(3600)
+    assert "Right: carol" in embed_text(question)
+    assert all(b["disabled"] for b in buttons(question).values())
