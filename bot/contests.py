@@ -18,7 +18,7 @@ from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
 from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
-from bot.quiz import Quiz, QuizError
+from bot.quiz import Quiz, QuizError, no_questions
 from bot.records import (
     AnswerStatus,
     ChatRef,
@@ -89,7 +89,7 @@ class Contests:
         types = None if include_typed or qtype else CHOICE_TYPES
         candidates = matching(self.quiz.bank_for(chat), tag=tag, qtype=qtype, types=types)
         if not candidates:
-            raise QuizError("error.no_questions", filter=f"（{tag or qtype}）" if tag or qtype else "")
+            raise no_questions(tag, qtype)
         asked = await self.quiz.store.question_counts(chat.id, self.quiz.bank_for(chat).id)
         picked: list[str] = []
         pool = list(candidates)

@@ -15,14 +15,16 @@ from datetime import timedelta
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
 from bot.messages import DailyView
+from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import DailyStore, DuplicateDaily, Scheduler
-from bot.quiz import Quiz, QuizError
+from bot.quiz import Quiz, QuizError, no_questions
 from bot.records import AnswerMode, ChatRef, DailySchedule, Round, RoundKind
 
 log = logging.getLogger("studybot.daily")
 
 SWEEP_JOB = "sweep:practice"
+REACTION_TYPES = (QuestionType.SINGLE, QuestionType.JUDGE)
 
 
 def close_job_id(round_id: int) -> str:
@@ -78,7 +80,7 @@ class Dailies:
         except ValueError as exc:
             raise QuizError("error.bad_args", detail=str(exc)) from None
         if tag and tag not in self.quiz.bank_for(chat).tags:
-            raise QuizError("error.no_questions", filter=f"（{tag}）")
+            raise no_questions(tag)
         if timezone and timezone != chat.settings.timezone:
             chat = await self.quiz.update_settings(ref, timezone=timezone)
         base = current or DailySchedule(
@@ -154,7 +156,9 @@ class Dailies:
         occurrence = last_occurrence(schedule, now) or now
         date = local_date_of(occurrence, schedule.timezone)
         try:
-            question = await self.quiz.pick_question(chat, tag=schedule.tag)
+            # One reaction is one choice: reaction dailies ask single-choice and true/false items.
+            types = REACTION_TYPES if schedule.mode is AnswerMode.REACTIONS else None
+            question = await self.quiz.pick_question(chat, tag=schedule.tag, types=types)
             round_ = await self.quiz.open_round(
                 chat,
                 question,
@@ -162,6 +166,7 @@ class Dailies:
                 now,
                 now + timedelta(seconds=schedule.deadline_seconds),
                 daily_date=date,
+                mode=schedule.mode,
             )
         except DuplicateDaily:
             log.info("chat %s already has its %s daily; not posting it again", chat_id, date)
@@ -172,7 +177,7 @@ class Dailies:
         if late:
             log.warning("chat %s: posting the %s daily late (missed while the bot was down)", chat_id, date)
         self.schedule_close(round_)
-        view = replace(self.quiz.question_view(round_, chat, question), mode=str(schedule.mode))
+        view = self.quiz.question_view(round_, chat, question)
         ref = await self.outbox.post_question(chat, view)
         if ref:
             await self.quiz.set_message_ref(round_.id, ref)

@@ -115,10 +115,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
         "🔥 每日一题连续答对 {streak} 天，最长 {best} 天",
         "🔥 Daily streak: {streak} days, best {best}",
     ),
-    "error.no_questions": (
-        "题库中没有符合条件的题目{filter}。",
-        "No questions in the bank match{filter}.",
-    ),
+    "error.no_questions": ("题库中没有题目。", "The bank has no questions."),
+    "error.no_questions_for": ("题库中没有符合条件的题目（{filter}）。", "No questions in the bank match {filter}."),
     "error.unknown_bank": (
         "未知题库：{bank}。可用：{banks}",
         "Unknown bank: {bank}. Available: {banks}",

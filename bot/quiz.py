@@ -34,6 +34,7 @@ from bot.model import Bank, Question, QuestionType
 from bot.ports import Store
 from bot.presenting import build_reveal, correct_label, option_views, response_label
 from bot.records import (
+    AnswerMode,
     AnswerOutcome,
     AnswerPolicy,
     AnswerStatus,
@@ -55,6 +56,12 @@ from bot.throttle import Throttle
 from bot.windows import Window, month_key, week_key
 
 log = logging.getLogger("studybot.quiz")
+
+
+def no_questions(*filters: object) -> QuizError:
+    """The refusal for an empty selection, naming the tag/type filters that emptied it."""
+    named = " / ".join(str(f) for f in filters if f)
+    return QuizError("error.no_questions_for", filter=named) if named else QuizError("error.no_questions")
 
 
 class QuizError(Exception):
@@ -226,7 +233,7 @@ class Quiz:
         question = choose_question(candidates, asked, self.rng)
         if question is None:
             parts = [p for p in (tag, str(qtype) if qtype else None) if p]
-            raise QuizError("error.no_questions", filter=f"（{' / '.join(parts)}）" if parts else "")
+            raise no_questions(*parts)
         return question
 
     async def open_round(
@@ -239,6 +246,7 @@ class Quiz:
         *,
         daily_date: str | None = None,
         contest_id: int | None = None,
+        mode: AnswerMode = AnswerMode.BUTTONS,
     ) -> Round:
         practice = kind is RoundKind.PRACTICE
         reveal = chat.settings.reveal_policy if practice else RevealPolicy.ROUND
@@ -259,6 +267,7 @@ class Quiz:
                 partial_credit=chat.settings.partial_credit,
                 daily_date=daily_date,
                 contest_id=contest_id,
+                mode=mode,
             )
         )
         self._rounds[round_.id] = _RoundContext(round_, chat, question)
@@ -285,6 +294,7 @@ class Quiz:
             timezone=chat.settings.timezone,
             bank_title=self.bank_for(chat).title,
             contest_position=position,
+            mode=str(round_.mode),
         )
 
     async def set_message_ref(self, round_id: int, message_ref: str) -> None:

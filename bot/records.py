@@ -37,6 +37,11 @@ class RoundKind(StrEnum):
     CONTEST = "contest"
 
 
+class AnswerMode(StrEnum):
+    BUTTONS = "buttons"
+    REACTIONS = "reactions"
+
+
 class RoundState(StrEnum):
     OPEN = "open"
     CLOSED = "closed"
@@ -91,6 +96,7 @@ class NewRound:
     partial_credit: bool
     daily_date: str | None = None  # the chat-local date of a daily round; unique per chat
     contest_id: int | None = None
+    mode: AnswerMode = AnswerMode.BUTTONS  # how it is answered on Discord: buttons or reactions
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +116,7 @@ class Round:
     daily_date: str | None = None
     contest_id: int | None = None
     closed_at: datetime | None = None
+    mode: AnswerMode = AnswerMode.BUTTONS
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,11 +182,6 @@ class UserTotals:
     answers: int
     correct: int
     points: float
-
-
-class AnswerMode(StrEnum):
-    BUTTONS = "buttons"
-    REACTIONS = "reactions"
 
 
 @dataclass(frozen=True, slots=True)

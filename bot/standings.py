@@ -49,7 +49,9 @@ async def leaderboard(quiz: Quiz, cmd: ShowLeaderboard) -> LeaderboardView:
 
 async def stats(quiz: Quiz, cmd: ShowStats) -> StatsView:
     chat = await quiz.chat(cmd.chat)
-    user_id = await quiz.user_id(cmd.user)
+    user_id = await quiz.store.find_user(cmd.user)  # asking about someone must not register them
+    if user_id is None:
+        return StatsView(cmd.user.display_name, 0, 0, 0.0, None, 0, 0, chat.settings.language)
     totals = await quiz.store.totals(chat.id, user_id)
     mine = await quiz.store.score_of(chat_scope(chat.id), ALL_TIME_KEY, user_id)
     streak = await quiz.store.streak(chat.id, user_id)

@@ -46,7 +46,7 @@ async def test_settings_commands_in_a_private_chat(tg: TelegramHarness) -> None:
     )
     assert (await tg.say(ANN.id, ANN, "/review"))["text"] == t("en", "review.none")
     assert (await tg.say(ANN.id, ANN, "/quiz nosuchtag"))["text"] == t(
-        "en", "error.no_questions", filter="（nosuchtag）"
+        "en", "error.no_questions_for", filter="nosuchtag"
     )
 
     await tg.say(ANN.id, ANN, "/daily 07:30")

@@ -77,7 +77,7 @@ class ConsoleAdapter:
         self.chat = chat
         self._round_id: int | None = None
         self._round_kind: RoundKind | None = None
-        self._posted = asyncio.Event()  # set whenever a question is posted
+        self._posted = asyncio.Event()  # set whenever anything is posted (a script may be waiting)
         self._self_grade_round: int | None = None
         # Piped input (a script, a test) answers contest questions in order, and a running
         # contest plays out before /quit; at a terminal the person paces themself.
@@ -155,12 +155,15 @@ class ConsoleAdapter:
 
     async def post_reveal(self, chat: object, view: RevealView) -> None:
         self.say(render_reveal(view))
+        self._posted.set()
 
     async def post_standings(self, chat: object, view: StandingsView) -> None:
         self.say(render_standings(view))
+        self._posted.set()  # also the end of a contest, which a waiting script must notice
 
     async def post_notice(self, chat: object, notice: Notice) -> None:
         self.say(render_notice(notice))
+        self._posted.set()
 
     async def _before_quit(self) -> None:
         if self.scripted and self.contests is not None:

@@ -88,7 +88,7 @@ class DiscordAdapter:
         self.inflight = InFlight()
         self.counts = LiveCounts(app.quiz, lambda: self.client, count_delay)
         self.answering = Answering(app.quiz, self.counts, self.inflight)
-        self.reactions = Reactions(app.quiz, app.dailies.store, self.inflight)
+        self.reactions = Reactions(app.quiz, self.inflight)
         self.client: StudyClient | None = None
         self._runner: asyncio.Task[None] | None = None
 

@@ -11,9 +11,8 @@ import discord
 from adapters.discord.replies import InFlight
 from bot.messages import QuestionView, SubmitAnswer
 from bot.model import QuestionType
-from bot.ports import DailyStore
 from bot.quiz import Quiz
-from bot.records import AnswerMode, AnswerStatus, Platform, RoundKind, UserRef
+from bot.records import AnswerMode, AnswerStatus, Platform, UserRef
 
 log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}
@@ -49,9 +48,8 @@ def parse_ref(message_ref: str | None) -> tuple[int, int] | None:
 
 
 class Reactions:
-    def __init__(self, quiz: Quiz, dailies: DailyStore, inflight: InFlight) -> None:
+    def __init__(self, quiz: Quiz, inflight: InFlight) -> None:
         self.quiz = quiz
-        self.dailies = dailies
         self.inflight = inflight
         self.rounds: dict[int, int] = {}  # message id -> round id, for open reaction-mode questions
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
@@ -76,20 +74,16 @@ class Reactions:
                 log.warning("could not add %s to message %s: %s", option.token, message.id, exc)
 
     async def preload(self) -> None:
-        """After a restart: find the open reaction-mode questions again (from the open rounds and
-        their chat's daily mode; the store keeps no mode per round)."""
+        """After a restart: find the open reaction-mode questions again (each round keeps its mode)."""
         for round_ in await self.quiz.store.open_rounds():
             where = parse_ref(round_.message_ref)
-            if round_.kind is not RoundKind.DAILY or where is None:
+            if round_.mode is not AnswerMode.REACTIONS or where is None:
                 continue
             chat = await self.quiz.store.get_chat(round_.chat_id)
-            schedule = await self.dailies.get_daily(round_.chat_id)
-            if chat is None or chat.ref.platform != Platform.DISCORD or schedule is None:
+            if chat is None or chat.ref.platform != Platform.DISCORD:
                 continue
             context = await self.quiz.round_context(round_.id)
-            if context is None or schedule.mode is not AnswerMode.REACTIONS:
-                continue
-            if supports(context.question.type, len(context.question.options) or 2):
+            if context is not None and supports(context.question.type, len(context.question.options) or 2):
                 self.track(where[1], round_.id)
 
     async def on_reaction(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:

@@ -153,6 +153,7 @@ MIGRATIONS: tuple[str, ...] = (
         INSERT INTO score_buckets (scope, win, points, users) VALUES (new.scope, new.win, new.points, 1)
             ON CONFLICT (scope, win, points) DO UPDATE SET users = users + 1;
     END;
+    ALTER TABLE rounds ADD COLUMN answer_mode TEXT NOT NULL DEFAULT 'buttons';
     CREATE INDEX rounds_by_message ON rounds (chat_id, message_ref) WHERE message_ref IS NOT NULL;
     CREATE TRIGGER score_buckets_delete AFTER DELETE ON scores BEGIN
         UPDATE score_buckets SET users = users - 1

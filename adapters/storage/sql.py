@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.records import (
+    AnswerMode,
     AnswerPolicy,
     Chat,
     ChatKind,
@@ -59,7 +60,7 @@ def chat_from_row(row) -> Chat:
 
 ROUND_COLUMNS = (
     "id, chat_id, bank_id, question_id, kind, opened_at, closes_at, reveal, answer_policy, "
-    "partial_credit, state, message_ref, daily_date, contest_id, closed_at"
+    "partial_credit, state, message_ref, daily_date, contest_id, closed_at, answer_mode"
 )
 
 
@@ -80,6 +81,7 @@ def round_from_row(row) -> Round:
         daily_date=row[12],
         contest_id=row[13],
         closed_at=from_db(row[14]),
+        mode=AnswerMode(row[15]),
     )
 
 

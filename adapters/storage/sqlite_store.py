@@ -242,8 +242,8 @@ class SqliteStore:
             async with self.transaction() as db:
                 async with db.execute(
                     "INSERT INTO rounds (chat_id, bank_id, question_id, kind, opened_at, closes_at, "
-                    "reveal, answer_policy, partial_credit, daily_date, contest_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "reveal, answer_policy, partial_credit, daily_date, contest_id, answer_mode) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         new.chat_id,
                         new.bank_id,
@@ -256,6 +256,7 @@ class SqliteStore:
                         int(new.partial_credit),
                         new.daily_date,
                         new.contest_id,
+                        str(new.mode),
                     ),
                 ) as cursor:
                     row = await cursor.fetchone()

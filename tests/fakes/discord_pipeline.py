@@ -111,7 +111,7 @@ class RestPipeline:
         if failure.status == 429:
             return _rate_limited(req, failure.retry_after, failure.is_global)
         code, text = _DEFAULT_ERRORS.get(failure.status, (0, f"{failure.status}: Error"))
-        body = {"message": failure.message or text, "code": failure.error_code or code}
+        body = {"message": failure.message or text, "code": failure.code or code}
         return ApiResponse(failure.status, body)
 
     def _take_bucket(self, req: ApiRequest) -> ApiResponse | dict[str, str] | None:
