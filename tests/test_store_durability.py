@@ -77,3 +77,22 @@ def test_a_newer_database_is_refused(tmp_path):
     with pytest.raises(RuntimeError, match="newer than this studybot"):
         migrate(conn)
     conn.close()
+
+
+async def test_writes_are_read_back_even_while_a_reader_snapshot_is_open(store, bank, clock):
+    """A cursor left open on the read connection pins an old snapshot; read-backs must not use it."""
+    from datetime import timedelta
+
+    from bot.records import AnswerPolicy, ChatSettings, NewRound, RevealPolicy, RoundKind
+
+    await store.ensure_user(ME)
+    pinned = await store.reader.execute("SELECT id FROM users UNION ALL SELECT id FROM users")
+    chat = await store.ensure_chat(CHAT, ChatSettings("sample", "UTC", "en"))
+    round_ = await store.open_round(
+        NewRound(chat.id, "sample", "s-1", RoundKind.DAILY, clock.now(), clock.now() + timedelta(hours=1),
+                 RevealPolicy.ROUND, AnswerPolicy.FIRST, False, daily_date="2026-12-02")
+    )  # fmt: skip
+    renamed = await store.update_chat(chat.id, ChatSettings("sample", "Asia/Tokyo", "en"))
+    assert round_.question_id == "s-1" and renamed.settings.timezone == "Asia/Tokyo"
+    await pinned.close()
+    assert (await store.get_round(round_.id)).id == round_.id

@@ -65,8 +65,7 @@ class SqliteScheduleStore:
         self.store = store
 
     async def _one(self, sql: str, params: Sequence = ()) -> tuple | None:
-        async with self.store.reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        return await self.store._one(sql, params)
 
     async def _all(self, sql: str, params: Sequence = ()) -> list[tuple]:
         return list(await self.store.reader.execute_fetchall(sql, params))
@@ -126,9 +125,11 @@ class SqliteScheduleStore:
                     row = await cursor.fetchone()
         except sqlite3.IntegrityError as exc:
             raise ContestRunning(f"chat {chat_id} has a contest running") from exc
-        contest = await self.get_contest(row[0])  # type: ignore[index]
-        assert contest is not None
-        return contest
+        found = await self.store.read_own(
+            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (row[0],)  # type: ignore[index]
+        )
+        assert found is not None
+        return _contest(found)
 
     async def get_contest(self, contest_id: int) -> Contest | None:
         row = await self._one(f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))

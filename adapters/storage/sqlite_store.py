@@ -105,8 +105,16 @@ class SqliteStore:
             await self.db.execute("COMMIT")
 
     async def _one(self, sql: str, params: Sequence | dict = ()) -> tuple | None:
-        async with self.reader.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        # fetchall in one hop: a cursor left open between hops would hold the reader on an old
+        # snapshot, and every other read on it would miss what was committed since.
+        rows = await self.reader.execute_fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def read_own(self, sql: str, params: Sequence | dict = ()) -> tuple | None:
+        """A read on the writer, for reading back what was just written (read-your-writes)."""
+        async with self._write_lock:
+            rows = await self.db.execute_fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence | dict = ()) -> list[tuple]:
         return list(await self.reader.execute_fetchall(sql, params))
@@ -128,7 +136,9 @@ class SqliteStore:
                         "UPDATE chats SET guild_key = coalesce(?, guild_key), title = ? WHERE id = ?",
                         (ref.guild_key, ref.title or chat.ref.title, chat.id),
                     )
-                return await self.get_chat(chat.id)  # type: ignore[return-value]
+                row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat.id,))
+                assert row is not None
+                return chat_from_row(row)
             return chat
         async with self.transaction() as db:
             await db.execute(
@@ -150,7 +160,7 @@ class SqliteStore:
                     to_db(datetime.now(UTC)),
                 ),
             )
-        row = await self._one(
+        row = await self.read_own(
             f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = ? AND chat_key = ?",
             (str(ref.platform), ref.chat_key),
         )
@@ -183,10 +193,10 @@ class SqliteStore:
                     chat_id,
                 ),
             )
-        chat = await self.get_chat(chat_id)
-        if chat is None:
+        row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,))
+        if row is None:
             raise KeyError(chat_id)
-        return chat
+        return chat_from_row(row)
 
     async def set_chat_paused(self, chat_id: int, paused: bool) -> None:
         async with self.transaction() as db:
@@ -265,9 +275,9 @@ class SqliteStore:
                 raise DuplicateDaily(f"chat {new.chat_id} already has the {new.daily_date} daily") from exc
             raise
         assert row is not None
-        round_ = await self.get_round(row[0])
-        assert round_ is not None
-        return round_
+        found = await self.read_own(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (row[0],))
+        assert found is not None
+        return round_from_row(found)
 
     async def get_round(self, round_id: int) -> Round | None:
         row = await self._one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
