@@ -8,6 +8,7 @@ date's daily twice, even if two processes race.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from datetime import timedelta
@@ -56,6 +57,9 @@ class Dailies:
         self.default_time = default_time
         self.default_deadline = default_deadline
         self.grace_seconds = grace_seconds
+        # Thousands of dailies due at one minute open and post a few at a time (the pacer is
+        # the bottleneck anyway), instead of thousands of half-done tasks holding memory.
+        self._posting = asyncio.Semaphore(64)
 
     # ------------------------------------------------------------ commands
 
@@ -145,6 +149,10 @@ class Dailies:
 
     async def post_daily(self, chat_id: int, *, late: bool = False) -> Round | None:
         """Open and post the chat's daily for its most recent occurrence; None if skipped."""
+        async with self._posting:
+            return await self._post_daily(chat_id, late=late)
+
+    async def _post_daily(self, chat_id: int, *, late: bool) -> Round | None:
         schedule = await self.store.get_daily(chat_id)
         chat = await self.quiz.store.get_chat(chat_id)
         if schedule is None or not schedule.enabled or chat is None:

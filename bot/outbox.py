@@ -27,9 +27,11 @@ T = TypeVar("T")
 class Pacer:
     """Admits posts at most `per_second` overall and `per_chat` per `per_chat_window` per chat.
 
-    Global slots are handed out in order, spaced evenly, so thousands of waiting posts form a
-    queue instead of a thundering herd. `margin` keeps a little under the limit so that jitter
-    between our clock and the platform's never pushes a window over.
+    Posts are admitted one at a time, evenly spaced, so thousands of waiting posts form a queue
+    instead of a thundering herd; and a sliding window over the times posts were actually let
+    through caps any one second even after the event loop stalled and every slot came due at
+    once. `margin` keeps a little under the limit so that jitter between our clock and the
+    platform's never pushes a window over.
     """
 
     def __init__(
@@ -42,34 +44,60 @@ class Pacer:
     ) -> None:
         self.limits = limits
         self._interval = 1.0 / (limits.per_second * margin)
+        self._per_window = max(1, int(limits.per_second * margin))
         self._chat_window = limits.per_chat_window / margin
         self._monotonic = monotonic
         self._sleep = sleep
         self._next_slot = 0.0
+        self._sent: deque[float] = deque()  # admissions in the last second, overall
+        self._global = asyncio.Lock()
         self._recent: dict[str, deque[float]] = {}
         self._chat_locks: dict[str, asyncio.Lock] = {}
+        self._admitted = 0
 
     def _now(self) -> float:
         return self._monotonic() if self._monotonic else asyncio.get_running_loop().time()
 
+    async def _wait_window(self, times: deque[float], limit: int, window: float) -> None:
+        while True:
+            now = self._now()
+            # A tolerance, so float rounding never leaves a wait too small to move the clock.
+            while times and times[0] + window - now <= 1e-6:
+                times.popleft()
+            if len(times) < limit:
+                return
+            await self._sleep(times[0] + window - now)
+
     async def acquire(self, chat_key: str) -> None:
-        lock = self._chat_locks.setdefault(chat_key, asyncio.Lock())
+        lock = self._chat_locks.get(chat_key)
+        if lock is None:
+            lock = self._chat_locks[chat_key] = asyncio.Lock()
         async with lock:
             recent = self._recent.setdefault(chat_key, deque())
-            while True:
+            await self._wait_window(recent, self.limits.per_chat, self._chat_window)
+            async with self._global:
                 now = self._now()
-                # A tolerance, so float rounding never leaves a wait too small to move the clock.
-                while recent and recent[0] + self._chat_window - now <= 1e-6:
-                    recent.popleft()
-                if len(recent) < self.limits.per_chat:
-                    break
-                await self._sleep(recent[0] + self._chat_window - now)
-            now = self._now()
-            slot = max(now, self._next_slot)
-            self._next_slot = slot + self._interval
-            if slot > now:
-                await self._sleep(slot - now)
-            recent.append(self._now())
+                slot = max(now, self._next_slot)
+                if slot > now:
+                    await self._sleep(slot - now)
+                await self._wait_window(self._sent, self._per_window, 1.0)
+                now = self._now()
+                self._next_slot = now + self._interval
+                self._sent.append(now)
+            recent.append(now)
+        self._admitted += 1
+        if self._admitted % 1024 == 0 and len(self._recent) > 1024:
+            self._forget_idle(now)
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop chats with nothing in their window, so 10,000 chats posted once don't stay."""
+        for key in [
+            k for k, times in self._recent.items() if not times or now - times[-1] >= self._chat_window
+        ]:
+            lock = self._chat_locks.get(key)
+            if lock is None or not lock.locked():
+                self._recent.pop(key, None)
+                self._chat_locks.pop(key, None)
 
 
 class Outbox:

@@ -4,6 +4,8 @@ port's (429 -> RetryLater, no channel or no access -> ChatGone, another refusal 
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from adapters.discord import replies
@@ -125,6 +127,9 @@ async def test_an_unexpected_failure_is_answered_politely_and_logged(harness: Ha
     bob = h.world.student
     question = await h.command(bob, "quiz", {"type": "single"})
     round_ = await h.last_round()
+    async with asyncio.timeout(5):  # /quiz stores its message after replying: let it finish
+        while (await h.last_round()).message_ref is None:  # noqa: ASYNC110 (a store write, no event)
+            await asyncio.sleep(0)
     await h.app.store.close()  # the database goes away under the bot
 
     stats = await h.command(bob, "stats")

@@ -107,3 +107,24 @@ async def test_a_rejected_post_is_not_retried(caplog):
     with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
         await outbox.post_notice(chat("c"), notice("daily.off", "en"))
     assert outbox.failures == 1 and vt.slept == [] and "message is too long" in caplog.text
+
+
+async def test_a_stalled_loop_does_not_release_a_burst():
+    """Slots that came due during a stall are not all let through at once."""
+    vt = VirtualTime()
+    pacer = Pacer(PaceLimits(30, 20, 60), monotonic=vt.monotonic, sleep=vt.sleep)
+    admitted = []
+    for i in range(200):
+        if i == 50:
+            vt.now += 4.0  # the event loop was blocked for four seconds
+        await pacer.acquire(f"chat-{i}")
+        admitted.append(vt.now)
+    assert max_in_window(admitted, 0.9999) <= 28  # (float rounding at the window edge)
+
+
+async def test_idle_chats_are_forgotten():
+    vt = VirtualTime()
+    pacer = Pacer(PaceLimits(1000, 20, 1), monotonic=vt.monotonic, sleep=vt.sleep)
+    for i in range(5000):
+        await pacer.acquire(f"chat-{i}")
+    assert len(pacer._recent) < 2100

@@ -136,7 +136,8 @@ def split_html(text: str, limit: int = MAX_TEXT) -> list[str]:
     line break; tags open at a cut are closed there and reopened in the next chunk."""
     tokens = _TOKEN_RE.findall(text)
     if sum(_visible(tok) for tok in tokens) <= limit:
-        return [text] if text.strip() else []
+        # Nothing to show but tags and spaces would be an empty message, which Telegram refuses.
+        return [text] if any(_visible(tok) and not tok.isspace() for tok in tokens) else []
     chunks: list[str] = []
     opened: list[tuple[str, str]] = []  # tags open where the current chunk starts
     current: list[str] = []
