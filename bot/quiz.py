@@ -132,6 +132,8 @@ class Quiz:
         self._listener_tasks: set[asyncio.Task[None]] = set()
         self._users: dict[tuple[str, str], tuple[int, str]] = {}
         self._chats: dict[tuple[str, str], Chat] = {}
+        self._chat_keys: dict[int, tuple[str, str]] = {}  # chat id -> its key in _chats
+        self._chat_rounds: dict[int, set[int]] = {}  # chat id -> ids of its cached rounds
         self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
         self.selections = Selections()
 
@@ -146,6 +148,7 @@ class Quiz:
                 await self.store.set_chat_paused(chat.id, False)
                 chat = replace(chat, paused=False)
             self._chats[key] = chat
+            self._chat_keys[chat.id] = key
         return chat
 
     async def update_settings(self, ref: ChatRef, **changes: object) -> Chat:
@@ -158,11 +161,25 @@ class Quiz:
         updated = await self.store.update_chat(chat.id, settings)
         self._forget_chat(chat.id)
         self._chats[(str(ref.platform), ref.chat_key)] = updated
+        self._chat_keys[updated.id] = (str(ref.platform), ref.chat_key)
         return updated
 
     def _forget_chat(self, chat_id: int) -> None:
-        self._chats = {k: c for k, c in self._chats.items() if c.id != chat_id}
-        self._rounds = {k: c for k, c in self._rounds.items() if c.chat.id != chat_id}
+        """Drop a chat's cached settings (and its rounds', which carry them): O(its own entries)."""
+        key = self._chat_keys.pop(chat_id, None)
+        if key is not None:
+            self._chats.pop(key, None)
+        for round_id in self._chat_rounds.pop(chat_id, ()):
+            self._rounds.pop(round_id, None)
+
+    def _cache_round(self, context: _RoundContext) -> None:
+        self._rounds[context.round.id] = context
+        self._chat_rounds.setdefault(context.chat.id, set()).add(context.round.id)
+
+    def _drop_round(self, round_id: int) -> None:
+        context = self._rounds.pop(round_id, None)
+        if context is not None:
+            self._chat_rounds.get(context.chat.id, set()).discard(round_id)
 
     async def forget_chat_cache(self, chat_id: int) -> None:
         self._forget_chat(chat_id)
@@ -270,7 +287,7 @@ class Quiz:
                 mode=mode,
             )
         )
-        self._rounds[round_.id] = _RoundContext(round_, chat, question)
+        self._cache_round(_RoundContext(round_, chat, question))
         return round_
 
     def question_view(
@@ -320,7 +337,7 @@ class Quiz:
             return None
         context = _RoundContext(round_, chat, question)
         if round_.state is RoundState.OPEN:
-            self._rounds[round_id] = context
+            self._cache_round(context)
         return context
 
     async def round_for_message(self, ref: ChatRef, message_ref: str) -> Round | None:
@@ -367,7 +384,7 @@ class Quiz:
             )
         )
         if outcome.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
-            self._rounds.pop(round_.id, None)
+            self._drop_round(round_.id)
             return ReceiptView(cmd.round_id, outcome.status, lang)
         stored = outcome.answer
         assert stored is not None
@@ -406,7 +423,7 @@ class Quiz:
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
         """Give an open round a fresh timer (a contest question resumed after a restart)."""
         await self.store.restart_round(round_id, opened_at, closes_at)
-        self._rounds.pop(round_id, None)
+        self._drop_round(round_id)
 
     async def self_grade(self, cmd: SelfGrade) -> ReceiptView:
         context = await self.round_context(cmd.round_id)
@@ -441,7 +458,7 @@ class Quiz:
             return None
         now = self.clock.now()
         closed = await self.store.close_round(round_id, now)
-        self._rounds.pop(round_id, None)
+        self._drop_round(round_id)
         self.selections.forget_round(round_id)
         if not closed:
             return None
