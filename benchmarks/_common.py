@@ -25,6 +25,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from bot.model import Bank, Question, QuestionType
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # ---------------------------------------------------------------- machine facts
@@ -356,3 +358,25 @@ def emit(report: Report, json_target: str | None) -> None:
 def stderr(message: str) -> None:
     """Progress lines (kept off stdout so the table and JSON stay clean)."""
     print(message, file=sys.stderr, flush=True)
+
+
+LETTERS = "ABCD"
+
+
+def bench_bank(size: int = 100) -> Bank:
+    """Single-choice questions only, built in code, so every answer is graded by letter."""
+    questions = tuple(
+        Question(
+            id=f"q-{n}",
+            number=n,
+            type=QuestionType.SINGLE,
+            stem=f"Question {n}: which option is right?",
+            answer=(LETTERS[n % 4],),
+            points=1.0,
+            options=tuple((letter, f"option {letter} of question {n}") for letter in LETTERS),
+            explanation="Because it is.",
+            tags=("bench",),
+        )
+        for n in range(1, size + 1)
+    )
+    return Bank(id="bench", title="Benchmark bank", language="en", source="benchmarks", questions=questions)

@@ -46,9 +46,11 @@ from adapters.storage.migrations import migrate
 from adapters.storage.sql import APPLY_SCORES, to_db
 from adapters.storage.sqlite_store import SqliteStore
 from benchmarks._common import (
+    LETTERS,
     Meter,
     Report,
     Usage,
+    bench_bank,
     cpu_probe_ms,
     environment,
     environment_lines,
@@ -66,7 +68,6 @@ from benchmarks._common import emit as emit_report
 from bot.clock import ManualClock
 from bot.group_commit import GroupCommitter
 from bot.messages import ShowLeaderboard, SubmitAnswer
-from bot.model import Bank, Question, QuestionType
 from bot.quiz import CoreSettings, Quiz, chat_scope
 from bot.records import AnswerStatus, ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.windows import month_key, week_key
@@ -75,7 +76,6 @@ from studybot.tuning import tune_gc
 START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai
 TIMEZONE = "Asia/Shanghai"
 PLATFORM = Platform.TELEGRAM
-LETTERS = "ABCD"
 
 # Targets from the brief.
 TARGET_INGEST_PER_S = 20_000
@@ -121,25 +121,6 @@ QUICK_SIZES = Sizes(
 
 
 # ---------------------------------------------------------------- fixtures
-
-
-def bench_bank(size: int = 100) -> Bank:
-    """Single-choice questions only, so every answer is graded by letter."""
-    questions = tuple(
-        Question(
-            id=f"q-{n}",
-            number=n,
-            type=QuestionType.SINGLE,
-            stem=f"Question {n}?",
-            answer=(LETTERS[n % 4],),
-            points=1.0,
-            options=tuple((letter, f"option {letter}") for letter in LETTERS),
-            explanation="Because.",
-            tags=("bench",),
-        )
-        for n in range(1, size + 1)
-    )
-    return Bank(id="bench", title="Benchmark bank", language="en", source="benchmarks", questions=questions)
 
 
 def settings() -> CoreSettings:

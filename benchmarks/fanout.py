@@ -56,6 +56,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` and the proj
 
 from benchmarks._common import (
     Report,
+    bench_bank,
     environment,
     environment_lines,
     fmt_number,
@@ -67,7 +68,6 @@ from benchmarks._common import (
 from benchmarks._common import emit as emit_report
 from benchmarks.fanout_sink import RULES, LimitedSink, PlatformRules
 from bot.clock import SystemClock, zone
-from bot.model import Bank, Question, QuestionType
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
 
@@ -75,7 +75,6 @@ FULL_CHATS = 10_000
 QUICK_CHATS = 1_000
 # Same instant, four local times (one of them a half-hour zone); the first is the config default.
 ZONES = ("Asia/Shanghai", "Europe/Berlin", "America/New_York", "Asia/Kolkata")
-LETTERS = "ABCD"
 SYNCHRONOUS = "NORMAL"
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
@@ -86,25 +85,6 @@ TARGET_RATE_FRACTION = 0.90
 
 
 # ---------------------------------------------------------------- fixtures
-
-
-def bench_bank(size: int = 200) -> Bank:
-    """Single-choice questions only, built in code (as tests/conftest.py make_bank does)."""
-    questions = tuple(
-        Question(
-            id=f"q-{n}",
-            number=n,
-            type=QuestionType.SINGLE,
-            stem=f"Question {n}: which option is right?",
-            answer=(LETTERS[n % 4],),
-            points=1.0,
-            options=tuple((letter, f"option {letter} of question {n}") for letter in LETTERS),
-            explanation="Because it is.",
-            tags=("bench",),
-        )
-        for n in range(1, size + 1)
-    )
-    return Bank(id="bench", title="Benchmark bank", language="en", source="benchmarks", questions=questions)
 
 
 def bench_config(db: Path) -> Config:
@@ -119,7 +99,7 @@ def bench_config(db: Path) -> Config:
 
 
 async def open_app(db: Path) -> App:
-    bank = bench_bank()
+    bank = bench_bank(200)
     return await bootstrap(bench_config(db), clock=SystemClock(), rng=random.Random(7), banks={bank.id: bank})
 
 
