@@ -43,7 +43,3 @@ def window_key(window: Window, when: datetime, timezone: str) -> str:
     if window is Window.WEEK:
         return week_key(when, timezone)
     return month_key(when, timezone)
-
-
-def local_date(when: datetime, timezone: str) -> str:
-    return require_aware(when).astimezone(zone(timezone)).date().isoformat()

@@ -29,7 +29,7 @@ from bot.messages import (
 )
 from bot.ports import PaceLimits
 from bot.quiz import Quiz, QuizError
-from bot.records import ChatKind, ChatRef, Platform, RoundKind, RoundState, UserRef
+from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.text import (
     render_leaderboard,
     render_notice,
@@ -195,7 +195,7 @@ class ConsoleAdapter:
         round_id = self._round_id
         if round_id is None:
             current = await self.quiz.current_round(self.chat)
-            round_id = current.id if current and current.state is RoundState.OPEN else None
+            round_id = current.id if current else None  # current_round is None once closed
         if round_id is None:
             self.say(t(await self.language(), "error.no_round"))
             return
