@@ -46,12 +46,16 @@ class BotProcess:
 
     async def wait_for(self, text: str, *, count: int = 1, timeout: float = 20.0) -> str:
         """Wait until `text` has appeared `count` times in the output."""
-        async with asyncio.timeout(timeout):
-            while self.output.count(text) < count:
-                if self.proc.returncode is not None and self._reader.done():
-                    raise AssertionError(f"process exited before printing {text!r}:\n{self.output}")
-                self._changed.clear()
-                await self._changed.wait()
+        try:
+            async with asyncio.timeout(timeout):
+                while self.output.count(text) < count:
+                    if self.proc.returncode is not None and self._reader.done():
+                        raise AssertionError(f"process exited before printing {text!r}:\n{self.output}")
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            shown = f"{text!r} not printed within {timeout} s; output so far:\n{self.output}"
+            raise AssertionError(shown) from None
         return self.output
 
     async def kill(self) -> None:

@@ -10,6 +10,8 @@ from tests.process import BotProcess, wait_until
 
 TZ = ZoneInfo("Asia/Shanghai")
 HEADER = "Daily question · Q"
+READY = "studybot console"  # the welcome line, printed once the app has started
+DEADLINE = 8  # seconds: room for a slow machine to answer before the round closes
 
 
 def config_file(tmp_path):
@@ -26,14 +28,15 @@ def daily_rounds(tmp_path) -> list[tuple]:
 async def test_killed_mid_round_the_overdue_round_closes_at_start_up(tmp_path):
     config = config_file(tmp_path)
     first = await BotProcess.start(tmp_path / "data", config)
+    await first.wait_for(READY)
     fire_at = (datetime.now(TZ) + timedelta(seconds=2)).replace(microsecond=0)
-    first.send(f"/daily {fire_at:%H:%M:%S} 2s")
+    first.send(f"/daily {fire_at:%H:%M:%S} {DEADLINE}s")
     await first.wait_for(HEADER)
     first.send("A")
     await first.wait_for("Recorded: ")  # acknowledged, so committed
     await first.kill()
     assert "Answer revealed" not in first.output
-    await wait_until(fire_at + timedelta(seconds=3))  # the deadline passes while it is down
+    await wait_until(fire_at + timedelta(seconds=DEADLINE + 1))  # the deadline passes while it is down
 
     second = await BotProcess.start(tmp_path / "data", config)
     out = await second.wait_for("Answer revealed")
@@ -47,6 +50,7 @@ async def test_killed_mid_round_the_overdue_round_closes_at_start_up(tmp_path):
 async def test_a_daily_missed_while_down_is_posted_at_start_up_exactly_once(tmp_path):
     config = config_file(tmp_path)
     first = await BotProcess.start(tmp_path / "data", config)
+    await first.wait_for(READY)
     fire_at = (datetime.now(TZ) + timedelta(seconds=2)).replace(microsecond=0)
     first.send(f"/daily {fire_at:%H:%M:%S}")
     await first.wait_for("Daily question set")
