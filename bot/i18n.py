@@ -174,6 +174,7 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "bank.using": ("本群题库：{title}（{count} 题）", "Bank: {title} ({count} questions)"),
     "bank.list_row": ("{id} — {title}（{count} 题）", "{id} — {title} ({count} questions)"),
     "lang.set": ("语言已设为中文。", "Language set to English."),
+    "lang.set_guild": ("本服务器的语言已设为中文。", "This server's language is now English."),
     "console.welcome": (
         "studybot 控制台 · 题库：{title}（{count} 题）。发送 /help 查看命令。",
         "studybot console · bank: {title} ({count} questions). Send /help for commands.",

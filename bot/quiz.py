@@ -143,7 +143,11 @@ class Quiz:
         key = (str(ref.platform), ref.chat_key)
         chat = self._chats.get(key)
         if chat is None:
-            chat = await self.store.ensure_chat(ref, self.settings.chat_defaults())
+            defaults = self.settings.chat_defaults()
+            if ref.guild_key:  # a new channel speaks its server's language
+                language = await self.store.guild_language(str(ref.platform), ref.guild_key)
+                defaults = replace(defaults, language=language or defaults.language)
+            chat = await self.store.ensure_chat(ref, defaults)
             if chat.paused:  # they are talking to us again: resume posting there
                 await self.store.set_chat_paused(chat.id, False)
                 chat = replace(chat, paused=False)
@@ -163,6 +167,17 @@ class Quiz:
         self._chats[(str(ref.platform), ref.chat_key)] = updated
         self._chat_keys[updated.id] = (str(ref.platform), ref.chat_key)
         return updated
+
+    async def set_guild_language(self, ref: ChatRef, language: str) -> Chat:
+        """Set the language of every chat in `ref`'s server, and of its channels yet to come."""
+        if not ref.guild_key:
+            return await self.update_settings(ref, language=language)
+        await self.chat(ref)
+        language = normalize_language(language)
+        ids = await self.store.set_guild_language(str(ref.platform), ref.guild_key, language)
+        for chat_id in ids:
+            self._forget_chat(chat_id)
+        return await self.chat(ref)
 
     def _forget_chat(self, chat_id: int) -> None:
         """Drop a chat's cached settings (and its rounds', which carry them): O(its own entries)."""

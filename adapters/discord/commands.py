@@ -168,9 +168,8 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def lang_command(interaction: discord.Interaction, language: Choice[str]) -> None:
-        # Per channel: the core keeps settings per chat; a server-wide language would need a core change.
         async def work(lang: str) -> Reply:
-            chat = await quiz.update_settings(chat_ref(interaction), language=language.value)
-            return Reply(t(chat.settings.language, "lang.set"), ephemeral=False)
+            chat = await quiz.set_guild_language(chat_ref(interaction), language.value)
+            return Reply(t(chat.settings.language, "lang.set_guild"), ephemeral=False)
 
         await run(adapter, interaction, work, public=True, admin=True)

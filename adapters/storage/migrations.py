@@ -160,6 +160,16 @@ MIGRATIONS: tuple[str, ...] = (
             WHERE scope = old.scope AND win = old.win AND points = old.points;
     END;
     """,
+    # 4: server-wide settings (a Discord server's language, which its new channels start with)
+    """
+    CREATE TABLE guild_settings (
+        platform TEXT NOT NULL,
+        guild_key TEXT NOT NULL,
+        language TEXT NOT NULL,
+        PRIMARY KEY (platform, guild_key)
+    ) WITHOUT ROWID;
+    CREATE INDEX chats_by_guild ON chats (platform, guild_key) WHERE guild_key IS NOT NULL;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

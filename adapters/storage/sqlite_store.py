@@ -206,6 +206,28 @@ class SqliteStore:
         async with self.transaction() as db:
             await db.execute("UPDATE chats SET chat_key = ? WHERE id = ?", (new_chat_key, chat_id))
 
+    async def guild_language(self, platform: str, guild_key: str) -> str | None:
+        row = await self._one(
+            "SELECT language FROM guild_settings WHERE platform = ? AND guild_key = ?", (platform, guild_key)
+        )
+        return row[0] if row else None
+
+    async def set_guild_language(self, platform: str, guild_key: str, language: str) -> list[int]:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (platform, guild_key, language) VALUES (?, ?, ?) "
+                "ON CONFLICT (platform, guild_key) DO UPDATE SET language = excluded.language",
+                (platform, guild_key, language),
+            )
+            await db.execute(
+                "UPDATE chats SET language = ? WHERE platform = ? AND guild_key = ?",
+                (language, platform, guild_key),
+            )
+            rows = await db.execute_fetchall(
+                "SELECT id FROM chats WHERE platform = ? AND guild_key = ?", (platform, guild_key)
+            )
+        return [row[0] for row in rows]
+
     async def ensure_user(self, ref: UserRef) -> int:
         return (await self.ensure_users([ref]))[0]
 
