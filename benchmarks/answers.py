@@ -201,12 +201,12 @@ async def register_users(store: SqliteStore, quiz: Quiz, users: list[UserRef]) -
 
     This is the steady state of a running bot (each user's first answer since start-up costs one
     ensure_user transaction of its own; the "cold users" line measures that separately). The rows
-    are bulk-inserted and Quiz._users is filled directly, since registering 10,000 users one
-    transaction at a time would take longer than the benchmark itself.
+    are bulk-inserted and the core's user cache (QuizCache.users) is filled directly, since
+    registering 10,000 users one transaction at a time would take longer than the benchmark itself.
     """
-    cache = getattr(quiz, "_users", None)
+    cache = getattr(getattr(quiz, "_cache", None), "users", None)
     if not isinstance(cache, dict):
-        raise RuntimeError("Quiz._users (the user cache) is gone: update register_users() in this benchmark")
+        raise RuntimeError("the core's user cache is gone: update register_users() in this benchmark")
     conn = sqlite3.connect(store.path, isolation_level=None)
     try:
         conn.execute("PRAGMA busy_timeout = 5000")

@@ -3,12 +3,63 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from bot.i18n import t
-from bot.messages import OptionCount, OptionView, RevealView
+from bot.messages import OptionCount, OptionView, QuestionView, ReceiptView, RevealView
 from bot.model import Question, QuestionType
 from bot.ports import Store
-from bot.records import Chat, Round, RoundKind
+from bot.records import AnswerStatus, Chat, RevealPolicy, Round, RoundKind, StoredAnswer
+
+
+def build_question(
+    round_: Round, chat: Chat, question: Question, bank_title: str, position: tuple[int, int] | None = None
+) -> QuestionView:
+    lang = chat.settings.language
+    return QuestionView(
+        round_id=round_.id,
+        chat_id=chat.id,
+        kind=round_.kind,
+        qtype=question.type,
+        number=question.number,
+        stem=question.stem,
+        options=option_views(question, lang),
+        points=question.points,
+        opened_at=round_.opened_at,
+        closes_at=round_.closes_at,
+        reveal=round_.reveal,
+        answer_policy=round_.answer_policy,
+        language=lang,
+        timezone=chat.settings.timezone,
+        bank_title=bank_title,
+        contest_position=position,
+        mode=str(round_.mode),
+    )
+
+
+def build_receipt(
+    round_: Round, question: Question, stored: StoredAnswer, status: AnswerStatus, language: str
+) -> ReceiptView:
+    """The receipt of a committed answer: graded at once in practice, only "recorded" otherwise."""
+    receipt = ReceiptView(
+        round_id=round_.id,
+        status=status,
+        language=language,
+        response=stored.response,
+        response_label=response_label(question, stored.response, language),
+    )
+    if round_.reveal is not RevealPolicy.PRACTICE:
+        return receipt
+    return replace(
+        receipt,
+        graded=True,
+        verdict=stored.verdict,
+        points=stored.points,
+        correct_label=correct_label(question, language),
+        explanation=question.explanation,
+        reference=question.answer[0] if question.type is QuestionType.SHORT else "",
+        key_points=question.key_points,
+    )
 
 
 def option_views(question: Question, language: str) -> tuple[OptionView, ...]:

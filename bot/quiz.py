@@ -11,7 +11,7 @@ import logging
 import math
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot import grading, standings
@@ -32,7 +32,9 @@ from bot.messages import (
 )
 from bot.model import Bank, Question, QuestionType
 from bot.ports import Store
-from bot.presenting import build_reveal, correct_label, option_views, response_label
+from bot.presenting import build_question, build_receipt, build_reveal, response_label
+from bot.quiz_cache import QuizCache, RoundContext
+from bot.quiz_settings import CoreSettings, QuizError, no_questions
 from bot.records import (
     AnswerMode,
     AnswerOutcome,
@@ -40,7 +42,6 @@ from bot.records import (
     AnswerStatus,
     Chat,
     ChatRef,
-    ChatSettings,
     NewAnswer,
     NewRound,
     RevealPolicy,
@@ -56,55 +57,6 @@ from bot.throttle import Throttle
 from bot.windows import Window, month_key, week_key
 
 log = logging.getLogger("studybot.quiz")
-
-
-def no_questions(*filters: object) -> QuizError:
-    """The refusal for an empty selection, naming the tag/type filters that emptied it."""
-    named = " / ".join(str(f) for f in filters if f)
-    return QuizError("error.no_questions_for", filter=named) if named else QuizError("error.no_questions")
-
-
-class QuizError(Exception):
-    """A request the core refuses; `key`/`params` name the catalog sentence to show."""
-
-    def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-    def render(self, language: str) -> str:
-        return t(language, self.key, **self.params)
-
-
-@dataclass(frozen=True, slots=True)
-class CoreSettings:
-    default_bank: str
-    timezone: str = "Asia/Shanghai"
-    language: str = "zh-CN"
-    reveal_policy: RevealPolicy = RevealPolicy.PRACTICE
-    answer_policy: AnswerPolicy = AnswerPolicy.FIRST
-    partial_credit: bool = False
-    practice_minutes: float = 60.0
-    reveal_top_n: int = 10
-    ask_limit: int = 6  # /quiz per user per ask_window seconds
-    ask_window: float = 60.0
-
-    def chat_defaults(self) -> ChatSettings:
-        return ChatSettings(
-            bank_id=self.default_bank,
-            timezone=self.timezone,
-            language=self.language,
-            reveal_policy=self.reveal_policy,
-            answer_policy=self.answer_policy,
-            partial_credit=self.partial_credit,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _RoundContext:
-    round: Round
-    chat: Chat
-    question: Question
 
 
 class Quiz:
@@ -126,14 +78,10 @@ class Quiz:
         self._committer: GroupCommitter[NewAnswer, AnswerOutcome] = GroupCommitter(store.record_answers)
         # New users arriving together (a busy daily) are registered in one transaction too.
         self._user_committer: GroupCommitter[UserRef, int] = GroupCommitter(store.ensure_users)
-        self._rounds: dict[int, _RoundContext] = {}
+        self._cache = QuizCache()
         # Called (as tasks, so receipts are not delayed) after an answer is committed.
         self.answer_listeners: list[Callable[[Round, AnswerStatus], Awaitable[None]]] = []
         self._listener_tasks: set[asyncio.Task[None]] = set()
-        self._users: dict[tuple[str, str], tuple[int, str]] = {}
-        self._chats: dict[tuple[str, str], Chat] = {}
-        self._chat_keys: dict[int, tuple[str, str]] = {}  # chat id -> its key in _chats
-        self._chat_rounds: dict[int, set[int]] = {}  # chat id -> ids of its cached rounds
         self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
         self.selections = Selections()
 
@@ -141,7 +89,7 @@ class Quiz:
 
     async def chat(self, ref: ChatRef) -> Chat:
         key = (str(ref.platform), ref.chat_key)
-        chat = self._chats.get(key)
+        chat = self._cache.chat(key)
         if chat is None:
             defaults = self.settings.chat_defaults()
             if ref.guild_key:  # a new channel speaks its server's language
@@ -151,8 +99,7 @@ class Quiz:
             if chat.paused:  # they are talking to us again: resume posting there
                 await self.store.set_chat_paused(chat.id, False)
                 chat = replace(chat, paused=False)
-            self._chats[key] = chat
-            self._chat_keys[chat.id] = key
+            self._cache.put_chat(key, chat)
         return chat
 
     async def update_settings(self, ref: ChatRef, **changes: object) -> Chat:
@@ -163,9 +110,8 @@ class Quiz:
         zone(settings.timezone)  # refuses unknown zones
         settings = replace(settings, language=normalize_language(settings.language))
         updated = await self.store.update_chat(chat.id, settings)
-        self._forget_chat(chat.id)
-        self._chats[(str(ref.platform), ref.chat_key)] = updated
-        self._chat_keys[updated.id] = (str(ref.platform), ref.chat_key)
+        self._cache.forget_chat(chat.id)
+        self._cache.put_chat((str(ref.platform), ref.chat_key), updated)
         return updated
 
     async def set_guild_language(self, ref: ChatRef, language: str) -> Chat:
@@ -176,50 +122,33 @@ class Quiz:
         language = normalize_language(language)
         ids = await self.store.set_guild_language(str(ref.platform), ref.guild_key, language)
         for chat_id in ids:
-            self._forget_chat(chat_id)
+            self._cache.forget_chat(chat_id)
         return await self.chat(ref)
 
-    def _forget_chat(self, chat_id: int) -> None:
-        """Drop a chat's cached settings (and its rounds', which carry them): O(its own entries)."""
-        key = self._chat_keys.pop(chat_id, None)
-        if key is not None:
-            self._chats.pop(key, None)
-        for round_id in self._chat_rounds.pop(chat_id, ()):
-            self._rounds.pop(round_id, None)
-
-    def _cache_round(self, context: _RoundContext) -> None:
-        self._rounds[context.round.id] = context
-        self._chat_rounds.setdefault(context.chat.id, set()).add(context.round.id)
-
-    def _drop_round(self, round_id: int) -> None:
-        context = self._rounds.pop(round_id, None)
-        if context is not None:
-            self._chat_rounds.get(context.chat.id, set()).discard(round_id)
-
     async def forget_chat_cache(self, chat_id: int) -> None:
-        self._forget_chat(chat_id)
+        self._cache.forget_chat(chat_id)
 
     async def pause_chat(self, ref: ChatRef) -> None:
         """The bot was blocked or removed there: stop posting until someone talks to it again."""
         chat = await self.store.find_chat(str(ref.platform), ref.chat_key)
         if chat is not None:
             await self.store.set_chat_paused(chat.id, True)
-            self._forget_chat(chat.id)
+            self._cache.forget_chat(chat.id)
 
     async def move_chat(self, ref: ChatRef, new_chat_key: str) -> None:
         """The platform gave the chat a new id (Telegram group → supergroup): keep its history."""
         chat = await self.store.find_chat(str(ref.platform), ref.chat_key)
         if chat is not None and await self.store.find_chat(str(ref.platform), new_chat_key) is None:
             await self.store.move_chat(chat.id, new_chat_key)
-            self._forget_chat(chat.id)
+            self._cache.forget_chat(chat.id)
 
     async def user_id(self, ref: UserRef) -> int:
         key = (str(ref.platform), ref.user_key)
-        cached = self._users.get(key)
+        cached = self._cache.users.get(key)
         if cached is not None and cached[1] == ref.display_name:
             return cached[0]
         user_id = await self._user_committer.submit(ref)
-        self._users[key] = (user_id, ref.display_name)
+        self._cache.users[key] = (user_id, ref.display_name)
         return user_id
 
     def bank_for(self, chat: Chat) -> Bank:
@@ -302,41 +231,20 @@ class Quiz:
                 mode=mode,
             )
         )
-        self._cache_round(_RoundContext(round_, chat, question))
+        self._cache.put_round(RoundContext(round_, chat, question))
         return round_
 
     def question_view(
         self, round_: Round, chat: Chat, question: Question, position: tuple[int, int] | None = None
     ) -> QuestionView:
-        lang = chat.settings.language
-        return QuestionView(
-            round_id=round_.id,
-            chat_id=chat.id,
-            kind=round_.kind,
-            qtype=question.type,
-            number=question.number,
-            stem=question.stem,
-            options=option_views(question, lang),
-            points=question.points,
-            opened_at=round_.opened_at,
-            closes_at=round_.closes_at,
-            reveal=round_.reveal,
-            answer_policy=round_.answer_policy,
-            language=lang,
-            timezone=chat.settings.timezone,
-            bank_title=self.bank_for(chat).title,
-            contest_position=position,
-            mode=str(round_.mode),
-        )
+        return build_question(round_, chat, question, self.bank_for(chat).title, position)
 
     async def set_message_ref(self, round_id: int, message_ref: str) -> None:
         await self.store.set_message_ref(round_id, message_ref)
-        context = self._rounds.get(round_id)
-        if context is not None:
-            self._rounds[round_id] = replace(context, round=replace(context.round, message_ref=message_ref))
+        self._cache.set_message_ref(round_id, message_ref)
 
-    async def round_context(self, round_id: int) -> _RoundContext | None:
-        context = self._rounds.get(round_id)
+    async def round_context(self, round_id: int) -> RoundContext | None:
+        context = self._cache.round(round_id)
         if context is not None:
             return context
         round_ = await self.store.get_round(round_id)
@@ -350,9 +258,9 @@ class Quiz:
             question = bank.question(round_.question_id)
         except KeyError:
             return None
-        context = _RoundContext(round_, chat, question)
+        context = RoundContext(round_, chat, question)
         if round_.state is RoundState.OPEN:
-            self._cache_round(context)
+            self._cache.put_round(context)
         return context
 
     async def round_for_message(self, ref: ChatRef, message_ref: str) -> Round | None:
@@ -399,7 +307,7 @@ class Quiz:
             )
         )
         if outcome.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
-            self._drop_round(round_.id)
+            self._cache.drop_round(round_.id)
             return ReceiptView(cmd.round_id, outcome.status, lang)
         stored = outcome.answer
         assert stored is not None
@@ -407,25 +315,7 @@ class Quiz:
             task = asyncio.create_task(self._notify(listener, round_, outcome.status))
             self._listener_tasks.add(task)
             task.add_done_callback(self._listener_tasks.discard)
-        receipt = ReceiptView(
-            round_id=round_.id,
-            status=outcome.status,
-            language=lang,
-            response=stored.response,
-            response_label=response_label(question, stored.response, lang),
-        )
-        if round_.reveal is RevealPolicy.PRACTICE:
-            return replace(
-                receipt,
-                graded=True,
-                verdict=stored.verdict,
-                points=stored.points,
-                correct_label=correct_label(question, lang),
-                explanation=question.explanation,
-                reference=question.answer[0] if question.type is QuestionType.SHORT else "",
-                key_points=question.key_points,
-            )
-        return receipt
+        return build_receipt(round_, question, stored, outcome.status, lang)
 
     async def _notify(
         self, listener: Callable[[Round, AnswerStatus], Awaitable[None]], round_: Round, status: AnswerStatus
@@ -438,7 +328,7 @@ class Quiz:
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
         """Give an open round a fresh timer (a contest question resumed after a restart)."""
         await self.store.restart_round(round_id, opened_at, closes_at)
-        self._drop_round(round_id)
+        self._cache.drop_round(round_id)
 
     async def self_grade(self, cmd: SelfGrade) -> ReceiptView:
         context = await self.round_context(cmd.round_id)
@@ -473,7 +363,7 @@ class Quiz:
             return None
         now = self.clock.now()
         closed = await self.store.close_round(round_id, now)
-        self._drop_round(round_id)
+        self._cache.drop_round(round_id)
         self.selections.forget_round(round_id)
         if not closed:
             return None

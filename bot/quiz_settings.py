@@ -1,0 +1,50 @@
+"""The quiz core's settings (defaults for new chats, limits) and the refusal it raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n import t
+from bot.records import AnswerPolicy, ChatSettings, RevealPolicy
+
+
+def no_questions(*filters: object) -> QuizError:
+    """The refusal for an empty selection, naming the tag/type filters that emptied it."""
+    named = " / ".join(str(f) for f in filters if f)
+    return QuizError("error.no_questions_for", filter=named) if named else QuizError("error.no_questions")
+
+
+class QuizError(Exception):
+    """A request the core refuses; `key`/`params` name the catalog sentence to show."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def render(self, language: str) -> str:
+        return t(language, self.key, **self.params)
+
+
+@dataclass(frozen=True, slots=True)
+class CoreSettings:
+    default_bank: str
+    timezone: str = "Asia/Shanghai"
+    language: str = "zh-CN"
+    reveal_policy: RevealPolicy = RevealPolicy.PRACTICE
+    answer_policy: AnswerPolicy = AnswerPolicy.FIRST
+    partial_credit: bool = False
+    practice_minutes: float = 60.0
+    reveal_top_n: int = 10
+    ask_limit: int = 6  # /quiz per user per ask_window seconds
+    ask_window: float = 60.0
+
+    def chat_defaults(self) -> ChatSettings:
+        return ChatSettings(
+            bank_id=self.default_bank,
+            timezone=self.timezone,
+            language=self.language,
+            reveal_policy=self.reveal_policy,
+            answer_policy=self.answer_policy,
+            partial_credit=self.partial_credit,
+        )
