@@ -1,0 +1,245 @@
+"""Validate one parsed bank text against bank/schema.json and the per-question rules, collecting
+every error and warning as a BankProblem with its file, line and question id."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from bank.answers import LETTERS, answer_problems, got_phrase
+from bank.yaml_io import Located
+from bot.model import QuestionType
+
+SCHEMA_PATH = Path(__file__).with_name("schema.json")
+# A question mark that does not end a sentence: followed by a letter, digit, symbol or another
+# question mark, rather than by the end, a space, closing punctuation or a （ ） blank.
+_LOST_CHARACTER = re.compile(r"\ufffd|[?？](?![\s)）\]】」』\"”'’（(]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class BankProblem:
+    file: str
+    line: int | None  # 1-based; None when the problem has no place in the text
+    question_id: str | None  # the item's id, "#n" for the n-th item without a usable id
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:" if self.line is not None else f"{self.file}:"
+        item = f" [{self.question_id}]" if self.question_id else ""
+        return f"{where}{item} {self.message}"
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _field_name(path: tuple, whole: str = "the bank") -> str:
+    """('options', 'B') -> 'options.B'; ('errata', 0, 'why') -> 'errata#1.why'."""
+    name = ""
+    for part in path:
+        name += f"#{part + 1}" if isinstance(part, int) else (f".{part}" if name else part)
+    return name or whole
+
+
+_TYPE_NAMES = {
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping (key: value lines)",
+}
+
+
+class BankChecker:
+    """Collects the problems of one parsed bank text."""
+
+    def __init__(self, located: Located, filename: str) -> None:
+        self.doc = located
+        self.data = located.value
+        self.file = filename
+        self.errors: list[BankProblem] = []
+        self.warnings: list[BankProblem] = []
+        self.reported: set[tuple[int, str]] = set()  # (question index, key) with an error
+
+    def _qid(self, path: tuple) -> str | None:
+        if len(path) < 2 or path[0] != "questions" or not isinstance(path[1], int):
+            return None
+        q = self.data["questions"][path[1]]
+        qid = q.get("id") if isinstance(q, dict) else None
+        return qid if isinstance(qid, str) and qid.strip() else f"#{path[1] + 1}"
+
+    def error(self, path: tuple, message: str, line: int | None = None) -> None:
+        """Record an error at `path`: on `line`, else the line of its key, else of its value
+        (or of its nearest ancestor: a missing key is reported on its mapping's first line)."""
+        line = line or self.doc.key_lines.get(path) or self.doc.line_of(path)
+        problem = BankProblem(self.file, line, self._qid(path), message)
+        if problem not in self.errors:
+            self.errors.append(problem)
+        if len(path) >= 3 and path[0] == "questions":
+            self.reported.add((path[1], path[2]))
+
+    def warn(self, path: tuple, message: str) -> None:
+        self.warnings.append(BankProblem(self.file, self.doc.line_of(path), self._qid(path), message))
+
+    def check_schema(self) -> None:
+        # Type-dependent rules (the schema's allOf) get friendlier messages from check_question;
+        # their schema errors are shown only when check_question said nothing about that key.
+        deferred = []
+        for err in _validator().iter_errors(self.data):
+            path = tuple(err.absolute_path)
+            if "allOf" in err.absolute_schema_path and len(path) >= 2:
+                deferred.append((path, path[2] if len(path) >= 3 else _rule_key(err), err))
+            else:
+                self._schema_error(path, err)
+        for path, q, kind in self._questions():
+            self.check_question(path, q, kind)
+        for path, key, err in deferred:
+            if (path[1], key) not in self.reported:
+                self._schema_error(path, err)
+
+    def _schema_error(self, path: tuple, err: jsonschema.ValidationError) -> None:
+        in_question = path[:1] == ("questions",) and len(path) >= 2
+        inside = path[2:] if in_question else path
+        name = _field_name(inside, "the question" if in_question else "the bank")
+        value, kind, expected = err.instance, err.validator, err.validator_value
+        if kind == "additionalProperties" and isinstance(value, dict):
+            known = list(err.schema.get("properties", {}))
+            for key in (k for k in value if k not in known):
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.error((*path, key), f"unknown key '{key}'{hint}")
+            return
+        if kind == "required":
+            for key in (k for k in expected if isinstance(value, dict) and k not in value):
+                self.error(path, f"missing required key '{key}'")
+            return
+        if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
+            self.error((*path, value), f"option letter {value!r} must be one of A–H")
+            return
+        if kind == "type" and not path:
+            message = "a bank file must be a mapping with id, title, language, source, questions"
+        elif (kind == "type" and value is None) or (kind == "pattern" and expected == r"\S"):
+            message = f"{name} is empty"
+        elif kind == "type" and expected == "string":
+            message = f"{name} must be text, {got_phrase(value, quote=True)}"
+        elif kind == "type":
+            message = f"{name} must be {_TYPE_NAMES.get(expected, expected)}, {got_phrase(value)}"
+        elif kind == "enum" and inside == ("type",):
+            message = f"unknown question type {value!r} (use single, multi, judge, fill or short)"
+        elif kind == "pattern":
+            message = f"{name} {value!r} does not match {expected}"
+        elif kind in ("minimum", "exclusiveMinimum"):
+            message = f"{name} must be positive, got {value}"
+        elif kind == "minItems" and path == ("questions",):
+            message = "the bank has no questions"
+        elif kind in ("minItems", "minProperties"):
+            message = f"{name} needs at least {expected} entries, got {len(value)}"
+        elif kind == "uniqueItems":
+            message = f"{name} has duplicate entries"
+        else:
+            message = f"{name}: {err.message}"
+        self.error(path, message)
+
+    def _questions(self) -> Iterable[tuple[tuple, dict, QuestionType | None]]:
+        questions = self.data.get("questions") if isinstance(self.data, dict) else None
+        for i, q in enumerate(questions if isinstance(questions, list) else ()):
+            if isinstance(q, dict):
+                kind = q.get("type")
+                yield (
+                    ("questions", i),
+                    q,
+                    QuestionType(kind) if isinstance(kind, str) and kind in _TYPES else None,
+                )
+
+    def check_unique(self) -> None:
+        first_line: dict[tuple[str, Any], int | None] = {}
+        for path, q, _ in self._questions():
+            for key in ("id", "number"):
+                value = q.get(key)
+                if isinstance(value, bool) or not isinstance(value, str | int):
+                    continue
+                if (key, value) in first_line:
+                    where = f"first on line {first_line[key, value]}"
+                    self.error((*path, key), f"duplicate question {key} {value!r} ({where})")
+                else:
+                    first_line[key, value] = self.doc.line_of((*path, key))
+
+    def check_question(self, path: tuple, q: dict, kind: QuestionType | None) -> None:
+        points = q.get("points")
+        if isinstance(points, float) and not math.isfinite(points):
+            self.error((*path, "points"), f"points must be a finite number, got {points}")
+        if q.get("completed_by_editor") is True and not q.get("errata"):
+            message = "completed_by_editor is true but there are no errata saying what was added"
+            self.error((*path, "errata"), message, self.doc.line_of((*path, "completed_by_editor")))
+        if kind is None:
+            return
+        if "key_points" in q and kind is not QuestionType.SHORT:
+            self.error((*path, "key_points"), f"key_points are for short items, not {kind}")
+        options = q.get("options")
+        if not kind.has_options:
+            if "options" in q:
+                self.error((*path, "options"), f"{kind} items take no options")
+        elif options is None:
+            self.error((*path, "options"), f"{kind} items need options (A, B, ...)")
+        elif isinstance(options, dict) and all(len(k) == 1 and k in LETTERS for k in options):
+            expected = list(LETTERS[: len(options)])
+            if list(options) != expected:
+                got, want = ", ".join(options), ", ".join(expected)
+                self.error((*path, "options"), f"option letters must run {want} in order, got {got}")
+        if "answer" in q:
+            letters = list(options) if isinstance(options, dict) else None
+            for message in answer_problems(kind, q["answer"], letters):
+                self.error((*path, "answer"), message)
+
+    def check_warnings(self) -> None:
+        for path, q, _ in self._questions():
+            options = q.get("options")
+            seen: dict[str, str] = {}
+            for letter, text in options.items() if isinstance(options, dict) else ():
+                norm = " ".join(text.split()) if isinstance(text, str) else ""
+                if norm in seen:
+                    message = f"options {seen[norm]} and {letter} have the same text {text!r}"
+                    self.warn((*path, "options", letter), message)
+                elif norm:
+                    seen[norm] = letter
+            for sub, text in _texts(q):
+                if isinstance(text, str) and (match := _LOST_CHARACTER.search(text)):
+                    start = max(0, match.start() - 12)
+                    excerpt = ("…" if start else "") + repr(text[start : start + 30])
+                    message = f"{_field_name(sub)} may have lost characters ('?' or '\ufffd'): "
+                    self.warn((*path, *sub), message + excerpt)
+
+
+_TYPES = {t.value for t in QuestionType}
+
+
+def _rule_key(err: jsonschema.ValidationError) -> str:
+    """The question key that an allOf rule reported at the question's level is about."""
+    if err.validator == "required":
+        return err.validator_value[0]
+    if err.validator == "not" and isinstance(err.validator_value, dict):
+        return err.validator_value.get("required", [""])[0]
+    return ""
+
+
+def _texts(q: dict) -> Iterable[tuple[tuple, Any]]:
+    """(key path, text) of the parts of a question that are checked for lost characters."""
+    for key in ("stem", "options", "answer", "explanation", "key_points"):
+        value = q.get(key)
+        if isinstance(value, dict):
+            yield from (((key, k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            yield from (((key, i), v) for i, v in enumerate(value))
+        else:
+            yield (key,), value
