@@ -67,6 +67,9 @@ class Contests:
         self.pause_seconds = pause_seconds
         self.standings_top = standings_top
         self._locks: dict[int, asyncio.Lock] = {}
+        # Contest round id -> joined players yet to answer it: two reads on the round's first
+        # answer, then a set operation per answer (re-reading every answer each time is quadratic).
+        self._waiting: dict[int, set[int] | None] = {}
         quiz.answer_listeners.append(self._after_answer)
 
     # ------------------------------------------------------------ commands
@@ -194,6 +197,7 @@ class Contests:
         """Close the current question's round, score it once, post the reveal and standings."""
         assert contest.round_id is not None
         reveal = await self.quiz.close_round(contest.round_id)
+        self._waiting.pop(contest.round_id, None)
         round_ = await self.quiz.store.get_round(contest.round_id)
         assert round_ is not None
         before = {s.user_id: s for s in await self.store.contest_scores(contest.id)}
@@ -272,17 +276,26 @@ class Contests:
 
         self.scheduler.at(contest_job_id(contest_id), when, run)
 
-    async def _after_answer(self, round_: Round, status: AnswerStatus) -> None:
+    async def _after_answer(self, round_: Round, status: AnswerStatus, user_id: int) -> None:
         """Close a contest question early once every player who joined has answered it."""
         if round_.kind is not RoundKind.CONTEST or round_.contest_id is None:
             return
         if status is not AnswerStatus.ACCEPTED:
             return
-        players = {s.user_id for s in await self.store.contest_scores(round_.contest_id)}
-        if not players:
+        if round_.id not in self._waiting:
+            players = {s.user_id for s in await self.store.contest_scores(round_.contest_id)}
+            answered = {a.user_id for a in await self.quiz.store.round_answers(round_.id)}
+            found = players - answered if players else None  # None: nobody joined yet, no early close
+            known = self._waiting.setdefault(round_.id, found)
+            if known is not None and found is not None:
+                # Answers arriving meanwhile read their own sets; each holds everyone still
+                # waiting, so the intersection is exact.
+                known &= found
+        waiting = self._waiting[round_.id]
+        if waiting is None:
             return
-        answered = {a.user_id for a in await self.quiz.store.round_answers(round_.id)}
-        if players <= answered:
+        waiting.discard(user_id)
+        if not waiting:
             contest = await self.store.get_contest(round_.contest_id)
             if contest and contest.phase is ContestPhase.QUESTION and contest.round_id == round_.id:
                 await self._close(contest.id, contest.position)

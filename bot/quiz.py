@@ -58,6 +58,9 @@ from bot.windows import Window, month_key, week_key
 
 log = logging.getLogger("studybot.quiz")
 
+# Told of every committed answer: its round, its status and the user's id.
+AnswerListener = Callable[[Round, AnswerStatus, int], Awaitable[None]]
+
 
 class Quiz:
     def __init__(
@@ -80,7 +83,7 @@ class Quiz:
         self._user_committer: GroupCommitter[UserRef, int] = GroupCommitter(store.ensure_users)
         self._cache = QuizCache()
         # Called (as tasks, so receipts are not delayed) after an answer is committed.
-        self.answer_listeners: list[Callable[[Round, AnswerStatus], Awaitable[None]]] = []
+        self.answer_listeners: list[AnswerListener] = []
         self._listener_tasks: set[asyncio.Task[None]] = set()
         self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
         self.selections = Selections()
@@ -312,16 +315,16 @@ class Quiz:
         stored = outcome.answer
         assert stored is not None
         for listener in self.answer_listeners:
-            task = asyncio.create_task(self._notify(listener, round_, outcome.status))
+            task = asyncio.create_task(self._notify(listener, round_, outcome.status, user_id))
             self._listener_tasks.add(task)
             task.add_done_callback(self._listener_tasks.discard)
         return build_receipt(round_, question, stored, outcome.status, lang)
 
     async def _notify(
-        self, listener: Callable[[Round, AnswerStatus], Awaitable[None]], round_: Round, status: AnswerStatus
+        self, listener: AnswerListener, round_: Round, status: AnswerStatus, user_id: int
     ) -> None:
         try:
-            await listener(round_, status)
+            await listener(round_, status, user_id)
         except Exception:  # a listener's failure must not lose the answer, only be seen
             log.exception("answer listener failed for round %s", round_.id)
 

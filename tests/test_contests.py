@@ -130,6 +130,26 @@ async def test_questions_close_early_once_every_player_answered(make_app, clock)
     assert final.final and clock.now() == second.opened_at + timedelta(seconds=2)
 
 
+async def test_a_newcomer_does_not_close_a_question_a_joined_player_has_not_answered(make_app, clock):
+    app = await make_app()
+    await app.start()
+    await app.contests.start(CHAT, 3, 30)
+    await play(app, clock, [(1, ALICE, True), (2, BOB, True)])
+    await until_next_question_or_end(app)
+    second = current_question(app)
+    await play(app, clock, [(1, ALICE, True), (2, CAROL, True)])  # Carol joins now; Bob is still out
+    assert current_question(app) == second and len(app.port.of("standings")) == 1
+    await play(app, clock, [(4, ALICE, False), (5, BOB, True)])  # Alice's second click counts once
+    assert len(app.port.of("standings")) == 2 and clock.now() == second.opened_at + timedelta(seconds=5)
+    await until_next_question_or_end(app)
+    third = current_question(app)
+    await play(app, clock, [(1, ALICE, True), (2, BOB, True)])
+    assert len(app.port.of("standings")) == 2  # Carol joined at the second question: waited for
+    await play(app, clock, [(3, CAROL, False)])
+    final = app.port.of("standings")[-1]
+    assert final.final and clock.now() == third.opened_at + timedelta(seconds=3)
+
+
 async def test_stop_posts_results_and_one_contest_per_chat(make_app, clock):
     app = await make_app()
     await app.start()

@@ -51,7 +51,7 @@ class LiveCounts:
     ) -> None:  # fmt: skip
         self._posted[round_id] = _Posted(chat_id, message_id, html, markup, language)
 
-    async def on_answer(self, round_: Round, status: AnswerStatus) -> None:
+    async def on_answer(self, round_: Round, status: AnswerStatus, user_id: int) -> None:
         """An answer was committed: show the new count now, or once the interval has passed."""
         posted = self._posted.get(round_.id)
         if self._stopped or posted is None or posted.closed or round_.kind is not RoundKind.DAILY:
