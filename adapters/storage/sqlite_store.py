@@ -11,11 +11,12 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import aiosqlite
 
+from adapters.storage import answer_reads, chat_user_writes
 from adapters.storage.answer_writes import CREATE_INCOMING, record_answers, update_streaks
 from adapters.storage.migrations import migrate
 from adapters.storage.sql import (
@@ -23,7 +24,6 @@ from adapters.storage.sql import (
     CHAT_COLUMNS,
     ROUND_COLUMNS,
     chat_from_row,
-    from_db,
     round_from_row,
     to_db,
 )
@@ -119,7 +119,7 @@ class SqliteStore:
     async def _all(self, sql: str, params: Sequence | dict = ()) -> list[tuple]:
         return list(await self.reader.execute_fetchall(sql, params))
 
-    # ------------------------------------------------------------ chats and users
+    # ------------------------------------------------------------ chats and users (writes: chat_user_writes)
 
     async def ensure_chat(self, ref: ChatRef, defaults: ChatSettings) -> Chat:
         row = await self._one(
@@ -132,34 +132,15 @@ class SqliteStore:
                 ref.guild_key or ref.title
             ):
                 async with self.transaction() as db:
-                    await db.execute(
-                        "UPDATE chats SET guild_key = coalesce(?, guild_key), title = ? WHERE id = ?",
-                        (ref.guild_key, ref.title or chat.ref.title, chat.id),
+                    await chat_user_writes.rename_chat(
+                        db, chat.id, ref.guild_key, ref.title or chat.ref.title
                     )
                 row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat.id,))
                 assert row is not None
                 return chat_from_row(row)
             return chat
         async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO chats (platform, chat_key, kind, guild_key, title, bank_id, timezone, "
-                "language, reveal_policy, answer_policy, partial_credit, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (
-                    str(ref.platform),
-                    ref.chat_key,
-                    str(ref.kind),
-                    ref.guild_key,
-                    ref.title,
-                    defaults.bank_id,
-                    defaults.timezone,
-                    defaults.language,
-                    str(defaults.reveal_policy),
-                    str(defaults.answer_policy),
-                    int(defaults.partial_credit),
-                    to_db(datetime.now(UTC)),
-                ),
-            )
+            await chat_user_writes.insert_chat(db, ref, defaults)
         row = await self.read_own(
             f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = ? AND chat_key = ?",
             (str(ref.platform), ref.chat_key),
@@ -180,19 +161,7 @@ class SqliteStore:
 
     async def update_chat(self, chat_id: int, settings: ChatSettings) -> Chat:
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE chats SET bank_id = ?, timezone = ?, language = ?, reveal_policy = ?, "
-                "answer_policy = ?, partial_credit = ? WHERE id = ?",
-                (
-                    settings.bank_id,
-                    settings.timezone,
-                    settings.language,
-                    str(settings.reveal_policy),
-                    str(settings.answer_policy),
-                    int(settings.partial_credit),
-                    chat_id,
-                ),
-            )
+            await chat_user_writes.save_chat_settings(db, chat_id, settings)
         row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,))
         if row is None:
             raise KeyError(chat_id)
@@ -214,44 +183,15 @@ class SqliteStore:
 
     async def set_guild_language(self, platform: str, guild_key: str, language: str) -> list[int]:
         async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (platform, guild_key, language) VALUES (?, ?, ?) "
-                "ON CONFLICT (platform, guild_key) DO UPDATE SET language = excluded.language",
-                (platform, guild_key, language),
-            )
-            await db.execute(
-                "UPDATE chats SET language = ? WHERE platform = ? AND guild_key = ?",
-                (language, platform, guild_key),
-            )
-            rows = await db.execute_fetchall(
-                "SELECT id FROM chats WHERE platform = ? AND guild_key = ?", (platform, guild_key)
-            )
-        return [row[0] for row in rows]
+            return await chat_user_writes.set_guild_language(db, platform, guild_key, language)
 
     async def ensure_user(self, ref: UserRef) -> int:
         return (await self.ensure_users([ref]))[0]
 
     async def ensure_users(self, refs: Sequence[UserRef]) -> list[int]:
         """Register (or rename) users in one transaction; their ids, in order."""
-        rows = [(str(r.platform), r.user_key, r.display_name) for r in refs]
         async with self.transaction() as db:
-            await db.executemany(
-                "INSERT INTO users (platform, user_key, display_name) VALUES (?, ?, ?) "
-                "ON CONFLICT (platform, user_key) DO UPDATE SET display_name = excluded.display_name "
-                "WHERE display_name != excluded.display_name",
-                rows,
-            )
-            found: dict[tuple[str, str], int] = {}
-            keys = sorted({(platform, user_key) for platform, user_key, _ in rows})
-            for start in range(0, len(keys), 400):  # stay under SQLite's bound-parameter limit
-                chunk = keys[start : start + 400]
-                pairs = " OR ".join("(platform = ? AND user_key = ?)" for _ in chunk)
-                params = [part for key in chunk for part in key]
-                for platform, user_key, user_id in await db.execute_fetchall(
-                    f"SELECT platform, user_key, id FROM users WHERE {pairs}", params
-                ):
-                    found[(platform, user_key)] = user_id
-        return [found[(platform, user_key)] for platform, user_key, _ in rows]
+            return await chat_user_writes.register_users(db, refs)
 
     async def find_user(self, ref: UserRef) -> int | None:
         row = await self._one(
@@ -353,7 +293,7 @@ class SqliteStore:
                 await update_streaks(db, chat_id, round_id, daily_date)
         return True
 
-    # ------------------------------------------------------------ answers
+    # ------------------------------------------------------------ answers (reads: answer_reads)
 
     async def record_answers(self, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
         async with self.transaction() as db:
@@ -380,96 +320,34 @@ class SqliteStore:
         return True
 
     async def round_answers(self, round_id: int) -> list[StoredAnswer]:
-        rows = await self._all(
-            "SELECT a.round_id, a.user_id, a.response, a.answered_at, a.verdict, a.fraction, "
-            "a.points, u.display_name FROM answers a JOIN users u ON u.id = a.user_id "
-            "WHERE a.round_id = ? ORDER BY a.answered_at, a.id",
-            (round_id,),
-        )
-        return [_stored(r) for r in rows]
+        return await answer_reads.round_answers(self.reader, round_id)
 
     async def answer_count(self, round_id: int) -> int:
-        row = await self._one("SELECT count(*) FROM answers WHERE round_id = ?", (round_id,))
-        return row[0] if row else 0
+        return await answer_reads.answer_count(self.reader, round_id)
 
     async def user_answer(self, round_id: int, user_id: int) -> StoredAnswer | None:
-        row = await self._one(
-            "SELECT a.round_id, a.user_id, a.response, a.answered_at, a.verdict, a.fraction, "
-            "a.points, u.display_name FROM answers a JOIN users u ON u.id = a.user_id "
-            "WHERE a.round_id = ? AND a.user_id = ?",
-            (round_id, user_id),
-        )
-        return _stored(row) if row else None
+        return await answer_reads.user_answer(self.reader, round_id, user_id)
 
-    # ------------------------------------------------------------ scores
+    # ------------------------------------------------------------ scores (reads: answer_reads)
 
     async def top_scores(self, scope: str, window: str, limit: int) -> list[ScoreRow]:
-        rows = await self._all(
-            "SELECT s.user_id, u.display_name, s.points, s.answers, s.correct, s.reached_at "
-            "FROM scores s JOIN users u ON u.id = s.user_id WHERE s.scope = ? AND s.win = ? "
-            "ORDER BY s.points DESC, s.reached_at, s.user_id LIMIT ?",
-            (scope, window, limit),
-        )
-        return [
-            ScoreRow(r[0], r[1], r[2], r[3], r[4], from_db(r[5]), rank)  # type: ignore[arg-type]
-            for rank, r in enumerate(rows, start=1)
-        ]
+        return await answer_reads.top_scores(self.reader, scope, window, limit)
 
     async def score_of(self, scope: str, window: str, user_id: int) -> ScoreRow | None:
-        row = await self._one(
-            "SELECT s.user_id, u.display_name, s.points, s.answers, s.correct, s.reached_at "
-            "FROM scores s JOIN users u ON u.id = s.user_id "
-            "WHERE s.scope = ? AND s.win = ? AND s.user_id = ?",
-            (scope, window, user_id),
-        )
-        if row is None:
-            return None
-        # Users on higher scores come from the buckets; only the ties ahead are counted row by row.
-        ahead = await self._one(
-            "SELECT (SELECT coalesce(sum(users), 0) FROM score_buckets "
-            "        WHERE scope = :scope AND win = :win AND points > :points) + "
-            "(SELECT count(*) FROM scores WHERE scope = :scope AND win = :win AND points = :points "
-            "        AND (reached_at < :at OR (reached_at = :at AND user_id < :user)))",
-            {"scope": scope, "win": window, "points": row[2], "at": row[5], "user": user_id},
-        )
-        rank = (ahead[0] if ahead else 0) + 1
-        return ScoreRow(row[0], row[1], row[2], row[3], row[4], from_db(row[5]), rank)  # type: ignore[arg-type]
+        return await answer_reads.score_of(self.reader, scope, window, user_id)
 
     async def streak(self, chat_id: int, user_id: int) -> StreakRecord:
-        row = await self._one(
-            "SELECT current, best, last_date FROM streaks WHERE chat_id = ? AND user_id = ?",
-            (chat_id, user_id),
-        )
-        return StreakRecord(*row) if row else StreakRecord(0, 0, None)
+        return await answer_reads.streak(self.reader, chat_id, user_id)
 
     async def top_streaks(self, chat_id: int, round_id: int, limit: int) -> list[tuple[str, int]]:
         """(name, current streak) of the longest streaks (> 1) among those right in a round."""
-        rows = await self._all(
-            "SELECT u.display_name, s.current FROM answers a "
-            "JOIN streaks s ON s.chat_id = ? AND s.user_id = a.user_id JOIN users u ON u.id = a.user_id "
-            "WHERE a.round_id = ? AND a.verdict = 'correct' AND s.current > 1 "
-            "ORDER BY s.current DESC, a.answered_at LIMIT ?",
-            (chat_id, round_id, limit),
-        )
-        return [(r[0], r[1]) for r in rows]
+        return await answer_reads.top_streaks(self.reader, chat_id, round_id, limit)
 
     async def totals(self, chat_id: int, user_id: int) -> UserTotals:
-        row = await self._one(
-            "SELECT count(*), coalesce(sum(a.verdict = 'correct'), 0), coalesce(sum(a.points), 0) "
-            "FROM answers a JOIN rounds r ON r.id = a.round_id "
-            "WHERE a.user_id = ? AND r.chat_id = ? AND (r.reveal = 'practice' OR r.state = 'closed')",
-            (user_id, chat_id),
-        )
-        return UserTotals(*row) if row else UserTotals(0, 0, 0.0)
+        return await answer_reads.totals(self.reader, chat_id, user_id)
 
     async def recent_mistakes(self, chat_id: int, user_id: int, limit: int) -> list[str]:
-        rows = await self._all(
-            "SELECT r.question_id FROM answers a JOIN rounds r ON r.id = a.round_id "
-            "WHERE a.user_id = ? AND r.chat_id = ? AND a.verdict IN ('wrong', 'partial') "
-            "AND (r.reveal = 'practice' OR r.state = 'closed') ORDER BY a.answered_at DESC LIMIT ?",
-            (user_id, chat_id, limit),
-        )
-        return [r[0] for r in rows]
+        return await answer_reads.recent_mistakes(self.reader, chat_id, user_id, limit)
 
 
 def _prepare_file(path: str) -> None:
@@ -480,16 +358,3 @@ def _prepare_file(path: str) -> None:
         migrate(conn)
     finally:
         conn.close()
-
-
-def _stored(row) -> StoredAnswer:
-    return StoredAnswer(
-        round_id=row[0],
-        user_id=row[1],
-        response=row[2],
-        answered_at=from_db(row[3]),  # type: ignore[arg-type]
-        verdict=row[4],
-        fraction=row[5],
-        points=row[6],
-        display_name=row[7],
-    )
