@@ -12,6 +12,7 @@ TZ = ZoneInfo("Asia/Shanghai")
 HEADER = "Daily question · Q"
 READY = "studybot console"  # the welcome line, printed once the app has started
 DEADLINE = 8  # seconds: room for a slow machine to answer before the round closes
+LEAD = 5  # seconds between setting a daily and its time: a loaded machine may take a while to set it
 
 
 def config_file(tmp_path):
@@ -29,7 +30,7 @@ async def test_killed_mid_round_the_overdue_round_closes_at_start_up(tmp_path):
     config = config_file(tmp_path)
     first = await BotProcess.start(tmp_path / "data", config)
     await first.wait_for(READY)
-    fire_at = (datetime.now(TZ) + timedelta(seconds=2)).replace(microsecond=0)
+    fire_at = (datetime.now(TZ) + timedelta(seconds=LEAD)).replace(microsecond=0)
     first.send(f"/daily {fire_at:%H:%M:%S} {DEADLINE}s")
     await first.wait_for(HEADER)
     first.send("A")
@@ -51,7 +52,7 @@ async def test_a_daily_missed_while_down_is_posted_at_start_up_exactly_once(tmp_
     config = config_file(tmp_path)
     first = await BotProcess.start(tmp_path / "data", config)
     await first.wait_for(READY)
-    fire_at = (datetime.now(TZ) + timedelta(seconds=2)).replace(microsecond=0)
+    fire_at = (datetime.now(TZ) + timedelta(seconds=LEAD)).replace(microsecond=0)
     first.send(f"/daily {fire_at:%H:%M:%S}")
     await first.wait_for("Daily question set")
     await first.kill()
