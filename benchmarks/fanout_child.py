@@ -57,11 +57,11 @@ def peak_rss_mb() -> float:
 
 @dataclass
 class Probe:
-    """Times, on the loop clock, when each daily job started and when its round was in the DB.
+    """Times, on the loop clock, when each chat's daily started and when its round was in the DB.
 
     Wraps two bound methods on the app's instances (not the classes): Dailies.post_daily (what
-    each job runs) and Quiz.open_round (returns once the round's INSERT has committed and the
-    store has read the round back).
+    a daily-time job runs for each of its chats) and Quiz.open_round (returns once the round's
+    INSERT has committed and the store has read the round back).
     """
 
     app: App
@@ -170,7 +170,8 @@ async def fire_phase(args: argparse.Namespace) -> dict[str, Any]:
     job_ids = app.scheduler.job_ids()  # type: ignore[attr-defined]
     daily_ids = [j for j in job_ids if j.startswith("daily:")]
     out["jobs"] = len(job_ids)
-    out["daily_jobs"] = len(daily_ids)
+    out["daily_jobs"] = len(daily_ids)  # one per distinct daily time, not per chat
+    out["daily_chats"] = app.dailies.scheduled_chats()
     out["wrong_next_run"] = sum(app.scheduler.next_run(j) != fire_at for j in daily_ids)
     fire_loop = fire_at.timestamp() - (time.time() - loop.time())
     out["slack_before_fire_s"] = fire_loop - loop.time()
@@ -184,7 +185,8 @@ async def fire_phase(args: argparse.Namespace) -> dict[str, Any]:
         )
         await app.close()
         return out
-    stderr(f"  [{rules.name}] start() took {out['restore_s']:.2f} s for {len(daily_ids):,} daily jobs; "
+    stderr(f"  [{rules.name}] start() took {out['restore_s']:.2f} s for {out['daily_chats']:,} dailies "
+           f"({len(daily_ids):,} scheduler jobs); "
            f"firing in {out['slack_before_fire_s']:.1f} s")  # fmt: skip
 
     # ---- step 3: the fan-out

@@ -1,17 +1,18 @@
 """Daily questions: per-chat schedules, posting, the reveal at the deadline, and start-up recovery.
 
 The database holds the schedules and open rounds; `restore()` rebuilds every scheduler job from
-it, closes rounds whose deadline passed while the bot was down, and posts a missed daily if it
-is less late than the grace period. A UNIQUE(chat, date) key means no chat ever gets the same
-date's daily twice, even if two processes race.
+it and closes rounds whose deadline passed while the bot was down; `post_missed()` then posts a
+missed daily if it is less late than the grace period. A UNIQUE(chat, date) key means no chat
+ever gets the same date's daily twice, even if two processes race.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
@@ -26,14 +27,23 @@ log = logging.getLogger("studybot.daily")
 
 SWEEP_JOB = "sweep:practice"
 REACTION_TYPES = (QuestionType.SINGLE, QuestionType.JUDGE)
+POSTERS = 64  # dailies opening and posting at once
+
+# Chats whose dailies share a time, zone and weekdays share one scheduler job.
+TimeKey = tuple[str, str, tuple[int, ...]]
 
 
 def close_job_id(round_id: int) -> str:
     return f"close:{round_id}"
 
 
-def daily_job_id(chat_id: int) -> str:
-    return f"daily:{chat_id}"
+def daily_job_id(key: TimeKey) -> str:
+    local_time, timezone, weekdays = key
+    return f"daily:{local_time}:{timezone}:{''.join(map(str, weekdays))}"
+
+
+def time_key(schedule: DailySchedule) -> TimeKey:
+    return (schedule.local_time, schedule.timezone, schedule.weekdays)
 
 
 class Dailies:
@@ -59,7 +69,12 @@ class Dailies:
         self.grace_seconds = grace_seconds
         # Thousands of dailies due at one minute open and post a few at a time (the pacer is
         # the bottleneck anyway), instead of thousands of half-done tasks holding memory.
-        self._posting = asyncio.Semaphore(64)
+        self._posting = asyncio.Semaphore(POSTERS)
+        # One job per distinct daily time, not per chat: 10,000 chats at 09:00 are one job, so
+        # the scheduler does not process 10,000 due jobs in one go (a second-long loop stall).
+        self._chats_at: dict[TimeKey, set[int]] = {}
+        self._time_of: dict[int, TimeKey] = {}
+        self._missed: list[int] = []
 
     # ------------------------------------------------------------ commands
 
@@ -116,7 +131,7 @@ class Dailies:
             return None
         schedule = replace(current, enabled=False, since=self.clock.now())
         await self.store.save_daily(schedule)
-        self.scheduler.cancel(daily_job_id(chat.id))
+        self._unschedule(chat.id)
         return self._view(schedule, chat.settings.language)
 
     async def show(self, ref: ChatRef) -> DailyView | None:
@@ -140,12 +155,59 @@ class Dailies:
     # ------------------------------------------------------------ jobs
 
     def _schedule(self, schedule: DailySchedule) -> None:
-        chat_id = schedule.chat_id
+        key, chat_id = time_key(schedule), schedule.chat_id
+        if self._time_of.get(chat_id) == key:
+            return
+        self._unschedule(chat_id)
+        chats = self._chats_at.get(key)
+        if chats is None:
+            chats = self._chats_at[key] = set()
 
-        async def fire() -> None:
-            await self.post_daily(chat_id)
+            async def fire() -> None:
+                await self.post_dailies(key)
 
-        self.scheduler.daily(daily_job_id(chat_id), schedule, fire, self.grace_seconds)
+            self.scheduler.daily(daily_job_id(key), schedule, fire, self.grace_seconds)
+        chats.add(chat_id)
+        self._time_of[chat_id] = key
+
+    def _unschedule(self, chat_id: int) -> None:
+        key = self._time_of.pop(chat_id, None)
+        if key is None:
+            return
+        chats = self._chats_at[key]
+        chats.discard(chat_id)
+        if not chats:
+            del self._chats_at[key]
+            self.scheduler.cancel(daily_job_id(key))
+
+    def scheduled_chats(self) -> int:
+        return len(self._time_of)
+
+    def next_post(self, chat_id: int) -> datetime | None:
+        """When the scheduler will next post this chat's daily (None: no daily scheduled)."""
+        key = self._time_of.get(chat_id)
+        return self.scheduler.next_run(daily_job_id(key)) if key else None
+
+    async def post_dailies(self, key: TimeKey) -> None:
+        """Post the daily of every chat scheduled at this time, a few at a time."""
+        chats = self._chats_at.get(key, set())
+        await self._post_each(sorted(chats), still=lambda chat_id: chat_id in chats)
+
+    async def _post_each(
+        self, chat_ids: list[int], *, still: Callable[[int], bool] = lambda _: True, late: bool = False
+    ) -> None:
+        pending = iter(chat_ids)
+
+        async def poster() -> None:
+            for chat_id in pending:  # one shared iterator: each chat is taken by one poster
+                if not still(chat_id):  # its daily moved or was switched off meanwhile
+                    continue
+                try:
+                    await self.post_daily(chat_id, late=late)
+                except Exception:  # one chat's failure must not hold up the others
+                    log.exception("chat %s: daily not posted", chat_id)
+
+        await asyncio.gather(*(poster() for _ in range(min(POSTERS, len(chat_ids)))))
 
     async def post_daily(self, chat_id: int, *, late: bool = False) -> Round | None:
         """Open and post the chat's daily for its most recent occurrence; None if skipped."""
@@ -219,7 +281,8 @@ class Dailies:
     # ------------------------------------------------------------ start-up
 
     async def restore(self) -> None:
-        """Rebuild jobs from the database; honour deadlines and dailies missed while down."""
+        """Rebuild jobs from the database, close rounds whose deadline passed while the bot was
+        down, and note the dailies missed within grace for `post_missed()`."""
         now = self.clock.now()
         await self.sweep_practice()
         for round_ in await self.quiz.store.open_rounds():
@@ -229,6 +292,7 @@ class Dailies:
                 await self.close_and_reveal(round_.id, late=True)
             else:
                 self.schedule_close(round_)
+        self._missed = []
         for schedule in await self.store.enabled_dailies():
             self._schedule(schedule)
             occurrence = last_occurrence(schedule, now)
@@ -239,9 +303,14 @@ class Dailies:
                 continue
             late = (now - occurrence).total_seconds()
             if late <= self.grace_seconds:
-                await self.post_daily(schedule.chat_id, late=True)
+                self._missed.append(schedule.chat_id)
             else:
                 log.warning(
                     "chat %s: the %s daily was missed while down (%.0f min late, grace %.0f min); skipped",
                     schedule.chat_id, date, late / 60, self.grace_seconds / 60,
                 )  # fmt: skip
+
+    async def post_missed(self) -> None:
+        """Post the dailies `restore()` found missed within grace (once the scheduler runs)."""
+        missed, self._missed = self._missed, []
+        await self._post_each(missed, late=True)

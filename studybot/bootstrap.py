@@ -53,7 +53,8 @@ class App:
         self.outbox.register(port)
 
     async def start(self) -> None:
-        """Rebuild every job from the database, then start the scheduler (call with ports added).
+        """Rebuild every job from the database, start the scheduler, then post the dailies missed
+        while the bot was down (call with ports added).
 
         Jobs are added before the scheduler runs: APScheduler then takes them in one go instead
         of waking up for each of 10,000 daily schedules.
@@ -64,6 +65,7 @@ class App:
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
+        await self.dailies.post_missed()  # the scheduler runs meanwhile: deadlines are not held up
 
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)

@@ -101,8 +101,10 @@ async def test_daily_off_show_and_bad_input(make_app, clock):
     shown = await app.dailies.show(CHAT)
     assert (shown.local_time, shown.timezone, shown.weekdays) == ("07:15", "America/New_York", (0, 2, 4))
     assert shown.next_post == datetime(2026, 12, 2, 12, 15, tzinfo=UTC)  # Wednesday 07:15 EST
+    assert app.dailies.next_post(1) == shown.next_post
     off = await app.dailies.disable(CHAT)
-    assert not off.enabled and "daily:1" not in app.scheduler.jobs
+    assert not off.enabled and app.dailies.next_post(1) is None
+    assert not [job for job in app.scheduler.jobs if job.startswith("daily:")]
     for kwargs in ({"local_time": "25:00"}, {"timezone": "Mars/Base"}, {"tag": "astrology"}):
         with pytest.raises(QuizError):
             await app.dailies.set_daily(CHAT, **kwargs)
@@ -150,3 +152,47 @@ async def test_moved_chat_is_followed(make_app, clock):
     chat = next(c for k, c, _ in app.port.posted if k == "question")
     assert chat.ref.chat_key == "-100999"
     assert (await app.quiz.store.get_chat(1)).ref.chat_key == "-100999"
+
+
+async def test_chats_with_the_same_daily_time_share_one_job(make_app, clock):
+    app = await make_app()
+    await app.start()
+    chats = [ChatRef(Platform.CONSOLE, f"room-{i}", ChatKind.GROUP) for i in range(5)]
+    for chat in chats[:4]:
+        await app.dailies.set_daily(chat, "09:30")
+    await app.dailies.set_daily(chats[4], "09:30", timezone="Europe/Berlin")  # another zone: its own job
+    await app.dailies.set_daily(chats[3], "10:00")  # moves to a job of its own
+    daily_jobs = sorted(job for job in app.scheduler.jobs if job.startswith("daily:"))
+    assert daily_jobs == ["daily:09:30:Asia/Shanghai:0123456", "daily:09:30:Europe/Berlin:0123456",
+                          "daily:10:00:Asia/Shanghai:0123456"]  # fmt: skip
+    await app.dailies.disable(chats[2])
+    assert await app.scheduler.advance(30 * 60) == 1  # one job posts both chats still at 09:30
+    assert sorted(q.chat_id for q in app.port.of("question")) == [
+        (await app.quiz.chat(chat)).id for chat in chats[:2]
+    ]
+    await app.scheduler.advance(30 * 60)
+    assert [q.chat_id for q in app.port.of("question")][2:] == [(await app.quiz.chat(chats[3])).id]
+    for chat in chats[:2]:
+        await app.dailies.disable(chat)
+    assert "daily:09:30:Asia/Shanghai:0123456" not in app.scheduler.jobs  # its last chat left
+    assert app.dailies.scheduled_chats() == 2
+
+
+async def test_one_chat_failing_does_not_stop_the_others_daily(make_app, clock, caplog):
+    app = await make_app()
+    await app.start()
+    chats = [ChatRef(Platform.CONSOLE, f"room-{i}", ChatKind.GROUP) for i in range(3)]
+    for chat in chats:
+        await app.dailies.set_daily(chat, "09:30")
+    broken = (await app.quiz.chat(chats[1])).id
+    pick_question = app.quiz.pick_question
+
+    async def failing(chat, **filters):
+        if chat.id == broken:
+            raise RuntimeError("boom")  # an unexpected failure escaping post_daily
+        return await pick_question(chat, **filters)
+
+    app.quiz.pick_question = failing
+    assert await app.scheduler.advance(30 * 60) == 1
+    assert len(app.port.of("question")) == 2
+    assert "boom" in caplog.text
