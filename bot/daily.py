@@ -1,8 +1,8 @@
 """Daily questions: per-chat schedules, posting, the reveal at the deadline, and start-up recovery.
 
 The database holds the schedules and open rounds; `restore()` rebuilds every scheduler job from
-it and closes rounds whose deadline passed while the bot was down; `post_missed()` then posts a
-missed daily if it is less late than the grace period. A UNIQUE(chat, date) key means no chat
+it, closes rounds whose deadline passed while the bot was down and returns the dailies missed
+less late than the grace period, which `post_missed()` posts. A UNIQUE(chat, date) key means no chat
 ever gets the same date's daily twice, even if two processes race.
 """
 
@@ -27,7 +27,9 @@ log = logging.getLogger("studybot.daily")
 
 SWEEP_JOB = "sweep:practice"
 REACTION_TYPES = (QuestionType.SINGLE, QuestionType.JUDGE)
-POSTERS = 64  # dailies opening and posting at once
+# Thousands of dailies due at one minute open and post a few at a time (the pacer is the
+# bottleneck anyway), instead of thousands of half-done tasks holding memory.
+POSTERS = 64
 
 # Chats whose dailies share a time, zone and weekdays share one scheduler job.
 TimeKey = tuple[str, str, tuple[int, ...]]
@@ -67,14 +69,10 @@ class Dailies:
         self.default_time = default_time
         self.default_deadline = default_deadline
         self.grace_seconds = grace_seconds
-        # Thousands of dailies due at one minute open and post a few at a time (the pacer is
-        # the bottleneck anyway), instead of thousands of half-done tasks holding memory.
-        self._posting = asyncio.Semaphore(POSTERS)
         # One job per distinct daily time, not per chat: 10,000 chats at 09:00 are one job, so
         # the scheduler does not process 10,000 due jobs in one go (a second-long loop stall).
         self._chats_at: dict[TimeKey, set[int]] = {}
         self._time_of: dict[int, TimeKey] = {}
-        self._missed: list[int] = []
 
     # ------------------------------------------------------------ commands
 
@@ -211,10 +209,6 @@ class Dailies:
 
     async def post_daily(self, chat_id: int, *, late: bool = False) -> Round | None:
         """Open and post the chat's daily for its most recent occurrence; None if skipped."""
-        async with self._posting:
-            return await self._post_daily(chat_id, late=late)
-
-    async def _post_daily(self, chat_id: int, *, late: bool) -> Round | None:
         schedule = await self.store.get_daily(chat_id)
         chat = await self.quiz.store.get_chat(chat_id)
         if schedule is None or not schedule.enabled or chat is None:
@@ -280,9 +274,9 @@ class Dailies:
 
     # ------------------------------------------------------------ start-up
 
-    async def restore(self) -> None:
-        """Rebuild jobs from the database, close rounds whose deadline passed while the bot was
-        down, and note the dailies missed within grace for `post_missed()`."""
+    async def restore(self) -> list[int]:
+        """Rebuild jobs from the database and close rounds whose deadline passed while the bot
+        was down; returns the chats whose daily was missed within grace, for `post_missed()`."""
         now = self.clock.now()
         await self.sweep_practice()
         for round_ in await self.quiz.store.open_rounds():
@@ -292,7 +286,7 @@ class Dailies:
                 await self.close_and_reveal(round_.id, late=True)
             else:
                 self.schedule_close(round_)
-        self._missed = []
+        missed: list[int] = []
         for schedule in await self.store.enabled_dailies():
             self._schedule(schedule)
             occurrence = last_occurrence(schedule, now)
@@ -303,14 +297,14 @@ class Dailies:
                 continue
             late = (now - occurrence).total_seconds()
             if late <= self.grace_seconds:
-                self._missed.append(schedule.chat_id)
+                missed.append(schedule.chat_id)
             else:
                 log.warning(
                     "chat %s: the %s daily was missed while down (%.0f min late, grace %.0f min); skipped",
                     schedule.chat_id, date, late / 60, self.grace_seconds / 60,
                 )  # fmt: skip
+        return missed
 
-    async def post_missed(self) -> None:
+    async def post_missed(self, chat_ids: list[int]) -> None:
         """Post the dailies `restore()` found missed within grace (once the scheduler runs)."""
-        missed, self._missed = self._missed, []
-        await self._post_each(missed, late=True)
+        await self._post_each(chat_ids, late=True)

@@ -56,16 +56,15 @@ class App:
         """Rebuild every job from the database, start the scheduler, then post the dailies missed
         while the bot was down (call with ports added).
 
-        Jobs are added before the scheduler runs: APScheduler then takes them in one go instead
-        of waking up for each of 10,000 daily schedules.
+        Jobs are added before the scheduler runs, so APScheduler takes them in one go.
         """
-        await self.dailies.restore()
+        missed = await self.dailies.restore()
         await self.contests.restore()
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
-        await self.dailies.post_missed()  # the scheduler runs meanwhile: deadlines are not held up
+        await self.dailies.post_missed(missed)  # the scheduler runs meanwhile: deadlines are not held up
 
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)
