@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 import bank as bank_package
-from bank.loader import BankProblem, load_bank_report
+from bank.loader import BankProblem, bank_files, load_bank_report
 from bot.model import Bank, QuestionType
 
 __all__ = ["add_check_parser", "default_bank_dir", "default_bank_path", "run_check", "summary"]
@@ -49,17 +49,14 @@ def _files(paths: list[str], out: TextIO) -> tuple[list[Path], bool]:
     bad = False
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            found = sorted(path.glob("*.yaml"))
-            if not found:
-                print(f"{name}: no *.yaml bank files in this directory", file=out)
-                bad = True
-            files.extend(found)
-        elif path.exists():
-            files.append(path)
-        else:
+        if not path.exists():
             print(f"{name}: no such file or directory", file=out)
             bad = True
+        elif not (found := bank_files(path)):
+            print(f"{name}: no *.yaml bank files in this directory", file=out)
+            bad = True
+        else:
+            files.extend(found)
     return files, bad
 
 
