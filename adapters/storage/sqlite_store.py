@@ -122,30 +122,24 @@ class SqliteStore:
     # ------------------------------------------------------------ chats and users (writes: chat_user_writes)
 
     async def ensure_chat(self, ref: ChatRef, defaults: ChatSettings) -> Chat:
-        row = await self._one(
-            f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = ? AND chat_key = ?",
-            (str(ref.platform), ref.chat_key),
-        )
-        if row is not None:
-            chat = chat_from_row(row)
-            if (ref.guild_key, ref.title) != (chat.ref.guild_key, chat.ref.title) and (
+        chat = await self.find_chat(str(ref.platform), ref.chat_key)
+        if chat is not None:
+            if (ref.guild_key, ref.title) == (chat.ref.guild_key, chat.ref.title) or not (
                 ref.guild_key or ref.title
             ):
-                async with self.transaction() as db:
-                    await chat_user_writes.rename_chat(
-                        db, chat.id, ref.guild_key, ref.title or chat.ref.title
-                    )
-                row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat.id,))
-                assert row is not None
-                return chat_from_row(row)
-            return chat
+                return chat
+            async with self.transaction() as db:
+                await chat_user_writes.rename_chat(db, chat.id, ref.guild_key, ref.title or chat.ref.title)
+            return await self._written_chat("id = ?", (chat.id,))
         async with self.transaction() as db:
             await chat_user_writes.insert_chat(db, ref, defaults)
-        row = await self.read_own(
-            f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = ? AND chat_key = ?",
-            (str(ref.platform), ref.chat_key),
-        )
-        assert row is not None
+        return await self._written_chat("platform = ? AND chat_key = ?", (str(ref.platform), ref.chat_key))
+
+    async def _written_chat(self, where: str, params: Sequence) -> Chat:
+        """A chat read back on the writer right after a write to it (read-your-writes)."""
+        row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE {where}", params)
+        if row is None:
+            raise KeyError(params)
         return chat_from_row(row)
 
     async def get_chat(self, chat_id: int) -> Chat | None:
@@ -162,10 +156,7 @@ class SqliteStore:
     async def update_chat(self, chat_id: int, settings: ChatSettings) -> Chat:
         async with self.transaction() as db:
             await chat_user_writes.save_chat_settings(db, chat_id, settings)
-        row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,))
-        if row is None:
-            raise KeyError(chat_id)
-        return chat_from_row(row)
+        return await self._written_chat("id = ?", (chat_id,))
 
     async def set_chat_paused(self, chat_id: int, paused: bool) -> None:
         async with self.transaction() as db:
