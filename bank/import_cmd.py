@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from bank.importer import READERS, ImportResult, import_paper
+from bank.importer import READERS, import_paper
 
 __all__ = ["add_import_parser", "read_source", "run_import", "slug"]
 
@@ -44,14 +44,14 @@ def slug(name: str) -> str:
     return text or "imported"
 
 
-def _check_dump(yaml_text: str, result: ImportResult, out: TextIO) -> bool:
+def _check_dump(yaml_text: str, out: TextIO) -> bool:
     """Load the written YAML back; an error here is an importer bug, so say so loudly."""
     from bank.loader import load_bank_text_report
 
-    bank, errors, _ = load_bank_text_report(yaml_text, "<import>")
+    errors = load_bank_text_report(yaml_text, "<import>").errors
     for problem in errors:
         print(f"error: the written bank does not load: {problem}", file=out)
-    return bank is not None and not errors
+    return not errors
 
 
 def run_import(
@@ -92,7 +92,7 @@ def run_import(
     from bank.yaml_io import dump_bank
 
     yaml_text = dump_bank(result.bank)
-    if not _check_dump(yaml_text, result, report_to):
+    if not _check_dump(yaml_text, report_to):
         return 1
     if output:
         Path(output).write_text(yaml_text, encoding="utf-8")

@@ -72,6 +72,4 @@ def import_paper(
         bank=bank,
         warnings=tuple(report.warnings),
         sections=tuple(paper.sections),
-        reader=chosen.name,
-        paper_title=paper.title,
     )

@@ -51,10 +51,8 @@ class PaperDraft:
 
 
 class Reader(Protocol):
-    """A source format. `sniff` says how likely `text` is in this format (0..1)."""
+    """A source format, chosen by `name`."""
 
     name: str
-
-    def sniff(self, text: str) -> float: ...
 
     def read(self, doc: CleanText, report: Report) -> PaperDraft: ...

@@ -31,12 +31,12 @@ def _field_texts(draft: Draft) -> dict[str, str]:
     return texts
 
 
-def _scan(draft: Draft, doc: CleanText | None, report: Report) -> None:
+def _scan(draft: Draft, doc: CleanText, report: Report) -> None:
     """Lost characters and unsigned exponents, each reported where it stands in the source."""
     texts = _field_texts(draft)
     for name in texts:
-        span = draft.spans.get(name) if doc is not None else None
-        raw, base = (doc.text[span[0]:span[1]], span[0]) if span and doc else (texts[name], None)
+        span = draft.spans.get(name)
+        raw, base = (doc.text[span[0]:span[1]], span[0]) if span else (texts[name], None)
         for match in _LOST_RE.finditer(raw):
             run = match.group(0)
             after = raw[match.end():match.end() + 1]
@@ -70,7 +70,7 @@ def _judge_pair(draft: Draft) -> bool:
 
 
 def build_questions(
-    paper: PaperDraft, doc: CleanText | None, bank_id: str, report: Report
+    paper: PaperDraft, doc: CleanText, bank_id: str, report: Report
 ) -> list[Question]:
     """Questions for every usable draft; each unusable one is reported, never dropped silently."""
     questions: list[Question] = []

@@ -139,9 +139,6 @@ class PaperReader:
 
     name = "paper"
 
-    def sniff(self, text: str) -> float:
-        return 0.5 if re.search(r"(?:^|[。\n])\s*1[.．、]", text) else 0.1
-
     def read(self, doc: CleanText, report: Report) -> PaperDraft:
         text = doc.text
         preamble_end, sections = _sections(doc)

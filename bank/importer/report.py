@@ -64,8 +64,6 @@ class ImportResult:
     bank: Bank
     warnings: tuple[ImportWarning, ...] = ()
     sections: tuple[SectionInfo, ...] = ()
-    reader: str = ""
-    paper_title: str = ""  # the title line found in the paper itself, if any
 
     @property
     def counts(self) -> dict[QuestionType, int]:
