@@ -12,7 +12,7 @@ import discord
 from adapters.discord import custom_ids as ids
 from adapters.discord.live import LiveCounts
 from adapters.discord.render import receipt_text
-from adapters.discord.replies import InFlight, Reply, chat_ref, respond, user_ref
+from adapters.discord.replies import InFlight, Reply, chat_ref, respond, send, user_ref
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.i18n import t
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
@@ -143,12 +143,7 @@ class Answering:
         except Exception:
             log.exception("click %r failed", (interaction.data or {}).get("custom_id"))
             try:
-                lang = self.quiz.settings.language
-                reply = Reply(t(lang, "error.internal"))
-                if interaction.response.is_done():
-                    await interaction.followup.send(reply.content or "", ephemeral=True)
-                else:
-                    await interaction.response.send_message(reply.content, ephemeral=True)
+                await send(interaction, Reply(t(self.quiz.settings.language, "error.internal")))
             except discord.HTTPException as exc:
                 log.warning("could not report the failure of interaction %s: %s", interaction.id, exc)
 

@@ -77,8 +77,8 @@ class LiveCounts:
             if view is None or client is None:
                 return
             async with self.lock(round_id):
-                round_ = await self.quiz.store.get_round(round_id)
-                if round_id in self._revealed or round_ is None or round_.state is RoundState.CLOSED:
+                context = await self.quiz.round_context(round_id)  # no store read while it is open
+                if round_id in self._revealed or context is None or context.round.state is RoundState.CLOSED:
                     return
                 count = await self.quiz.store.answer_count(round_id)
                 message = client.get_partial_messageable(channel_id).get_partial_message(message_id)

@@ -79,11 +79,10 @@ class Reactions:
             where = parse_ref(round_.message_ref)
             if round_.mode is not AnswerMode.REACTIONS or where is None:
                 continue
-            chat = await self.quiz.store.get_chat(round_.chat_id)
-            if chat is None or chat.ref.platform != Platform.DISCORD:
-                continue
             context = await self.quiz.round_context(round_.id)
-            if context is not None and supports(context.question.type, len(context.question.options) or 2):
+            if context is None or context.chat.ref.platform != Platform.DISCORD:
+                continue
+            if supports(context.question.type, len(context.question.options) or 2):
                 self.track(where[1], round_.id)
 
     async def on_reaction(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:

@@ -17,7 +17,6 @@ from bot.model import QuestionType
 from bot.text import (
     Markup,
     question_header,
-    receipt_headline,
     render_leaderboard,
     render_receipt,
     render_reveal,
@@ -83,5 +82,4 @@ def stats_embed(view: StatsView) -> discord.Embed:
 
 def receipt_text(view: ReceiptView) -> str:
     """Practice rounds: grade and explanation; daily and contest rounds: only what was recorded."""
-    text = render_receipt(view, MD) if view.graded else MD.escape(receipt_headline(view))
-    return fit(text, CONTENT_MAX)
+    return fit(render_receipt(view, MD), CONTENT_MAX)

@@ -77,12 +77,13 @@ class Reply:
     ephemeral: bool = True
 
 
-async def respond(interaction: discord.Interaction, work: Awaitable[Reply], *, public: bool = False,
-                  budget: float | None = None) -> int | None:
-    """Run `work` and send its reply; defer if it is not done within `budget` (DEFER_AFTER).
+async def respond(
+    interaction: discord.Interaction, work: Awaitable[Reply], *, public: bool = False
+) -> int | None:
+    """Run `work` and send its reply; defer if it is not done within DEFER_AFTER seconds.
     Returns the id of the message sent (None if Discord no longer takes the interaction)."""
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER if budget is None else budget)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer(ephemeral=not public, thinking=True)
