@@ -110,8 +110,7 @@ class Harness:
                 return None
             if record.response["type"] == 9:
                 return "modal"
-            message = server.messages.get(record.original_message_id or 0)
-            return message if message is not None and not message.flags & LOADING else None
+            return completed(server, record.original_message_id)
 
         result = await server.wait_for(answered, timeout, f"the answer to interaction {record.id}")
         return None if result == "modal" else result
@@ -147,6 +146,12 @@ class Harness:
 
     def answer(self, round_: Round) -> tuple[str, ...]:
         return self.bank.question(round_.question_id).answer
+
+
+def completed(server: FakeDiscord, message_id: int | None) -> MessageRecord | None:
+    """The reply message once it is complete (a deferred one only after its follow-up)."""
+    message = server.messages.get(message_id or 0)
+    return message if message is not None and not message.flags & LOADING else None
 
 
 def embed_text(message: MessageRecord) -> str:

@@ -9,13 +9,7 @@ import signal
 from tests.fakes.discord_fixtures import StudyWorld, fake_discord, study_world  # noqa: F401  (fixtures)
 from tests.fakes.discord_server import FakeDiscord
 from tests.process import BotProcess
-from tests.test_discord_harness import EPHEMERAL, LOADING
-
-
-def replied(server: FakeDiscord, message_id: int | None):
-    """The reply message once it is complete (a deferred one only after its follow-up)."""
-    message = server.messages.get(message_id or 0)
-    return message if message is not None and not message.flags & LOADING else None
+from tests.test_discord_harness import EPHEMERAL, completed
 
 
 async def test_studybot_run_serves_discord_and_stops_on_sigterm(
@@ -30,7 +24,7 @@ async def test_studybot_run_serves_discord_and_stops_on_sigterm(
     try:
         await server.wait_for_request("PUT", r"^/applications/\d+/commands$", timeout=30)
         record = await server.slash_command(study_world.general, study_world.student, "quiz")
-        question = await server.wait_for(lambda: replied(server, record.original_message_id), 10, "a reply")
+        question = await server.wait_for(lambda: completed(server, record.original_message_id), 10, "a reply")
         assert not question.flags & EPHEMERAL
         assert question.data["embeds"][0]["title"].startswith("Practice · Q")
         assert question.custom_ids()
