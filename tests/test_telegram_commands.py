@@ -15,6 +15,7 @@ from tests.test_telegram_harness import (
     BOSS,
     CAT,
     GROUP,
+    GROUP_REF,
     TelegramHarness,
     tg_fixture,  # noqa: F401
 )
@@ -77,7 +78,7 @@ async def test_admin_commands_are_refused_politely_and_admin_status_is_cached(tg
     for command in commands:
         assert (await tg.say(GROUP, BOB, command))["text"] == not_admin
     assert len(server.calls("getChatMember")) == 1  # cached for a few minutes
-    assert await app.dailies.show(tg_ref()) is None
+    assert await app.dailies.show(GROUP_REF) is None
 
     assert (await tg.say(GROUP, BOSS, "/daily show"))["text"] == t("en", "daily.none")
     assert (await tg.say(GROUP, BOSS, "/daily set 25:00"))["text"].startswith("Bad arguments")
@@ -139,9 +140,3 @@ async def test_logs_never_carry_the_token(tg: TelegramHarness, caplog) -> None:
     assert tg.server.token not in caplog.text
     assert "/bot<token>/sendMessage" in caplog.text  # httpx's request lines, redacted
     assert all(tg.server.token not in r.getMessage() for r in caplog.records)
-
-
-def tg_ref():
-    from bot.records import ChatKind, ChatRef, Platform
-
-    return ChatRef(Platform.TELEGRAM, str(GROUP.id), ChatKind.GROUP)

@@ -13,6 +13,7 @@ from tests.test_telegram_harness import (
     BOSS,
     CAT,
     GROUP,
+    GROUP_REF,
     TelegramHarness,
     round_of,
     tg_fixture,  # noqa: F401
@@ -101,7 +102,7 @@ async def test_contest_is_for_admins_and_runs_to_the_results(tg: TelegramHarness
 
     refused = await tg.say(GROUP, BOB, "/contest start 3 20")
     assert refused["text"] == t("en", "error.not_admin")
-    assert not (await app.contests.status(tg_ref())).running
+    assert not (await app.contests.status(GROUP_REF)).running
 
     server.user_message(GROUP, BOSS, "/contest start 3 20")
     started = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)
@@ -131,12 +132,6 @@ async def test_contest_is_for_admins_and_runs_to_the_results(tg: TelegramHarness
 
 def _choice(message: FakeMessage) -> str:
     return "True" if "True or false" in message.text else ("A, B, D" if "Multiple" in message.text else "B")
-
-
-def tg_ref():
-    from bot.records import ChatKind, ChatRef, Platform
-
-    return ChatRef(Platform.TELEGRAM, str(GROUP.id), ChatKind.GROUP)
 
 
 async def test_the_live_answer_count_is_throttled_and_stops_at_the_reveal(tg: TelegramHarness) -> None:

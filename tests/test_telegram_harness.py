@@ -19,7 +19,7 @@ from adapters.telegram import TelegramAdapter
 from bot.clock import ManualClock
 from bot.i18n import LANGUAGES, t
 from bot.model import Bank
-from bot.records import RoundKind
+from bot.records import ChatKind, ChatRef, Platform, RoundKind
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
 from tests.fakes.ports import ManualScheduler
@@ -31,6 +31,7 @@ BOB = FakeUser(8, "Bob", "bob", "en")
 CAT = FakeUser(9, "Cat <&>", "cat", "zh-hans")
 BOSS = FakeUser(10, "Boss", "boss", "en")
 GROUP = FakeChat(-1001234, "supergroup", title="Study group")
+GROUP_REF = ChatRef(Platform.TELEGRAM, str(GROUP.id), ChatKind.GROUP)  # GROUP as the core knows it
 
 
 class TelegramHarness:
