@@ -89,14 +89,11 @@ def parse(data: object) -> Action | None:
     """The action a payload asks for, or None for anything not built by this module."""
     if not isinstance(data, str) or not 0 < len(data.encode("utf-8", "replace")) <= MAX_BYTES:
         return None
-    match = None
-    for prefix, pattern in _PATTERNS.items():
-        if data.startswith(prefix + ":"):
-            match = pattern.fullmatch(data)
-            break
+    kind = data[:2]
+    pattern = _PATTERNS.get(kind)
+    match = pattern.fullmatch(data) if pattern is not None else None
     if match is None:
         return None
-    kind = data[:2]
     if kind == "l1":
         return ChooseLanguage(LANGUAGE_CODES[match.group(1)])
     round_id = int(match.group(1))
