@@ -155,11 +155,7 @@ class BotMethods(TelegramWorld):
 
     async def api_answerCallbackQuery(self, p: dict[str, Any]) -> Any:
         state = self.callbacks.get(p["callback_query_id"])
-        too_late = (
-            state is not None and self.callback_timeout is not None
-            and time.monotonic() - state.created > self.callback_timeout
-        )
-        if state is None or state.answer is not None or state.expired or too_late:
+        if state is None or state.answer is not None or state.expired:
             raise bad_request(QUERY_TOO_OLD)
         if len(p.get("text", "")) > 200:
             raise bad_request("MESSAGE_TOO_LONG")

@@ -100,10 +100,6 @@ class FakeTelegramServer(BotMethods):
             raise RuntimeError("start the fake Telegram server first")
         return f"http://{self.host}:{self.port}/bot"
 
-    @property
-    def base_file_url(self) -> str:
-        return f"http://{self.host}:{self.port}/file/bot"
-
     # -- what tests inspect -------------------------------------------------------------------
 
     @property

@@ -55,7 +55,6 @@ class CallbackQueryState:
     chat_id: int
     message_id: int
     data: str
-    created: float
     answer: dict[str, Any] | None = None
     expired: bool = False
 
@@ -69,7 +68,6 @@ class TelegramWorld:
         self.chats: dict[int, FakeChat] = {}
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.callbacks: dict[str, CallbackQueryState] = {}
-        self.callback_timeout: float | None = None  # seconds a click may wait for its answer
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.menu_buttons: dict[int | None, dict[str, Any]] = {}
         self.webhook: dict[str, Any] = {}
@@ -195,9 +193,7 @@ class TelegramWorld:
         if check and (message is None or data not in message.callback_data):
             raise LookupError(f"message {message_id} in chat {chat.id} has no button {data!r}")
         query_id = str(4_000_000_000_000 + len(self.callbacks) + 1)
-        self.callbacks[query_id] = CallbackQueryState(
-            query_id, chat.id, message_id, data, time.monotonic()
-        )
+        self.callbacks[query_id] = CallbackQueryState(query_id, chat.id, message_id, data)
         payload: dict[str, Any] = {
             "id": query_id, "from": user.to_json(), "chat_instance": f"ci{abs(chat.id)}",
             "data": data,
