@@ -94,11 +94,7 @@ class Quiz:
         key = (str(ref.platform), ref.chat_key)
         chat = self._cache.chat(key)
         if chat is None:
-            defaults = self.settings.chat_defaults()
-            if ref.guild_key:  # a new channel speaks its server's language
-                language = await self.store.guild_language(str(ref.platform), ref.guild_key)
-                defaults = replace(defaults, language=language or defaults.language)
-            chat = await self.store.ensure_chat(ref, defaults)
+            chat = await self.store.ensure_chat(ref, self.settings.chat_defaults())
             if chat.paused:  # they are talking to us again: resume posting there
                 await self.store.set_chat_paused(chat.id, False)
                 chat = replace(chat, paused=False)

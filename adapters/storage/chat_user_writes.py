@@ -15,11 +15,13 @@ from bot.records import ChatRef, ChatSettings, UserRef
 
 
 async def insert_chat(db: aiosqlite.Connection, ref: ChatRef, defaults: ChatSettings) -> None:
-    """Add a chat with the default settings; a chat already there (a concurrent insert) is left as is."""
+    """Add a chat with the default settings, in its server's language if the server chose one; a
+    chat already there (a concurrent insert) is left as is."""
     await db.execute(
         "INSERT INTO chats (platform, chat_key, kind, guild_key, title, bank_id, timezone, "
         "language, reveal_policy, answer_policy, partial_credit, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce((SELECT language FROM guild_settings "
+        "WHERE platform = ?1 AND guild_key = ?4), ?8), ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING",
         (
             str(ref.platform),
             ref.chat_key,

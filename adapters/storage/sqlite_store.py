@@ -166,12 +166,6 @@ class SqliteStore:
         async with self.transaction() as db:
             await db.execute("UPDATE chats SET chat_key = ? WHERE id = ?", (new_chat_key, chat_id))
 
-    async def guild_language(self, platform: str, guild_key: str) -> str | None:
-        row = await self._one(
-            "SELECT language FROM guild_settings WHERE platform = ? AND guild_key = ?", (platform, guild_key)
-        )
-        return row[0] if row else None
-
     async def set_guild_language(self, platform: str, guild_key: str, language: str) -> list[int]:
         async with self.transaction() as db:
             return await chat_user_writes.set_guild_language(db, platform, guild_key, language)
