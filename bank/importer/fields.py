@@ -28,15 +28,7 @@ _STEM_ANSWER_RE = re.compile(r"[（(][ \t\u3000]*([A-H]{1,8}|√|×|✓|✗)[ \t
 
 def join_lines(text: str) -> str:
     """One paragraph from wrapped lines: no space between CJK text, one between Latin words."""
-    out = ""
-    for line in (part.strip() for part in text.split("\n")):
-        if not line:
-            continue
-        if out and out[-1].isascii() and out[-1].isalnum() and line[0].isascii() \
-                and line[0].isalnum():
-            out += " "
-        out += line
-    return out
+    return _unwrap(text, break_after="")
 
 
 _PARAGRAPH_END = "。！？!?；;：:"
@@ -45,11 +37,17 @@ _PARAGRAPH_END = "。！？!?；;：:"
 def keep_lines(text: str) -> str:
     """Text with lines stripped and blank lines dropped; a line break is kept after a sentence
     end and dropped inside a sentence (a paste wrapped there)."""
+    return _unwrap(text, break_after=_PARAGRAPH_END)
+
+
+def _unwrap(text: str, break_after: str) -> str:
+    """The non-blank lines of `text`, stripped and joined: by a line break after a character
+    of `break_after`, else by a space between Latin words, else directly."""
     out = ""
     for line in (part.strip() for part in text.split("\n")):
         if not line:
             continue
-        if out and out[-1] in _PARAGRAPH_END:
+        if out and out[-1] in break_after:
             out += "\n"
         elif out and out[-1].isascii() and out[-1].isalnum() and line[0].isascii() \
                 and line[0].isalnum():
