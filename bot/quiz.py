@@ -267,6 +267,13 @@ class Quiz:
         chat = await self.chat(ref)
         return await self.store.round_by_message(chat.id, message_ref)
 
+    async def answerable(self, round_id: int) -> RoundContext | None:
+        """The round's context if it still takes answers (open, before its deadline), else None."""
+        context = await self.round_context(round_id)
+        if context is None or not context.round.takes_answers(self.clock.now()):
+            return None
+        return context
+
     async def current_round(self, ref: ChatRef) -> Round | None:
         chat = await self.chat(ref)
         round_ = await self.store.last_round(chat.id)
@@ -283,7 +290,7 @@ class Quiz:
         round_, chat, question = context.round, context.chat, context.question
         lang = chat.settings.language
         now = self.clock.now()
-        if round_.state is RoundState.CLOSED or now >= round_.closes_at:
+        if not round_.takes_answers(now):
             return ReceiptView(cmd.round_id, AnswerStatus.CLOSED, lang)
         try:
             grade = grading.grade(question, cmd.response, partial_credit=round_.partial_credit)

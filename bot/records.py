@@ -118,6 +118,10 @@ class Round:
     closed_at: datetime | None = None
     mode: AnswerMode = AnswerMode.BUTTONS
 
+    def takes_answers(self, now: datetime) -> bool:
+        """Open and before its deadline (a round past it may not have been closed yet)."""
+        return self.state is RoundState.OPEN and now < self.closes_at
+
 
 @dataclass(frozen=True, slots=True)
 class NewAnswer:

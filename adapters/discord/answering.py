@@ -19,7 +19,7 @@ from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
 from bot.model import QuestionType
 from bot.presenting import response_label
 from bot.quiz import Quiz
-from bot.records import AnswerStatus, RoundState
+from bot.records import AnswerStatus
 
 log = logging.getLogger("studybot.discord")
 RECORDED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED)
@@ -85,14 +85,7 @@ class Answering:
 
     async def _open_round(self, round_id: int | None) -> Any:
         """The round's context if it still takes answers, else None."""
-        if round_id is None:
-            return None
-        context = await self.quiz.round_context(round_id)
-        if context is None or context.round.state is RoundState.CLOSED:
-            return None
-        if self.quiz.clock.now() >= context.round.closes_at:
-            return None
-        return context
+        return await self.quiz.answerable(round_id) if round_id is not None else None
 
     async def _toggle(self, interaction: discord.Interaction, round_id: int, letter: str | None) -> Reply:
         context = await self._open_round(round_id)

@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
 from bot.model import QuestionType
 from bot.presenting import option_views, response_label
-from bot.records import AnswerStatus, Platform, RoundState
+from bot.records import AnswerStatus, Platform
 from bot.text import HTML, receipt_headline, render_receipt
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ class Callbacks:
             if receipt.graded and tg_chat.type == TgChat.PRIVATE:
                 await self.adapter.drop_keyboard(tg_chat.id, message.message_id)
             return
-        if context.round.state is RoundState.CLOSED or self.quiz.clock.now() >= context.round.closes_at:
+        if await self.quiz.answerable(round_id) is None:  # closed, or past its deadline
             return
         if isinstance(action, cd.ToggleOption):
             chosen = self.quiz.selections.toggle(round_id, user, action.token)

@@ -10,7 +10,7 @@ from collections import OrderedDict
 
 from adapters.telegram.render import message_ref
 from bot.quiz import Quiz
-from bot.records import ChatRef, RoundState
+from bot.records import ChatRef
 
 
 class RoundIndex:
@@ -46,10 +46,7 @@ class RoundIndex:
     async def for_text(self, quiz: Quiz, ref: ChatRef, chat_id: int) -> int | None:
         """The round a plain text message in a private chat answers: the latest open question."""
         last = self.last(chat_id)
-        if last is not None:
-            context = await quiz.round_context(last)
-            if context is not None and context.round.state is RoundState.OPEN:
-                if quiz.clock.now() < context.round.closes_at:
-                    return last
+        if last is not None and await quiz.answerable(last) is not None:
+            return last
         current = await quiz.current_round(ref)
         return current.id if current is not None else None
