@@ -57,3 +57,18 @@ async def test_a_typed_answer_after_a_restart_finds_the_open_question(tg: Telegr
     reply = await tg.say(BOB.id, BOB, "5e-4")
     assert reply["text"].startswith(t("en", "receipt.correct", points=2))
     assert app.outbox.failures == 0
+
+
+async def test_a_reply_to_an_older_open_question_after_a_restart_finds_its_round(tg: TelegramHarness) -> None:
+    server = tg.server
+    await tg.start()
+    server.set_member_status(GROUP.id, ANN, "member")
+    await tg.say(GROUP, ANN, "/quiz fill")
+    older = server.last_message(GROUP.id)
+    older_round = await tg.round_id(older)
+    await tg.say(GROUP, ANN, "/quiz single")  # the group's latest question is now another one
+    app = await tg.restart()
+    reply = await tg.say(GROUP, BOB, "5e-4", reply_to=older.message_id)
+    assert reply["text"].startswith(t("en", "receipt.correct", points=2))
+    [answer] = await app.store.round_answers(older_round)
+    assert answer.display_name == "Bob"

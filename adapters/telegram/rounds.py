@@ -1,7 +1,7 @@
 """Which round a Telegram message belongs to: question messages and each chat's latest question.
 
-Kept in memory (bounded); after a restart the chat's current open round (whose stored
-message_ref names the message) is the fallback, since the store has no lookup by message ref.
+Kept in memory (bounded); after a restart a reply's round is found by the question message's
+stored message_ref, and a private text answers the chat's current open round.
 """
 
 from __future__ import annotations
@@ -38,10 +38,8 @@ class RoundIndex:
         found = self.by_message(chat_id, message_id)
         if found is not None:
             return found
-        current = await quiz.current_round(ref)
-        if current is not None and current.message_ref == message_ref(chat_id, message_id):
-            return current.id
-        return None
+        posted = await quiz.round_for_message(ref, message_ref(chat_id, message_id))
+        return posted.id if posted is not None else None
 
     async def for_text(self, quiz: Quiz, ref: ChatRef, chat_id: int) -> int | None:
         """The round a plain text message in a private chat answers: the latest open question."""
