@@ -122,6 +122,13 @@ class Dailies:
         log.info("daily for chat %s set: %s %s", chat.id, schedule.local_time, schedule.timezone)
         return self._view(schedule, chat.settings.language)
 
+    async def set_timezone(self, ref: ChatRef, timezone: str) -> None:
+        """Set the chat's timezone; its daily, if on, moves with it (same local time)."""
+        chat = await self.quiz.update_settings(ref, timezone=timezone)
+        current = await self.store.get_daily(chat.id)
+        if current is not None and current.enabled:
+            await self.set_daily(ref)
+
     async def disable(self, ref: ChatRef) -> DailyView | None:
         chat = await self.quiz.chat(ref)
         current = await self.store.get_daily(chat.id)

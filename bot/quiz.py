@@ -106,7 +106,10 @@ class Quiz:
         settings = replace(chat.settings, **changes)  # type: ignore[arg-type]
         if settings.bank_id not in self.banks:
             raise QuizError("error.unknown_bank", bank=settings.bank_id, banks=", ".join(self.banks))
-        zone(settings.timezone)  # refuses unknown zones
+        try:
+            zone(settings.timezone)
+        except ValueError as exc:
+            raise QuizError("error.bad_args", detail=str(exc)) from None
         settings = replace(settings, language=normalize_language(settings.language))
         updated = await self.store.update_chat(chat.id, settings)
         self._cache.forget_chat(chat.id)

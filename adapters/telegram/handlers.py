@@ -19,7 +19,6 @@ from telegram.ext import (
 from adapters.telegram import admin
 from adapters.telegram.incoming import Incoming, guarded
 from adapters.telegram.render import chat_ref, language_keyboard, self_grade_keyboard
-from bot.clock import zone
 from bot.messages import Ask, ReceiptView, ShowLeaderboard, ShowStats, SubmitAnswer
 from bot.model import QuestionType
 from bot.quiz import QuizError
@@ -134,15 +133,7 @@ class Handlers:
         if len(incoming.args) != 1:
             raise QuizError("error.bad_args", detail="/tz Asia/Shanghai")
         name = incoming.args[0]
-        try:
-            zone(name)
-        except ValueError as exc:
-            raise QuizError("error.bad_args", detail=str(exc)) from None
-        daily = await self.adapter.app.dailies.show(incoming.chat)
-        if daily is not None and daily.enabled:
-            await self.adapter.app.dailies.set_daily(incoming.chat, timezone=name)
-        else:
-            await self.quiz.update_settings(incoming.chat, timezone=name)
+        await self.adapter.app.dailies.set_timezone(incoming.chat, name)
         await incoming.say("tg.tz_set", timezone=name)
 
     # ------------------------------------------------------------ typed answers
