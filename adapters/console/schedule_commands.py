@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from adapters.command_args import contest_start_numbers
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.daily_times import parse_duration
@@ -47,12 +48,7 @@ class ScheduleCommands:
         lang = await console.language()
         action = args[0].lower() if args else "status"
         if action == "start":
-            try:
-                numbers = [int(a) for a in args[1:3]]
-            except ValueError:
-                raise QuizError("error.bad_args", detail="/contest start [questions] [seconds]") from None
-            n = numbers[0] if numbers else None
-            seconds = numbers[1] if len(numbers) > 1 else None
+            n, seconds = contest_start_numbers(args[1:], "/contest start [questions] [seconds]")
             await self.contests.start(console.chat, n, seconds)
         elif action == "stop":
             if not await self.contests.stop(console.chat):

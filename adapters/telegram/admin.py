@@ -13,6 +13,7 @@ from telegram import ChatMember
 from telegram import User as TgUser
 from telegram.error import TelegramError
 
+from adapters.command_args import contest_start_numbers
 from adapters.telegram.incoming import Incoming
 from bot.daily_times import parse_duration
 from bot.quiz import QuizError
@@ -103,12 +104,7 @@ async def contest(incoming: Incoming) -> None:
     args = incoming.args
     action = args[0].lower() if args else "status"
     if action == "start":
-        try:
-            numbers = [int(a) for a in args[1:3]]
-        except ValueError:
-            raise QuizError("error.bad_args", detail=CONTEST_USAGE) from None
-        n = numbers[0] if numbers else None
-        seconds = numbers[1] if len(numbers) > 1 else None
+        n, seconds = contest_start_numbers(args[1:], CONTEST_USAGE)
         await contests.start(incoming.chat, n, seconds)  # posts its own notice and questions
     elif action == "stop":
         if not await contests.stop(incoming.chat):
