@@ -36,14 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bank_commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
     from bank.check import add_check_parser
+    from bank.import_cmd import add_import_parser
 
     add_check_parser(bank_commands)
-    try:
-        from bank.import_cmd import add_import_parser
-    except ImportError:  # pragma: no cover - while the importer is not installed
-        pass
-    else:
-        add_import_parser(bank_commands)
+    add_import_parser(bank_commands)
     return parser
 
 
