@@ -70,7 +70,7 @@ class Contests:
         # Contest round id -> joined players yet to answer it: two reads on the round's first
         # answer, then a set operation per answer (re-reading every answer each time is quadratic).
         self._waiting: dict[int, set[int] | None] = {}
-        quiz.answer_listeners.append(self._after_answer)
+        quiz.answer_listeners.append((frozenset({RoundKind.CONTEST}), self._after_answer))
 
     # ------------------------------------------------------------ commands
 
@@ -278,9 +278,7 @@ class Contests:
 
     async def _after_answer(self, round_: Round, status: AnswerStatus, user_id: int) -> None:
         """Close a contest question early once every player who joined has answered it."""
-        if round_.kind is not RoundKind.CONTEST or round_.contest_id is None:
-            return
-        if status is not AnswerStatus.ACCEPTED:
+        if round_.contest_id is None or status is not AnswerStatus.ACCEPTED:
             return
         if round_.id not in self._waiting:
             players = {s.user_id for s in await self.store.contest_scores(round_.contest_id)}

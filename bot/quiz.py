@@ -82,8 +82,9 @@ class Quiz:
         # New users arriving together (a busy daily) are registered in one transaction too.
         self._user_committer: GroupCommitter[UserRef, int] = GroupCommitter(store.ensure_users)
         self._cache = QuizCache()
-        # Called (as tasks, so receipts are not delayed) after an answer is committed.
-        self.answer_listeners: list[AnswerListener] = []
+        # Called (as tasks, so receipts are not delayed) after an answer to a round of one of
+        # their kinds is committed; a task per answer only where someone listens.
+        self.answer_listeners: list[tuple[frozenset[RoundKind], AnswerListener]] = []
         self._listener_tasks: set[asyncio.Task[None]] = set()
         self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
         self.selections = Selections()
@@ -320,7 +321,9 @@ class Quiz:
             return ReceiptView(cmd.round_id, outcome.status, lang)
         stored = outcome.answer
         assert stored is not None
-        for listener in self.answer_listeners:
+        for kinds, listener in self.answer_listeners:
+            if round_.kind not in kinds:
+                continue
             task = asyncio.create_task(self._notify(listener, round_, outcome.status, user_id))
             self._listener_tasks.add(task)
             task.add_done_callback(self._listener_tasks.discard)

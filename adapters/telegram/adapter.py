@@ -107,7 +107,8 @@ class TelegramAdapter:
         self.rounds = RoundIndex()
         self.admins = AdminCheck(self, admin_ttl)
         self.live = LiveCounts(self, live_count_seconds)
-        app.quiz.answer_listeners.append(self.live.on_answer)
+        self._listener = (frozenset({RoundKind.DAILY}), self.live.on_answer)  # live counts: dailies only
+        app.quiz.answer_listeners.append(self._listener)
         Handlers(self).register(self.application)
         self.application.add_handler(CallbackQueryHandler(Callbacks(self).on_click))
         self.application.add_error_handler(self._on_error)
@@ -148,8 +149,8 @@ class TelegramAdapter:
 
     async def stop(self) -> None:
         application = self.application
-        if self.live.on_answer in self.app.quiz.answer_listeners:
-            self.app.quiz.answer_listeners.remove(self.live.on_answer)
+        if self._listener in self.app.quiz.answer_listeners:
+            self.app.quiz.answer_listeners.remove(self._listener)
         try:
             await self.live.stop()
             if application.updater is not None and application.updater.running:

@@ -15,7 +15,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.i18n import t
-from bot.records import AnswerStatus, Round, RoundKind
+from bot.records import AnswerStatus, Round
 from bot.text import HTML
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class LiveCounts:
     async def on_answer(self, round_: Round, status: AnswerStatus, user_id: int) -> None:
         """An answer was committed: show the new count now, or once the interval has passed."""
         posted = self._posted.get(round_.id)
-        if self._stopped or posted is None or posted.closed or round_.kind is not RoundKind.DAILY:
+        if self._stopped or posted is None or posted.closed:
             return
         if posted.later is not None and not posted.later.done():
             return  # the pending edit will show the latest count
