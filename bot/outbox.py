@@ -14,11 +14,11 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, PostRejected, RetryLater, Store
-from bot.records import Chat
+from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, PostRejected, RetryLater
+from bot.records import Chat, ChatRef
 
 log = logging.getLogger("studybot.outbox")
 T = TypeVar("T")
@@ -100,25 +100,30 @@ class Pacer:
                 self._chat_locks.pop(key, None)
 
 
+class ChatChanges(Protocol):
+    """Where the outbox reports a chat the platform says moved or is gone (the core's Quiz)."""
+
+    async def move_chat(self, ref: ChatRef, new_chat_key: str) -> None: ...
+    async def pause_chat(self, ref: ChatRef) -> None: ...
+
+
 class Outbox:
     def __init__(
         self,
-        store: Store,
+        chats: ChatChanges,
         *,
         max_attempts: int = 6,
         base_delay: float = 1.0,
         max_delay: float = 60.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        on_chat_changed: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
-        self.store = store
+        self.chats = chats
         self.ports: dict[str, ChatPort] = {}
         self.pacers: dict[str, Pacer] = {}
         self.max_attempts = max_attempts
         self.base_delay = base_delay
         self.max_delay = max_delay
         self._sleep = sleep
-        self._on_chat_changed = on_chat_changed
         self.failures = 0
 
     def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
@@ -153,14 +158,12 @@ class Outbox:
                 return await call(port, chat)
             except ChatMoved as moved:
                 log.info("chat %s moved to %s; following it", chat.ref.chat_key, moved.new_chat_key)
-                await self.store.move_chat(chat.id, moved.new_chat_key)
+                await self.chats.move_chat(chat.ref, moved.new_chat_key)
                 chat = replace(chat, ref=replace(chat.ref, chat_key=moved.new_chat_key))
-                await self._chat_changed(chat.id)
                 continue
             except ChatGone as gone:
                 log.warning("chat %s %s: %s; its schedules are paused", platform, chat.ref.chat_key, gone)
-                await self.store.set_chat_paused(chat.id, True)
-                await self._chat_changed(chat.id)
+                await self.chats.pause_chat(chat.ref)
                 return None
             except PostRejected as rejected:
                 self.failures += 1
@@ -180,7 +183,3 @@ class Outbox:
         log.error("gave up posting %s to %s chat %s after %d attempts: %s",
                   what, platform, chat.ref.chat_key, self.max_attempts, reason)  # fmt: skip
         return None
-
-    async def _chat_changed(self, chat_id: int) -> None:
-        if self._on_chat_changed is not None:
-            await self._on_chat_changed(chat_id)

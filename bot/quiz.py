@@ -128,9 +128,6 @@ class Quiz:
             self._cache.forget_chat(chat_id)
         return await self.chat(ref)
 
-    async def forget_chat_cache(self, chat_id: int) -> None:
-        self._cache.forget_chat(chat_id)
-
     async def pause_chat(self, ref: ChatRef) -> None:
         """The bot was blocked or removed there: stop posting until someone talks to it again."""
         chat = await self.store.find_chat(str(ref.platform), ref.chat_key)

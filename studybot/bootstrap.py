@@ -111,7 +111,7 @@ async def bootstrap(
     quiz = Quiz(store, banks, settings, clock, rng)
     schedules = SqliteScheduleStore(store)
     scheduler = scheduler or ApsScheduler()
-    outbox = Outbox(store, on_chat_changed=quiz.forget_chat_cache)
+    outbox = Outbox(quiz)
     dailies = Dailies(
         quiz,
         schedules,

@@ -134,7 +134,6 @@ async def test_blocked_chat_pauses_its_daily_until_they_come_back(make_app, cloc
     assert (await app.quiz.store.get_chat(1)).paused
     await app.scheduler.advance(24 * 3600)
     assert app.port.of("question") == []  # paused: nothing posted, nothing crashed
-    await app.quiz.forget_chat_cache(1)
     await app.quiz.ask(Ask(CHAT, ALICE))  # they talk to the bot again
     assert not (await app.quiz.store.get_chat(1)).paused
     await app.scheduler.advance(24 * 3600)
@@ -152,6 +151,22 @@ async def test_moved_chat_is_followed(make_app, clock):
     chat = next(c for k, c, _ in app.port.posted if k == "question")
     assert chat.ref.chat_key == "-100999"
     assert (await app.quiz.store.get_chat(1)).ref.chat_key == "-100999"
+
+
+async def test_a_chat_moved_to_one_already_known_is_posted_there_and_nothing_breaks(make_app, clock):
+    from bot.ports import ChatMoved
+
+    app = await make_app()
+    await app.start()
+    known = await app.quiz.chat(ChatRef(Platform.CONSOLE, "-100999", ChatKind.GROUP))  # seen before
+    await app.dailies.set_daily(CHAT, "09:30")
+    app.port.fail_with.append(ChatMoved("-100999"))
+    await app.scheduler.advance(30 * 60)
+    chat = next(c for k, c, _ in app.port.posted if k == "question")
+    assert chat.ref.chat_key == "-100999"
+    moved = await app.quiz.chat(CHAT)
+    assert moved.id != known.id and moved.ref.chat_key == CHAT.chat_key  # both records kept
+    assert app.outbox.failures == 0
 
 
 async def test_chats_with_the_same_daily_time_share_one_job(make_app, clock):

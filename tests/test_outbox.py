@@ -70,7 +70,7 @@ async def test_pacer_keeps_under_the_per_chat_window():
 async def test_retry_after_is_honoured_and_the_post_delivered():
     vt = VirtualTime()
     port = RecordingPort(fail_with=[RetryLater(3), RetryLater(2)])
-    outbox = Outbox(store=None, sleep=vt.sleep)  # type: ignore[arg-type]
+    outbox = Outbox(chats=None, sleep=vt.sleep)  # type: ignore[arg-type]
     outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
     await outbox.post_notice(chat("c"), notice("daily.off", "en"))
     assert len(port.of("notice")) == 1 and vt.slept == [3, 2] and outbox.failures == 0
@@ -79,7 +79,7 @@ async def test_retry_after_is_honoured_and_the_post_delivered():
 async def test_a_post_that_keeps_failing_is_logged_with_the_chat(caplog):
     vt = VirtualTime()
     port = RecordingPort(fail_with=[ConnectionError("reset")] * 6)
-    outbox = Outbox(store=None, sleep=vt.sleep, max_attempts=6)  # type: ignore[arg-type]
+    outbox = Outbox(chats=None, sleep=vt.sleep, max_attempts=6)  # type: ignore[arg-type]
     outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
     with caplog.at_level(logging.INFO, logger="studybot.outbox"):
         await outbox.post_notice(chat("group-42"), notice("daily.off", "en"))
@@ -90,7 +90,7 @@ async def test_a_post_that_keeps_failing_is_logged_with_the_chat(caplog):
 
 @pytest.mark.parametrize("platform", [Platform.TELEGRAM])
 async def test_no_adapter_for_the_platform_is_logged(caplog, platform):
-    outbox = Outbox(store=None)  # type: ignore[arg-type]
+    outbox = Outbox(chats=None)  # type: ignore[arg-type]
     target = Chat(1, ChatRef(platform, "99"), ChatSettings("sample", "UTC", "en"))
     with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
         assert await outbox.post_question(target, None) is None  # type: ignore[arg-type]
@@ -102,7 +102,7 @@ async def test_a_rejected_post_is_not_retried(caplog):
 
     vt = VirtualTime()
     port = RecordingPort(fail_with=[PostRejected("Bad Request: message is too long")])
-    outbox = Outbox(store=None, sleep=vt.sleep)  # type: ignore[arg-type]
+    outbox = Outbox(chats=None, sleep=vt.sleep)  # type: ignore[arg-type]
     outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
     with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
         await outbox.post_notice(chat("c"), notice("daily.off", "en"))
