@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime
-from functools import lru_cache
 
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -27,14 +26,6 @@ log = logging.getLogger("studybot.scheduler")
 
 
 def daily_trigger(schedule: DailySchedule) -> CronTrigger:
-    return _trigger(schedule.local_time, schedule.timezone, schedule.weekdays)
-
-
-@lru_cache(maxsize=1024)
-def _trigger(local_time: str, timezone: str, weekdays: tuple[int, ...]) -> CronTrigger:
-    """One trigger per distinct (time, zone, days): 10,000 chats at 09:00 share one, which saves
-    parsing 10,000 cron expressions at start-up and their memory. Triggers are stateless."""
-    schedule = DailySchedule(0, local_time, timezone, 1, weekdays)
     at = parse_local_time(schedule.local_time)
     return CronTrigger(
         day_of_week=",".join(WEEKDAY_NAMES[d] for d in schedule.weekdays),
@@ -51,7 +42,6 @@ class ApsScheduler:
             timezone=UTC,
             job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None},
         )
-        self._fire_cache: dict[CronTrigger, datetime | None] = {}
 
     def start(self) -> None:
         """Start on the running asyncio loop (call from inside it)."""
@@ -76,16 +66,9 @@ class ApsScheduler:
             replace_existing=True,
             misfire_grace_time=max(int(grace_seconds), 1),
             coalesce=True,
-            next_run_time=self._next_fire(trigger),
+            # Set even before the scheduler starts, so next_run() answers for a pending job too.
+            next_run_time=trigger.get_next_fire_time(None, datetime.now(UTC)),
         )
-
-    def _next_fire(self, trigger: CronTrigger) -> datetime | None:
-        """The trigger's next time, worked out once per trigger while it lies ahead, not per job."""
-        now = datetime.now(UTC)
-        cached = self._fire_cache.get(trigger)
-        if cached is None or cached <= now:
-            cached = self._fire_cache[trigger] = trigger.get_next_fire_time(None, now)
-        return cached
 
     def every(self, job_id: str, seconds: float, action: Action) -> None:
         self._scheduler.add_job(action, IntervalTrigger(seconds=seconds), id=job_id, replace_existing=True)
