@@ -8,12 +8,12 @@ Scores are saved once per question (the store refuses a second save), so nothing
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from datetime import timedelta
 
 from bot.clock import Clock
 from bot.kahoot import PlayerState, score_question
+from bot.keyed_locks import KeyedLocks
 from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
 from bot.model import QuestionType
 from bot.outbox import Outbox
@@ -66,7 +66,7 @@ class Contests:
         self.default_seconds = default_seconds
         self.pause_seconds = pause_seconds
         self.standings_top = standings_top
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         # Contest round id -> joined players yet to answer it: two reads on the round's first
         # answer, then a set operation per answer (re-reading every answer each time is quadratic).
         self._waiting: dict[int, set[int] | None] = {}
@@ -119,7 +119,7 @@ class Contests:
         contest = await self.store.running_contest(chat.id)
         if contest is None:
             return False
-        async with self._lock(contest.id):
+        async with self._locks.hold(contest.id):
             self.scheduler.cancel(contest_job_id(contest.id))
             if contest.phase is ContestPhase.QUESTION and contest.round_id:
                 await self._score(contest, post=True)
@@ -151,11 +151,8 @@ class Contests:
 
     # ------------------------------------------------------------ the steps
 
-    def _lock(self, contest_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(contest_id, asyncio.Lock())
-
     async def _ask(self, contest_id: int, position: int) -> None:
-        async with self._lock(contest_id):
+        async with self._locks.hold(contest_id):
             contest = await self.store.get_contest(contest_id)
             if contest is None or not contest.running:
                 return
@@ -178,7 +175,7 @@ class Contests:
             await self.quiz.set_message_ref(round_.id, ref)
 
     async def _close(self, contest_id: int, position: int) -> None:
-        async with self._lock(contest_id):
+        async with self._locks.hold(contest_id):
             contest = await self.store.get_contest(contest_id)
             if contest is None or contest.phase is not ContestPhase.QUESTION or contest.position != position:
                 return  # already moved on (closed early, stopped, or a stale job)

@@ -7,10 +7,12 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 
 import discord
 
 from adapters.discord.render import question_embed
+from bot.keyed_locks import KeyedLocks
 from bot.messages import QuestionView
 from bot.quiz import Quiz
 from bot.records import RoundState
@@ -26,7 +28,7 @@ class LiveCounts:
         self.delay = delay
         self._views: OrderedDict[int, QuestionView] = OrderedDict()
         self._pending: dict[int, asyncio.Task[None]] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()
         self._revealed: OrderedDict[int, None] = OrderedDict()
 
     def remember(self, view: QuestionView) -> None:
@@ -46,11 +48,9 @@ class LiveCounts:
         self.remember(view)
         return view
 
-    def lock(self, round_id: int) -> asyncio.Lock:
+    def lock(self, round_id: int) -> AbstractAsyncContextManager[None]:
         """Held by whoever edits the round's question message (count edits and the reveal)."""
-        if len(self._locks) > REMEMBERED:  # rounds never revealed (practice) would pile up
-            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
-        return self._locks.setdefault(round_id, asyncio.Lock())
+        return self._locks.hold(round_id)
 
     def mark_revealed(self, round_id: int) -> None:
         """Call holding the round's lock: no count edit touches its message afterwards."""

@@ -3,12 +3,12 @@ first reaction is their answer, and with Manage Messages the bot removes reactio
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import discord
 
 from adapters.discord.replies import InFlight
+from bot.keyed_locks import KeyedLocks
 from bot.messages import QuestionView, SubmitAnswer
 from bot.model import QuestionType
 from bot.quiz import Quiz
@@ -52,18 +52,13 @@ class Reactions:
         self.quiz = quiz
         self.inflight = inflight
         self.rounds: dict[int, int] = {}  # message id -> round id, for open reaction-mode questions
-        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._locks = KeyedLocks()  # per (round, user): one reaction at a time counts
 
     def track(self, message_id: int, round_id: int) -> None:
         self.rounds[message_id] = round_id
 
     def forget(self, message_id: int) -> None:
         self.rounds.pop(message_id, None)
-
-    def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
-        if len(self._locks) > 10_000:
-            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
-        return self._locks.setdefault(key, asyncio.Lock())
 
     async def add_choices(self, message: discord.Message, view: QuestionView) -> None:
         self.track(message.id, view.round_id)
@@ -102,7 +97,7 @@ class Reactions:
                 name = event.member.display_name if event.member else str(event.user_id)
                 user = UserRef(Platform.DISCORD, str(event.user_id), name)
                 # One user's reactions one after another, so the first one is the one recorded.
-                async with self._lock((round_id, event.user_id)):
+                async with self._locks.hold((round_id, event.user_id)):
                     receipt = await self.quiz.submit(SubmitAnswer(round_id, user, token))
                 if receipt.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
                     return  # the reveal is coming (or came): reactions no longer need hiding

@@ -7,12 +7,13 @@ order they were sent.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable
 from typing import Any
 
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
+
+from bot.keyed_locks import KeyedLocks
 
 
 def _key(update: object) -> int | None:
@@ -28,23 +29,15 @@ def _key(update: object) -> int | None:
 class PerUserUpdateProcessor(BaseUpdateProcessor):
     def __init__(self, max_concurrent_updates: int = 256) -> None:
         super().__init__(max_concurrent_updates)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._users: dict[int, int] = {}  # updates holding or waiting for each lock
+        self._locks = KeyedLocks()
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = _key(update)
         if key is None:
             await coroutine
             return
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        self._users[key] = self._users.get(key, 0) + 1
-        try:
-            async with lock:
-                await coroutine
-        finally:
-            self._users[key] -= 1
-            if not self._users[key]:
-                del self._users[key], self._locks[key]
+        async with self._locks.hold(key):
+            await coroutine
 
     async def initialize(self) -> None:
         pass
