@@ -24,7 +24,7 @@ async def test_rank_from_buckets_matches_brute_force(store):
             )
             if step % 97 == 0:
                 await db.execute("DELETE FROM scores WHERE user_id = ?", (rng.choice(users),))
-    rows = await store._all("SELECT user_id, points, reached_at FROM scores WHERE scope = 'c:1'")
+    rows = await store.all("SELECT user_id, points, reached_at FROM scores WHERE scope = 'c:1'")
     expected = {
         user: rank
         for rank, (user, _, _) in enumerate(sorted(rows, key=lambda r: (-r[1], r[2], r[0])), start=1)

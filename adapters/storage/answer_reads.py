@@ -5,29 +5,16 @@ Each function takes the store's reader connection and only reads; SqliteStore's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import aiosqlite
 
-from adapters.storage.sql import from_db
+from adapters.storage.sql import fetch_all, fetch_one, from_db
 from bot.records import ScoreRow, StoredAnswer, StreakRecord, UserTotals
-
-
-async def _first_row(reader: aiosqlite.Connection, sql: str, params: Sequence | dict = ()) -> tuple | None:
-    # fetchall in one hop, as SqliteStore._one does: an open cursor would pin the reader's snapshot.
-    rows = await reader.execute_fetchall(sql, params)
-    return rows[0] if rows else None
-
-
-async def _all_rows(reader: aiosqlite.Connection, sql: str, params: Sequence | dict = ()) -> list[tuple]:
-    return list(await reader.execute_fetchall(sql, params))
-
 
 # ------------------------------------------------------------ answers
 
 
 async def round_answers(reader: aiosqlite.Connection, round_id: int) -> list[StoredAnswer]:
-    rows = await _all_rows(
+    rows = await fetch_all(
         reader,
         "SELECT a.round_id, a.user_id, a.response, a.answered_at, a.verdict, a.fraction, "
         "a.points, u.display_name FROM answers a JOIN users u ON u.id = a.user_id "
@@ -38,12 +25,12 @@ async def round_answers(reader: aiosqlite.Connection, round_id: int) -> list[Sto
 
 
 async def answer_count(reader: aiosqlite.Connection, round_id: int) -> int:
-    row = await _first_row(reader, "SELECT count(*) FROM answers WHERE round_id = ?", (round_id,))
+    row = await fetch_one(reader, "SELECT count(*) FROM answers WHERE round_id = ?", (round_id,))
     return row[0] if row else 0
 
 
 async def user_answer(reader: aiosqlite.Connection, round_id: int, user_id: int) -> StoredAnswer | None:
-    row = await _first_row(
+    row = await fetch_one(
         reader,
         "SELECT a.round_id, a.user_id, a.response, a.answered_at, a.verdict, a.fraction, "
         "a.points, u.display_name FROM answers a JOIN users u ON u.id = a.user_id "
@@ -57,7 +44,7 @@ async def user_answer(reader: aiosqlite.Connection, round_id: int, user_id: int)
 
 
 async def top_scores(reader: aiosqlite.Connection, scope: str, window: str, limit: int) -> list[ScoreRow]:
-    rows = await _all_rows(
+    rows = await fetch_all(
         reader,
         "SELECT s.user_id, u.display_name, s.points, s.answers, s.correct, s.reached_at "
         "FROM scores s JOIN users u ON u.id = s.user_id WHERE s.scope = ? AND s.win = ? "
@@ -71,7 +58,7 @@ async def top_scores(reader: aiosqlite.Connection, scope: str, window: str, limi
 
 
 async def score_of(reader: aiosqlite.Connection, scope: str, window: str, user_id: int) -> ScoreRow | None:
-    row = await _first_row(
+    row = await fetch_one(
         reader,
         "SELECT s.user_id, u.display_name, s.points, s.answers, s.correct, s.reached_at "
         "FROM scores s JOIN users u ON u.id = s.user_id "
@@ -81,7 +68,7 @@ async def score_of(reader: aiosqlite.Connection, scope: str, window: str, user_i
     if row is None:
         return None
     # Users on higher scores come from the buckets; only the ties ahead are counted row by row.
-    ahead = await _first_row(
+    ahead = await fetch_one(
         reader,
         "SELECT (SELECT coalesce(sum(users), 0) FROM score_buckets "
         "        WHERE scope = :scope AND win = :win AND points > :points) + "
@@ -97,7 +84,7 @@ async def score_of(reader: aiosqlite.Connection, scope: str, window: str, user_i
 
 
 async def streak(reader: aiosqlite.Connection, chat_id: int, user_id: int) -> StreakRecord:
-    row = await _first_row(
+    row = await fetch_one(
         reader,
         "SELECT current, best, last_date FROM streaks WHERE chat_id = ? AND user_id = ?",
         (chat_id, user_id),
@@ -109,7 +96,7 @@ async def top_streaks(
     reader: aiosqlite.Connection, chat_id: int, round_id: int, limit: int
 ) -> list[tuple[str, int]]:
     """(name, current streak) of the longest streaks (> 1) among those right in a round."""
-    rows = await _all_rows(
+    rows = await fetch_all(
         reader,
         "SELECT u.display_name, s.current FROM answers a "
         "JOIN streaks s ON s.chat_id = ? AND s.user_id = a.user_id JOIN users u ON u.id = a.user_id "
@@ -121,7 +108,7 @@ async def top_streaks(
 
 
 async def totals(reader: aiosqlite.Connection, chat_id: int, user_id: int) -> UserTotals:
-    row = await _first_row(
+    row = await fetch_one(
         reader,
         "SELECT count(*), coalesce(sum(a.verdict = 'correct'), 0), coalesce(sum(a.points), 0) "
         "FROM answers a JOIN rounds r ON r.id = a.round_id "
@@ -132,7 +119,7 @@ async def totals(reader: aiosqlite.Connection, chat_id: int, user_id: int) -> Us
 
 
 async def recent_mistakes(reader: aiosqlite.Connection, chat_id: int, user_id: int, limit: int) -> list[str]:
-    rows = await _all_rows(
+    rows = await fetch_all(
         reader,
         "SELECT r.question_id FROM answers a JOIN rounds r ON r.id = a.round_id "
         "WHERE a.user_id = ? AND r.chat_id = ? AND a.verdict IN ('wrong', 'partial') "

@@ -98,15 +98,15 @@ def _outcomes(batch: Sequence[NewAnswer], found, before: int) -> list[AnswerOutc
         inserted_here = answer_id > before and first_seq[(new.round_id, new.user_id)] == seq
         if policy == AnswerPolicy.CHANGEABLE:
             status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.CHANGED
-            answer = _as_stored(new)
+            kept = _as_stored(new)
         else:
             status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.DUPLICATE
             response, answered_at, verdict, fraction, points = stored
-            answer = StoredAnswer(
+            kept = StoredAnswer(
                 new.round_id, new.user_id, response, from_db(answered_at),  # type: ignore[arg-type]
                 verdict, fraction, points,
             )  # fmt: skip
-        out.append(AnswerOutcome(status, answer))
+        out.append(AnswerOutcome(status, kept))
     return out
 
 

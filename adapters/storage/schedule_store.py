@@ -6,8 +6,9 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
-from adapters.storage.sql import ROUND_COLUMNS, from_db, round_from_row, to_db
+from adapters.storage.sql import ROUND_COLUMNS, Params, from_db, round_from_row, to_db
 from adapters.storage.sqlite_store import SqliteStore
 from bot.ports import ContestRunning
 from bot.records import (
@@ -64,11 +65,11 @@ class SqliteScheduleStore:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
 
-    async def _one(self, sql: str, params: Sequence = ()) -> tuple | None:
-        return await self.store._one(sql, params)
+    async def _one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+        return await self.store.one(sql, params)
 
-    async def _all(self, sql: str, params: Sequence = ()) -> list[tuple]:
-        return list(await self.store.reader.execute_fetchall(sql, params))
+    async def _all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        return await self.store.all(sql, params)
 
     # ------------------------------------------------------------ dailies
 

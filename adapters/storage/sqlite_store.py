@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -23,7 +24,10 @@ from adapters.storage.sql import (
     APPLY_SCORES,
     CHAT_COLUMNS,
     ROUND_COLUMNS,
+    Params,
     chat_from_row,
+    fetch_all,
+    fetch_one,
     round_from_row,
     to_db,
 )
@@ -104,20 +108,18 @@ class SqliteStore:
                 raise
             await self.db.execute("COMMIT")
 
-    async def _one(self, sql: str, params: Sequence | dict = ()) -> tuple | None:
-        # fetchall in one hop: a cursor left open between hops would hold the reader on an old
-        # snapshot, and every other read on it would miss what was committed since.
-        rows = await self.reader.execute_fetchall(sql, params)
-        return rows[0] if rows else None
+    async def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+        """One row (or None) read on the reader connection."""
+        return await fetch_one(self.reader, sql, params)
 
-    async def read_own(self, sql: str, params: Sequence | dict = ()) -> tuple | None:
+    async def read_own(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         """A read on the writer, for reading back what was just written (read-your-writes)."""
         async with self._write_lock:
-            rows = await self.db.execute_fetchall(sql, params)
-        return rows[0] if rows else None
+            return await fetch_one(self.db, sql, params)
 
-    async def _all(self, sql: str, params: Sequence | dict = ()) -> list[tuple]:
-        return list(await self.reader.execute_fetchall(sql, params))
+    async def all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """Every row read on the reader connection."""
+        return await fetch_all(self.reader, sql, params)
 
     # ------------------------------------------------------------ chats and users (writes: chat_user_writes)
 
@@ -143,11 +145,11 @@ class SqliteStore:
         return chat_from_row(row)
 
     async def get_chat(self, chat_id: int) -> Chat | None:
-        row = await self._one(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,))
+        row = await self.one(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,))
         return chat_from_row(row) if row else None
 
     async def find_chat(self, platform: str, chat_key: str) -> Chat | None:
-        row = await self._one(
+        row = await self.one(
             f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = ? AND chat_key = ?",
             (platform, chat_key),
         )
@@ -179,7 +181,7 @@ class SqliteStore:
             return await chat_user_writes.register_users(db, refs)
 
     async def find_user(self, ref: UserRef) -> int | None:
-        row = await self._one(
+        row = await self.one(
             "SELECT id FROM users WHERE platform = ? AND user_key = ?",
             (str(ref.platform), ref.user_key),
         )
@@ -188,7 +190,7 @@ class SqliteStore:
     # ------------------------------------------------------------ rounds
 
     async def question_counts(self, chat_id: int, bank_id: str) -> dict[str, int]:
-        rows = await self._all(
+        rows = await self.all(
             "SELECT question_id, count(*) FROM rounds WHERE chat_id = ? AND bank_id = ? GROUP BY question_id",
             (chat_id, bank_id),
         )
@@ -227,7 +229,7 @@ class SqliteStore:
         return round_from_row(found)
 
     async def get_round(self, round_id: int) -> Round | None:
-        row = await self._one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
+        row = await self.one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
         return round_from_row(row) if row else None
 
     async def set_message_ref(self, round_id: int, message_ref: str) -> None:
@@ -235,7 +237,7 @@ class SqliteStore:
             await db.execute("UPDATE rounds SET message_ref = ? WHERE id = ?", (message_ref, round_id))
 
     async def round_by_message(self, chat_id: int, message_ref: str) -> Round | None:
-        row = await self._one(
+        row = await self.one(
             f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND message_ref = ? "
             "ORDER BY id DESC LIMIT 1",
             (chat_id, message_ref),
@@ -243,11 +245,11 @@ class SqliteStore:
         return round_from_row(row) if row else None
 
     async def open_rounds(self) -> list[Round]:
-        rows = await self._all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE state = 'open' ORDER BY closes_at")
+        rows = await self.all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE state = 'open' ORDER BY closes_at")
         return [round_from_row(r) for r in rows]
 
     async def last_round(self, chat_id: int) -> Round | None:
-        row = await self._one(
+        row = await self.one(
             f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
             (chat_id,),
         )
