@@ -112,9 +112,13 @@ class BankChecker:
         in_question = path[:1] == ("questions",) and len(path) >= 2
         inside = path[2:] if in_question else path
         name = _field_name(inside, "the question" if in_question else "the bank")
-        value, kind, expected = err.instance, err.validator, err.validator_value
+        # jsonschema types these as possibly unset; a reported error always has them.
+        value: Any = err.instance
+        kind: Any = err.validator
+        expected: Any = err.validator_value
         if kind == "additionalProperties" and isinstance(value, dict):
-            known = list(err.schema.get("properties", {}))
+            schema: Any = err.schema
+            known = list(schema.get("properties", {}))
             for key in (k for k in value if k not in known):
                 close = difflib.get_close_matches(key, known, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -226,8 +230,9 @@ _TYPES = {t.value for t in QuestionType}
 
 def _rule_key(err: jsonschema.ValidationError) -> str:
     """The question key that an allOf rule reported at the question's level is about."""
+    expected: Any = err.validator_value
     if err.validator == "required":
-        return err.validator_value[0]
+        return str(expected[0])
     if err.validator == "not" and isinstance(err.validator_value, dict):
         return err.validator_value.get("required", [""])[0]
     return ""

@@ -47,7 +47,7 @@ def _build(data: dict) -> Bank:
     for q in data["questions"]:
         kind, answer = QuestionType(q["type"]), q["answer"]
         if kind is QuestionType.MULTI:
-            answer = tuple(sorted(multi_letters(answer)))  # canonical: option order
+            answer = tuple(sorted(multi_letters(answer) or ()))  # canonical: option order
         elif kind is QuestionType.JUDGE:
             answer = ("true",) if answer else ("false",)
         else:

@@ -23,6 +23,7 @@ from bot.records import (
     DailySchedule,
     NewAnswer,
     NewRound,
+    Platform,
     Round,
     ScoreRow,
     StoredAnswer,
@@ -207,7 +208,9 @@ class PaceLimits:
 class ChatPort(Protocol):
     """What the core asks a chat platform to do when nobody asked first (schedules, contests)."""
 
-    platform: str
+    @property
+    def platform(self) -> Platform: ...
+
     limits: PaceLimits
 
     async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
