@@ -14,9 +14,10 @@ from typing import Any
 from tests.fakes.discord_rules import Finding
 
 SPEC_ENV = "STUDYBOT_DISCORD_SPEC"
+# shared/ lies beside the checkout (CI clones elsewhere and copies shared/ beside the clone).
 _CANDIDATES = (
+    Path(__file__).resolve().parents[3] / "shared" / "specs" / "discord-openapi.json",
     Path("/work/shared/specs/discord-openapi.json"),
-    Path(__file__).resolve().parents[2] / "specs" / "discord-openapi.json",
 )
 _TYPE_CHECKS = {
     "string": lambda v: isinstance(v, str),

@@ -12,8 +12,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+# shared/ lies beside the checkout (CI clones elsewhere and copies shared/ beside the clone).
+_BESIDE = Path(__file__).resolve().parents[3] / "shared" / "specs" / "telegram-bot-api.json"
 SPEC_PATH = Path(
-    os.environ.get("STUDYBOT_TELEGRAM_SPEC", "/work/shared/specs/telegram-bot-api.json")
+    os.environ.get("STUDYBOT_TELEGRAM_SPEC")
+    or (_BESIDE if _BESIDE.exists() else "/work/shared/specs/telegram-bot-api.json")
 )
 
 SCALARS = frozenset({"Integer", "String", "Boolean", "Float", "True", "InputFile"})
