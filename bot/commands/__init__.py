@@ -1,0 +1,1 @@
+"""The command catalog and the reading of command arguments, shared by every platform."""

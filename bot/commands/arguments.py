@@ -1,0 +1,155 @@
+"""Typed command arguments: what each kind accepts, read from text once for every platform.
+
+A platform with typed options (Discord) hands over strings and numbers; a text platform
+(Telegram, the console) hands over words. Both end in `Arg.read`, so a bad value gets the same
+localized sentence everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.daily_times import parse_duration, parse_local_time
+from bot.i18n import LANGUAGES, normalize_language, t
+from bot.model import QuestionType
+from bot.quiz_settings import QuizError
+
+
+class ArgKind(StrEnum):
+    INT = "int"  # a whole number within [minimum, maximum]
+    CHOICE = "choice"  # one of `choices` (values or their aliases)
+    TIME = "time"  # a time of day, HH:MM
+    DURATION = "duration"  # 12h, 30m, 90s
+    TIMEZONE = "timezone"  # an IANA zone name
+    LANGUAGE = "language"  # a catalog language (zh-CN, en, …)
+    QTYPE = "qtype"  # a question type, by its id or a Chinese name
+    WORD = "word"  # one word (a tag, a bank id): checked by the use case
+    TEXT = "text"  # the rest of the line
+    USER = "user"  # another member (platforms with a user picker only)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label_key: str  # catalog key of what a menu shows
+    aliases: tuple[str, ...] = ()
+
+
+# The words a person may type for a question type, besides its id.
+QTYPE_WORDS: dict[QuestionType, tuple[str, ...]] = {
+    QuestionType.SINGLE: ("单选", "单选题", "單選", "單選題"),
+    QuestionType.MULTI: ("多选", "多选题", "多選", "多選題"),
+    QuestionType.JUDGE: ("判断", "判断题", "判斷", "判斷題", "tf", "truefalse"),
+    QuestionType.FILL: ("填空", "填空题", "填空題"),
+    QuestionType.SHORT: ("简答", "简答题", "簡答", "簡答題"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One argument of a command: its name and description (catalog keys), kind and bounds."""
+
+    name: str  # the id use cases receive it under
+    kind: ArgKind
+    required: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Choice, ...] = field(default=())
+
+    @property
+    def name_key(self) -> str:
+        return f"cmd.opt.{self.name}.name"
+
+    @property
+    def desc_key(self) -> str:
+        return f"cmd.opt.{self.name}.desc"
+
+    def read(self, raw: str | int) -> object:
+        """The typed value of `raw`, or QuizError("error.bad_arg") naming the argument."""
+        text = str(raw).strip()
+        if self.kind is ArgKind.INT:
+            return self._int(text)
+        if self.kind is ArgKind.CHOICE:
+            return self._choice(text)
+        if self.kind is ArgKind.TIME:
+            return self._parsed(text, lambda: parse_local_time(text).strftime("%H:%M"), "arg.time")
+        if self.kind is ArgKind.DURATION:
+            return self._parsed(text, lambda: parse_duration(text), "arg.duration")
+        if self.kind is ArgKind.TIMEZONE:
+            return self._timezone(text)
+        if self.kind is ArgKind.LANGUAGE:
+            return self._language(text)
+        if self.kind is ArgKind.QTYPE:
+            return self._qtype(text)
+        if not text:
+            raise self._error("arg.empty")
+        return text
+
+    # ------------------------------------------------------------ kinds
+
+    def _int(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        low, high = self.minimum, self.maximum
+        if value is None or (low is not None and value < low) or (high is not None and value > high):
+            raise self._error("arg.int", low="-∞" if low is None else low, high="∞" if high is None else high)
+        return value
+
+    def _choice(self, text: str) -> str:
+        folded = text.casefold()
+        for choice in self.choices:
+            if folded == choice.value.casefold() or folded in (a.casefold() for a in choice.aliases):
+                return choice.value
+        raise self._error("arg.choice", choices=" | ".join(c.value for c in self.choices))
+
+    def _timezone(self, text: str) -> str:
+        try:
+            ZoneInfo(text)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise self._error("arg.timezone") from None
+        return text
+
+    def _language(self, text: str) -> str:
+        known = {code.casefold() for code in LANGUAGES} | {"zh", "zh_cn", "zh-hans", "cn", "english"}
+        if text.casefold() not in known:
+            raise self._error("arg.choice", choices=" | ".join(LANGUAGES))
+        return normalize_language(text)
+
+    def _qtype(self, text: str) -> QuestionType:
+        folded = text.casefold()
+        for qtype, words in QTYPE_WORDS.items():
+            if folded == qtype.value or folded in words:
+                return qtype
+        raise self._error("arg.choice", choices=" | ".join(q.value for q in QuestionType))
+
+    def _parsed(self, text: str, parse: Callable[[], object], key: str) -> object:
+        try:
+            return parse()
+        except ValueError:
+            raise self._error(key) from None
+
+    def _error(self, key: str, **params: object) -> ArgumentError:
+        return ArgumentError(self, key, **params)
+
+
+class ArgumentError(QuizError):
+    """A value an argument does not accept: rendered as "bad <argument>: <why>", with the
+    command's usage once the parser knows which command it was."""
+
+    def __init__(self, arg: Arg, detail_key: str, **params: object) -> None:
+        super().__init__("error.bad_arg", **params)
+        self.arg = arg
+        self.detail_key = detail_key
+        self.usage: Callable[[str], str] | None = None
+
+    def render(self, language: str) -> str:
+        detail = t(language, self.detail_key, **self.params)
+        text = t(language, "error.bad_arg", arg=t(language, self.arg.name_key), detail=detail)
+        if self.usage is not None:
+            text += "\n" + t(language, "error.usage", usage=self.usage(language))
+        return text

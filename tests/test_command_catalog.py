@@ -1,0 +1,119 @@
+"""The command catalog and the text grammar every text platform shares: commands, typed
+arguments, and refusals in the chat's language only."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.commands.arguments import ArgKind
+from bot.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, groups
+from bot.commands.parsing import parse, usage
+from bot.i18n import LANGUAGES, keys, t
+from bot.model import QuestionType
+from bot.quiz_settings import QuizError
+
+PARSED = [
+    ("/quiz", "quiz", {}),
+    ("/quiz judge", "quiz", {"type": QuestionType.JUDGE}),
+    ("/quiz 多选", "quiz", {"type": QuestionType.MULTI}),
+    ("/quiz 判断题 ml", "quiz", {"type": QuestionType.JUDGE, "tag": "ml"}),
+    ("/quiz ml", "quiz", {"tag": "ml"}),
+    ("/quiz tag=judge", "quiz", {"tag": "judge"}),
+    ("/QUIZ", "quiz", {}),
+    ("/quiz@studybot", "quiz", {}),
+    ("/contest", "contest status", {}),
+    ("/contest start", "contest start", {}),
+    ("/contest start 5", "contest start", {"questions": 5}),
+    ("/contest start 5 30", "contest start", {"questions": 5, "seconds": 30}),
+    ("/contest start seconds=30", "contest start", {"seconds": 30}),
+    ("/contest start 秒数=30", "contest start", {"seconds": 30}),
+    ("/daily", "daily show", {}),
+    ("/daily set 08:30", "daily set", {"time": "08:30"}),
+    ("/daily set 8:05 12h", "daily set", {"time": "08:05", "deadline": 43200}),
+    ("/daily set 08:30 ml", "daily set", {"time": "08:30", "tag": "ml"}),
+    ("/daily set 08:30 30m ml Asia/Tokyo reactions", "daily set",
+     {"time": "08:30", "deadline": 1800, "tag": "ml", "timezone": "Asia/Tokyo", "mode": "reactions"}),
+    ("/daily off", "daily off", {}),
+    ("/leaderboard week", "leaderboard", {"window": "week"}),
+    ("/leaderboard 本月 server", "leaderboard", {"window": "month", "scope": "server"}),
+    ("/lang en", "lang", {"language": "en"}),
+    ("/lang zh", "lang", {"language": "zh-CN"}),
+    ("/tz America/New_York", "tz", {"timezone": "America/New_York"}),
+    ("/bank", "bank list", {}),
+    ("/bank use ai_trainer_2025", "bank use", {"bank": "ai_trainer_2025"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "name", "args"), PARSED)
+def test_parse(line, name, args):
+    parsed = parse(line, bot_name="studybot")
+    assert parsed.command.name == name
+    assert parsed.args == args
+
+
+REFUSED = [
+    ("/contest start -1 x", "题数", "questions", "1", "100"),
+    ("/contest start 0 0", "题数", "questions", "1", "100"),
+    ("/contest start 5 601", "秒数", "seconds", "1", "600"),
+    ("/daily set 25:99", "时间", "time", "HH:MM", "08:30"),
+    ("/daily set", "时间", "time", "/daily set", "/daily set"),
+    ("/daily set 08:30 12h ml Mars/Base", "时区", "timezone", "Asia/Shanghai", "Asia/Shanghai"),
+    ("/lang xx", "语言", "language", "zh-CN", "zh-CN"),
+    ("/leaderboard yearly", "时段", "window", "week", "week"),
+]
+
+
+@pytest.mark.parametrize(("line", "zh_arg", "en_arg", "zh_hint", "en_hint"), REFUSED)
+def test_refusals_name_the_argument_in_the_chat_language(line, zh_arg, en_arg, zh_hint, en_hint):
+    with pytest.raises(QuizError) as caught:
+        parse(line)
+    zh, en = caught.value.render("zh-CN"), caught.value.render("en")
+    assert f"“{zh_arg}”" in zh and zh_hint in zh and "用法：" in zh
+    assert f"Bad {en_arg}:" in en and en_hint in en and "Usage:" in en
+    assert not _english_words(zh), zh  # a Chinese chat sees no English sentence
+    assert not re.search(r"[\u4e00-\u9fff]", en), en
+
+
+@pytest.mark.parametrize("line", ["/nosuchcommand", "/daily foo", "/streak extra", "/quiz@otherbot"])
+def test_unknown_commands_and_extra_words(line):
+    with pytest.raises(QuizError) as caught:
+        parse(line, bot_name="studybot")
+    assert not _english_words(caught.value.render("zh-CN"))
+    assert not re.search(r"[\u4e00-\u9fff]", caught.value.render("en"))
+
+
+def test_every_catalog_wording_exists_in_every_language():
+    known = set(keys())
+    for command in CATALOG:
+        for key in (f"{command.key}.desc",):
+            assert key in known, key
+        for arg in command.args:
+            assert arg.name_key in known and arg.desc_key in known, arg.name
+            for choice in arg.choices:
+                assert choice.label_key in known, choice.label_key
+    for group, subs in groups().items():
+        if subs:
+            assert f"cmd.{group}.desc" in known
+            assert DEFAULT_SUBCOMMAND[group] in {s.path[1] for s in subs}
+
+
+def test_usage_lists_arguments_in_declared_order():
+    assert usage(parse("/contest start").command, "en") == "/contest start [questions] [seconds]"
+    daily_set = parse("/daily set 08:30").command
+    assert usage(daily_set, "zh-CN") == "/daily set <时间> [截止] [标签] [时区] [方式]"
+
+
+def test_user_arguments_are_not_typed_on_text_platforms():
+    stats = parse("/stats").command
+    assert [a.kind for a in stats.args] == [ArgKind.USER]
+    assert usage(stats, "en") == "/stats"
+    for language in LANGUAGES:
+        assert t(language, stats.args[0].name_key)
+
+
+def _english_words(text: str) -> list[str]:
+    """Runs of two or more English words, outside commands, placeholders and examples."""
+    cleaned = re.sub(r"/[a-z@_ ]+|[A-Z][a-z]+/[A-Za-z_]+|HH:MM|\d+[hms]\b", "", text)
+    return re.findall(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+", cleaned)
