@@ -28,6 +28,8 @@ PARSED = [
     ("/contest start 5", "contest start", {"questions": 5}),
     ("/contest start 5 30", "contest start", {"questions": 5, "seconds": 30}),
     ("/contest start seconds=30", "contest start", {"seconds": 30}),
+    ("/contest start 5 ml", "contest start", {"questions": 5, "tag": "ml"}),
+    ("/daily 08:30", "daily set", {"time": "08:30"}),
     ("/contest start 秒数=30", "contest start", {"seconds": 30}),
     ("/daily", "daily show", {}),
     ("/daily set 08:30", "daily set", {"time": "08:30"}),
@@ -57,6 +59,8 @@ REFUSED = [
     ("/contest start -1 x", "题数", "questions", "1", "100"),
     ("/contest start 0 0", "题数", "questions", "1", "100"),
     ("/contest start 5 601", "秒数", "seconds", "1", "600"),
+    ("/contest start 5 2.5", "秒数", "seconds", "1", "600"),
+    ("/daily set 08:30 12x", "截止", "deadline", "12h", "12h"),
     ("/daily set 25:99", "时间", "time", "HH:MM", "08:30"),
     ("/daily set", "时间", "time", "/daily set", "/daily set"),
     ("/daily set 08:30 12h ml Mars/Base", "时区", "timezone", "Asia/Shanghai", "Asia/Shanghai"),
@@ -100,7 +104,7 @@ def test_every_catalog_wording_exists_in_every_language():
 
 
 def test_usage_lists_arguments_in_declared_order():
-    assert usage(parse("/contest start").command, "en") == "/contest start [questions] [seconds]"
+    assert usage(parse("/contest start").command, "en") == "/contest start [questions] [seconds] [tag]"
     daily_set = parse("/daily set 08:30").command
     assert usage(daily_set, "zh-CN") == "/daily set <时间> [截止] [标签] [时区] [方式]"
 

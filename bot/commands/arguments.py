@@ -7,6 +7,7 @@ localized sentence everywhere.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -45,6 +46,14 @@ QTYPE_WORDS: dict[QuestionType, tuple[str, ...]] = {
     QuestionType.JUDGE: ("判断", "判断题", "判斷", "判斷題", "tf", "truefalse"),
     QuestionType.FILL: ("填空", "填空题", "填空題"),
     QuestionType.SHORT: ("简答", "简答题", "簡答", "簡答題"),
+}
+
+
+_CLAIMS = {
+    ArgKind.INT: re.compile(r"[+-]?\d+(\.\d*)?"),
+    ArgKind.TIME: re.compile(r"\d{1,2}[:：]\d{1,2}"),
+    ArgKind.DURATION: re.compile(r"\d+(\.\d+)?\s*[a-z]+", re.IGNORECASE),
+    ArgKind.TIMEZONE: re.compile(r"[A-Za-z_]+/[A-Za-z_/+-]+"),
 }
 
 
@@ -87,6 +96,13 @@ class Arg:
         if not text:
             raise self._error("arg.empty")
         return text
+
+    def claims(self, text: str) -> bool:
+        """Whether `text` is plainly meant for this kind even when its value is wrong (a number
+        for a number, HH:MM for a time), so the parser names this argument instead of trying the
+        next optional one."""
+        pattern = _CLAIMS.get(self.kind)
+        return pattern is not None and pattern.fullmatch(text.strip()) is not None
 
     # ------------------------------------------------------------ kinds
 

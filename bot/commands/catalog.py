@@ -97,7 +97,8 @@ CATALOG: tuple[Command, ...] = (
     ), permission=Permission.CHAT_ADMIN),
     Command(("daily", "off"), "daily_off", permission=Permission.CHAT_ADMIN),
     Command(("daily", "show"), "daily_show"),
-    Command(("contest", "start"), "contest_start", (QUESTIONS, SECONDS), permission=Permission.CHAT_ADMIN),
+    Command(("contest", "start"), "contest_start", (QUESTIONS, SECONDS, TAG),
+            permission=Permission.CHAT_ADMIN),
     Command(("contest", "stop"), "contest_stop", permission=Permission.CHAT_ADMIN),
     Command(("contest", "status"), "contest_status"),
     Command(("bank", "list"), "bank_list"),
@@ -108,6 +109,8 @@ CATALOG: tuple[Command, ...] = (
 
 # What a group command with subcommands does when given none (e.g. "/daily" shows the daily).
 DEFAULT_SUBCOMMAND = {"daily": "show", "contest": "status", "bank": "list"}
+# ... and given arguments without a subcommand: "/daily 08:30" sets the daily.
+IMPLIED_SUBCOMMAND = {"daily": "set"}
 
 
 def command(name: str) -> Command:

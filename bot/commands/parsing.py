@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
-from bot.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, Command, groups
+from bot.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, IMPLIED_SUBCOMMAND, Command, groups
 from bot.i18n import LANGUAGES, t
 from bot.quiz_settings import QuizError
 
@@ -73,6 +73,9 @@ def _find(name: str, rest: list[str]) -> tuple[Command | None, list[str]]:
     for sub in subcommands:
         if wanted == sub.path[1] or wanted in sub.aliases:
             return sub, rest[1:]
+    implied = IMPLIED_SUBCOMMAND.get(name)
+    if implied is not None:
+        return next(s for s in subcommands if s.path[1] == implied), rest
     raise QuizError("error.unknown_subcommand", command=f"/{name}",
                     choices=" | ".join(s.path[1] for s in subcommands))  # fmt: skip
 
@@ -106,12 +109,13 @@ def _arguments(command: Command, words: list[str]) -> dict[str, object]:
 
 def _first_accepting(free: list[Arg], word: str) -> Arg:
     """The first argument still free that reads `word`: an optional one that does not is
-    skipped (so `/quiz 多选` is a type and `/quiz ml` a tag); a required one is not."""
+    skipped (so `/quiz 多选` is a type and `/quiz ml` a tag), unless the word is plainly meant
+    for it (`-1` for a count) or it is required: then its error names it."""
     for arg in free:
         try:
             arg.read(word)
         except ArgumentError:
-            if arg.required:
+            if arg.required or arg.claims(word):
                 return arg  # its read raises the error that names it
             continue
         return arg

@@ -1,0 +1,269 @@
+"""The application layer: runs a catalog command for a caller and returns what to show.
+
+Permission and scope are checked here, once, from the catalog entry; refusals come back as
+sentences in the chat's language. Chat adapters parse only their platform (a text line through
+`bot.commands.parsing`, Discord's typed options straight into `Parsed`), call `run`, and render
+the reply by the kind of its view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.commands.catalog import CATALOG, Command, Permission, Scope
+from bot.commands.parsing import Parsed, parse, usage
+from bot.contests import Contests
+from bot.daily import Dailies
+from bot.i18n import t
+from bot.messages import (
+    Ask,
+    ContestStatusView,
+    DailyView,
+    LeaderboardView,
+    QuestionView,
+    ShowLeaderboard,
+    ShowStats,
+    StandingsView,
+    StatsView,
+)
+from bot.model import QuestionType
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError
+from bot.records import AnswerMode, ChatKind, ChatRef, UserRef
+from bot.windows import Window
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who runs a command, and where. `admin` is the platform's word: a group's admin (Telegram
+    administrator, Discord Manage Server); always true in one's own private chat."""
+
+    chat: ChatRef
+    user: UserRef | None
+    admin: bool = False
+
+    @property
+    def private(self) -> bool:
+        return self.chat.kind is ChatKind.PRIVATE
+
+
+@dataclass(frozen=True, slots=True)
+class TextView:
+    """Sentences already in the chat's language, plain text (adapters escape them)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class HelpRow:
+    usage: str
+    description: str
+    admin: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HelpView:
+    rows: tuple[HelpRow, ...]
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class WelcomeView:
+    """The first words in a private chat; adapters add a language picker where they can."""
+
+    text: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyReply:
+    daily: DailyView | None
+    just_set: bool = False
+
+
+View = (
+    TextView | HelpView | WelcomeView | QuestionView | LeaderboardView | StatsView | StandingsView
+    | ContestStatusView | DailyReply | None
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a command answers: a view in `language`; `public` when everyone in a group should see
+    it (a question, a board), else only the caller where the platform can do that."""
+
+    view: View
+    language: str
+    public: bool = False
+
+
+class Application:
+    def __init__(self, quiz: Quiz, dailies: Dailies, contests: Contests) -> None:
+        self.quiz = quiz
+        self.dailies = dailies
+        self.contests = contests
+        self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
+            entry.use_case: getattr(self, f"_{entry.use_case}") for entry in CATALOG
+        }
+
+    async def language(self, chat: ChatRef) -> str:
+        return (await self.quiz.chat(chat)).settings.language
+
+    async def run_text(self, line: str, caller: Caller, *, bot_name: str | None = None) -> Reply:
+        """Parse and run one text command; any refusal becomes a TextView in the chat's language."""
+        try:
+            parsed = parse(line, bot_name=bot_name)
+        except QuizError as exc:
+            language = await self.language(caller.chat)
+            return Reply(TextView(exc.render(language)), language)
+        return await self.run(parsed, caller)
+
+    async def run(self, parsed: Parsed, caller: Caller) -> Reply:
+        language = await self.language(caller.chat)
+        command = parsed.command
+        refusal = self._refusal(command, caller)
+        if refusal is not None:
+            return Reply(TextView(t(language, refusal)), language)
+        try:
+            return await self._use_cases[command.use_case](parsed, caller, language)
+        except QuizError as exc:
+            language = await self.language(caller.chat)  # a use case may have changed it
+            return Reply(TextView(exc.render(language)), language)
+
+    def _refusal(self, command: Command, caller: Caller) -> str | None:
+        if not command.scope.allows(caller.private):
+            return "error.private_only" if command.scope is Scope.PRIVATE else "error.group_only"
+        if command.permission is Permission.CHAT_ADMIN and not (caller.private or caller.admin):
+            return "error.not_admin"
+        return None
+
+    def help_view(self, caller: Caller, language: str) -> HelpView:
+        rows = tuple(
+            HelpRow(usage(c, language), t(language, f"{c.key}.desc"), c.permission is Permission.CHAT_ADMIN)
+            for c in CATALOG
+            if c.scope.allows(caller.private)
+        )
+        return HelpView(rows, language)
+
+    def _user(self, caller: Caller) -> UserRef:
+        if caller.user is None:  # e.g. a message sent as a channel: nobody to keep stats for
+            raise QuizError("error.no_user")
+        return caller.user
+
+    # ------------------------------------------------------------ use cases (one per catalog entry)
+
+    async def _start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        return Reply(WelcomeView(t(language, "tg.welcome", title=bank.title, count=len(bank.questions)),
+                                 language), language)  # fmt: skip
+
+    async def _help(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(self.help_view(caller, language), language)
+
+    async def _quiz(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        qtype = parsed.args.get("type")
+        tag = parsed.args.get("tag")
+        ask = Ask(caller.chat, caller.user, tag=str(tag) if tag else None,
+                  qtype=qtype if isinstance(qtype, QuestionType) else None)  # fmt: skip
+        return Reply(await self.quiz.ask(ask), language, public=True)
+
+    async def _review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        view = await self.quiz.ask(Ask(caller.chat, self._user(caller), review=True))
+        return Reply(view, language, public=True)
+
+    async def _leaderboard(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        window = str(parsed.args.get("window", Window.ALL))
+        if window == "contest":
+            standings = await self.contests.standings(caller.chat)
+            if standings is None:
+                raise QuizError("contest.not_running")
+            return Reply(standings, language, public=True)
+        guild_wide = parsed.args.get("scope") == "server"
+        show = ShowLeaderboard(caller.chat, caller.user, Window(window), guild_wide=guild_wide)
+        return Reply(await self.quiz.leaderboard(show), language, public=True)
+
+    async def _stats(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        other = parsed.args.get("user")
+        who = other if isinstance(other, UserRef) else self._user(caller)
+        return Reply(await self.quiz.stats(ShowStats(caller.chat, who)), language)
+
+    async def _streak(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        stats = await self.quiz.stats(ShowStats(caller.chat, self._user(caller)))
+        return Reply(
+            TextView(t(language, "streak.body", streak=stats.streak, best=stats.best_streak)), language
+        )
+
+    async def _tags(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        tags = ", ".join(self.quiz.bank_for(await self.quiz.chat(caller.chat)).tags)
+        return Reply(TextView(t(language, "help.tags", tags=tags)), language)
+
+    async def _language(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        wanted = str(parsed.args["language"])
+        if caller.chat.guild_key is not None:
+            chat = await self.quiz.set_guild_language(caller.chat, wanted)
+            key = "lang.set_guild"
+        else:
+            chat = await self.quiz.update_settings(caller.chat, language=wanted)
+            key = "lang.set"
+        language = chat.settings.language
+        return Reply(TextView(t(language, key)), language, public=not caller.private)
+
+    async def _timezone(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        zone = str(parsed.args["timezone"])
+        await self.dailies.set_timezone(caller.chat, zone)
+        return Reply(TextView(t(language, "tg.tz_set", timezone=zone)), language, public=not caller.private)
+
+    async def _daily_set(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        args = parsed.args
+        deadline, tag, zone, mode = (args.get(k) for k in ("deadline", "tag", "timezone", "mode"))
+        view = await self.dailies.set_daily(
+            caller.chat, str(args["time"]), timezone=str(zone) if zone else None,
+            deadline_seconds=int(deadline) if isinstance(deadline, int) else None,
+            tag=str(tag) if tag else None, mode=_mode(mode),
+        )  # fmt: skip
+        return Reply(DailyReply(view, just_set=True), language, public=not caller.private)
+
+    async def _daily_off(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        view = await self.dailies.disable(caller.chat)
+        return Reply(TextView(t(language, "daily.off" if view is not None else "daily.none")), language,
+                     public=view is not None and not caller.private)  # fmt: skip
+
+    async def _daily_show(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(DailyReply(await self.dailies.show(caller.chat)), language)
+
+    async def _contest_start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        questions, seconds = parsed.args.get("questions"), parsed.args.get("seconds")
+        tag = parsed.args.get("tag")
+        # Posts its own announcement and first question through the chat port.
+        status = await self.contests.start(
+            caller.chat, int(questions) if isinstance(questions, int) else None,
+            int(seconds) if isinstance(seconds, int) else None, tag=str(tag) if tag else None,
+        )  # fmt: skip
+        return Reply(status, language)
+
+    async def _contest_stop(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if not await self.contests.stop(caller.chat):
+            raise QuizError("contest.not_running")
+        return Reply(await self.contests.status(caller.chat), language)
+
+    async def _contest_status(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.contests.status(caller.chat), language)
+
+    async def _bank_list(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        current = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        lines = [t(language, "bank.using", title=current.title, count=len(current.questions)), ""]
+        lines += [t(language, "bank.list_row", id=b.id, title=b.title, count=len(b.questions))
+                  for b in sorted(self.quiz.banks.values(), key=lambda b: b.id)]  # fmt: skip
+        return Reply(TextView("\n".join(lines)), language)
+
+    async def _bank_use(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        chat = await self.quiz.update_settings(caller.chat, bank_id=str(parsed.args["bank"]))
+        current = self.quiz.bank_for(chat)
+        language = chat.settings.language
+        text = t(language, "bank.using", title=current.title, count=len(current.questions))
+        return Reply(TextView(text), language, public=not caller.private)
+
+
+def _mode(value: object) -> AnswerMode | None:
+    return AnswerMode(str(value)) if value else None
