@@ -170,6 +170,44 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX chats_by_guild ON chats (platform, guild_key) WHERE guild_key IS NOT NULL;
     """,
+    # 5: study tools: FSRS cards, the mistake notebook and favourites, fed from the answers
+    # (answers.studied marks what they have seen; answers from before this version are fed too)
+    """
+    ALTER TABLE answers ADD COLUMN studied INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX answers_unstudied ON answers (id) WHERE studied = 0;
+    CREATE TABLE study_cards (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        state INTEGER NOT NULL,
+        step INTEGER,
+        stability REAL,
+        difficulty REAL,
+        due TEXT NOT NULL,
+        last_review TEXT,
+        reviews INTEGER NOT NULL DEFAULT 0,
+        lapses INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX study_cards_due ON study_cards (user_id, bank_id, due);
+    CREATE TABLE mistakes (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        misses INTEGER NOT NULL,
+        right_streak INTEGER NOT NULL,
+        last_missed TEXT NOT NULL,
+        active INTEGER NOT NULL,
+        PRIMARY KEY (user_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE favourites (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 LATEST = len(MIGRATIONS)

@@ -1,0 +1,195 @@
+"""The study tools' storage on SQLite: FSRS cards, the mistake notebook and favourites, and the
+answers they are fed from (answers.studied). Shares the SqliteStore's connections."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from adapters.storage.sql import from_db, to_db
+from adapters.storage.sqlite_store import SqliteStore
+from bot.study.ports import Key
+from bot.study.records import Card, Mistake, Outcome, StudyAnswer
+
+_OUTCOMES = {"correct": Outcome.RIGHT, "partial": Outcome.PARTLY, "wrong": Outcome.WRONG}
+_CARD_COLUMNS = (
+    "user_id, bank_id, question_id, state, step, stability, difficulty, due, last_review, reviews, lapses"
+)
+_MISTAKE_COLUMNS = "user_id, bank_id, question_id, misses, right_streak, last_missed, active"
+# A final grade: graded (not awaiting a self-grade), and not changeable any more (the round's
+# answer policy keeps the first answer, or the round is closed).
+_UNSTUDIED = """
+SELECT a.id, a.user_id, r.bank_id, r.question_id, a.verdict, a.answered_at, r.kind, r.opened_at
+FROM answers a JOIN rounds r ON r.id = a.round_id
+WHERE a.studied = 0 AND a.verdict != 'pending' AND (r.state = 'closed' OR r.answer_policy = 'first')
+ORDER BY a.id LIMIT ?
+"""
+
+
+def _card(row: Sequence[Any]) -> Card:
+    due = from_db(row[7])
+    assert due is not None
+    return Card(row[0], row[1], row[2], row[3], row[4], row[5], row[6], due, from_db(row[8]), row[9], row[10])
+
+
+def _mistake(row: Sequence[Any]) -> Mistake:
+    missed = from_db(row[5])
+    assert missed is not None
+    return Mistake(row[0], row[1], row[2], row[3], row[4], missed, bool(row[6]))
+
+
+def _keyed(keys: Sequence[Key]) -> tuple[str, list[object]]:
+    """A VALUES list matching (user_id, bank_id, question_id) keys, and its parameters."""
+    values = ", ".join("(?, ?, ?)" for _ in keys)
+    return values, [part for key in keys for part in key]
+
+
+class SqliteStudyStore:
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    async def unstudied(self, limit: int) -> list[tuple[int, StudyAnswer]]:
+        out = []
+        for row in await self.store.all(_UNSTUDIED, (limit,)):
+            answer_id, user_id, bank_id, question_id, verdict, answered_at, kind, opened_at = row
+            at, opened = from_db(answered_at), from_db(opened_at)
+            assert at is not None and opened is not None
+            # Time taken means something only when the question was asked to be answered now.
+            seconds = (at - opened).total_seconds() if kind == "practice" else None
+            outcome = _OUTCOMES.get(verdict, Outcome.WRONG)
+            out.append((answer_id, StudyAnswer(user_id, bank_id, question_id, outcome, at, seconds)))
+        return out
+
+    async def cards(self, keys: Sequence[Key]) -> dict[Key, Card]:
+        if not keys:
+            return {}
+        values, params = _keyed(keys)
+        rows = await self.store.all(
+            f"SELECT {_CARD_COLUMNS} FROM study_cards "
+            f"WHERE (user_id, bank_id, question_id) IN (VALUES {values})",
+            params,
+        )
+        return {(r[0], r[1], r[2]): _card(r) for r in rows}
+
+    async def mistakes(self, keys: Sequence[Key]) -> dict[Key, Mistake]:
+        if not keys:
+            return {}
+        values, params = _keyed(keys)
+        rows = await self.store.all(
+            f"SELECT {_MISTAKE_COLUMNS} FROM mistakes "
+            f"WHERE (user_id, bank_id, question_id) IN (VALUES {values})",
+            params,
+        )
+        return {(r[0], r[1], r[2]): _mistake(r) for r in rows}
+
+    async def save_study(
+        self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
+    ) -> bool:
+        try:
+            await self._save_study(answer_ids, cards, mistakes)
+        except _Raced:
+            return False
+        return True
+
+    async def _save_study(
+        self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
+    ) -> None:
+        async with self.store.transaction() as db:
+            marked = await db.executemany(
+                "UPDATE answers SET studied = 1 WHERE id = ? AND studied = 0", [(i,) for i in answer_ids]
+            )
+            if marked.rowcount != len(answer_ids):
+                raise _Raced
+            await db.executemany(
+                f"INSERT OR REPLACE INTO study_cards ({_CARD_COLUMNS}) VALUES ({', '.join('?' * 11)})",
+                [
+                    (
+                        c.user_id,
+                        c.bank_id,
+                        c.question_id,
+                        c.state,
+                        c.step,
+                        c.stability,
+                        c.difficulty,
+                        to_db(c.due),
+                        to_db(c.last_review) if c.last_review else None,
+                        c.reviews,
+                        c.lapses,
+                    )
+                    for c in cards
+                ],
+            )
+            await db.executemany(
+                f"INSERT OR REPLACE INTO mistakes ({_MISTAKE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        m.user_id,
+                        m.bank_id,
+                        m.question_id,
+                        m.misses,
+                        m.right_streak,
+                        to_db(m.last_missed),
+                        int(m.active),
+                    )
+                    for m in mistakes
+                ],
+            )
+
+    async def due_cards(self, user_id: int, bank_id: str, now: datetime, limit: int) -> list[Card]:
+        rows = await self.store.all(
+            f"SELECT {_CARD_COLUMNS} FROM study_cards WHERE user_id = ? AND bank_id = ? AND due <= ? "
+            "ORDER BY due LIMIT ?",
+            (user_id, bank_id, to_db(now), limit),
+        )
+        return [_card(r) for r in rows]
+
+    async def next_due(self, user_id: int, bank_id: str) -> datetime | None:
+        row = await self.store.one(
+            "SELECT min(due) FROM study_cards WHERE user_id = ? AND bank_id = ?", (user_id, bank_id)
+        )
+        return from_db(row[0]) if row else None
+
+    async def due_counts(self, user_id: int, bank_id: str, bounds: Sequence[datetime]) -> list[int]:
+        cases = ", ".join("sum(due <= ?)" for _ in bounds)
+        row = await self.store.one(
+            f"SELECT {cases} FROM study_cards WHERE user_id = ? AND bank_id = ?",
+            [*(to_db(b) for b in bounds), user_id, bank_id],
+        )
+        return [int(v or 0) for v in row] if row else [0] * len(bounds)
+
+    async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
+        rows = await self.store.all(
+            f"SELECT {_MISTAKE_COLUMNS} FROM mistakes WHERE user_id = ? AND bank_id = ? AND active = 1 "
+            "ORDER BY misses DESC, last_missed DESC",
+            (user_id, bank_id),
+        )
+        return [_mistake(r) for r in rows]
+
+    async def set_favourite(
+        self, user_id: int, bank_id: str, question_id: str, on: bool, at: datetime
+    ) -> bool:
+        async with self.store.transaction() as db:
+            if on:
+                cursor = await db.execute(
+                    "INSERT OR IGNORE INTO favourites (user_id, bank_id, question_id, added_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (user_id, bank_id, question_id, to_db(at)),
+                )
+            else:
+                cursor = await db.execute(
+                    "DELETE FROM favourites WHERE user_id = ? AND bank_id = ? AND question_id = ?",
+                    (user_id, bank_id, question_id),
+                )
+        return cursor.rowcount > 0
+
+    async def favourites(self, user_id: int, bank_id: str) -> list[str]:
+        rows = await self.store.all(
+            "SELECT question_id FROM favourites WHERE user_id = ? AND bank_id = ? ORDER BY added_at",
+            (user_id, bank_id),
+        )
+        return [r[0] for r in rows]
+
+
+class _Raced(Exception):
+    """Another feeder studied one of these answers first; the transaction is rolled back."""

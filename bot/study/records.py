@@ -1,0 +1,59 @@
+"""What the study tools keep per person and question: review cards, notebook entries, and the
+answers they are fed from. Plain frozen records; times are timezone-aware (UTC in storage)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """What an answer says about knowing the question."""
+
+    RIGHT = "right"
+    PARTLY = "partly"
+    WRONG = "wrong"
+
+
+@dataclass(frozen=True, slots=True)
+class StudyAnswer:
+    """One committed, final answer as the study tools see it."""
+
+    user_id: int
+    bank_id: str
+    question_id: str
+    outcome: Outcome
+    answered_at: datetime
+    seconds: float | None = None  # time taken, when it means something (practice, mock)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """FSRS memory state of one (person, bank, question)."""
+
+    user_id: int
+    bank_id: str
+    question_id: str
+    state: int  # fsrs.State: 1 learning, 2 review, 3 relearning
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reviews: int = 0
+    lapses: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """A question in a person's mistake notebook (错题本): missed `misses` times; `right_streak`
+    right answers since the last miss; `active` while it stays in the notebook."""
+
+    user_id: int
+    bank_id: str
+    question_id: str
+    misses: int
+    right_streak: int
+    last_missed: datetime
+    active: bool = True
