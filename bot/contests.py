@@ -33,6 +33,8 @@ from bot.selection import choose_question, matching
 
 log = logging.getLogger("studybot.contest")
 CHOICE_TYPES = (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE)
+QUESTIONS = range(1, 101)  # questions a contest may have
+SECONDS = range(1, 601)  # seconds a contest question may last
 
 
 def contest_job_id(contest_id: int) -> str:
@@ -85,10 +87,12 @@ class Contests:
         include_typed: bool = False,
     ) -> ContestStatusView:
         chat = await self.quiz.chat(ref)
-        n = questions or self.default_questions
-        timer = seconds or self.default_seconds
-        if not 1 <= n <= 100 or not 1 <= timer <= 600:
-            raise QuizError("error.bad_args", detail="questions 1-100, seconds 1-600")
+        # Only what was left out takes the default: 0 is a number asked for, and refused.
+        n = self.default_questions if questions is None else questions
+        timer = self.default_seconds if seconds is None else seconds
+        if n not in QUESTIONS or timer not in SECONDS:
+            raise QuizError("contest.bad_numbers", questions_min=QUESTIONS[0], questions_max=QUESTIONS[-1],
+                            seconds_min=SECONDS[0], seconds_max=SECONDS[-1])  # fmt: skip
         types = None if include_typed or qtype else CHOICE_TYPES
         candidates = matching(self.quiz.bank_for(chat), tag=tag, qtype=qtype, types=types)
         if not candidates:

@@ -138,6 +138,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
     ),
     "contest.already_running": ("本群已有竞赛在进行，先用 /contest stop 结束它。", "A contest is already running here; /contest stop ends it."),
     "contest.started": ("竞赛开始：共 {n} 题，每题 {seconds} 秒。答得越快分越高！", "Contest started: {n} questions, {seconds} s each. Faster answers score more!"),
+    "contest.bad_numbers": ("竞赛须有 {questions_min}–{questions_max} 题，每题 {seconds_min}–{seconds_max} 秒。", "A contest needs {questions_min}–{questions_max} questions of {seconds_min}–{seconds_max} seconds each."),
+    "error.reply_failed": ("这条回复无法在 Discord 上显示，请换个说法再试。", "That reply could not be shown on Discord; please try again with shorter input."),
     "contest.not_running": ("当前没有进行中的竞赛。", "No contest is running."),
     "contest.status": ("竞赛进行中：第 {position}/{total} 题，每题 {seconds} 秒，{players} 名选手。", "Contest running: question {position} of {total}, {seconds} s each, {players} players."),
     "contest.status_done": ("最近一次竞赛已结束：{total} 题，{players} 名选手。", "The last contest is over: {total} questions, {players} players."),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.bidi import isolate
 from bot.i18n import t
 from bot.records import AnswerPolicy, ChatSettings, RevealPolicy
 
@@ -23,7 +24,9 @@ class QuizError(Exception):
         self.params = params
 
     def render(self, language: str) -> str:
-        return t(language, self.key, **self.params)
+        # The params often echo what the user typed (a tag, a time zone): isolated, see bot.bidi.
+        params = {k: isolate(v) if isinstance(v, str) else v for k, v in self.params.items()}
+        return t(language, self.key, **params)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """Text layout of views for text-first chats (console, Telegram), built from the catalog.
 
 A `Markup` says how to escape and emphasise (plain for the console, HTML for Telegram), so the
-same words are laid out once for every text platform.
+same words are laid out once for every text platform. Every user-supplied string (names, typed
+answers, tags) goes through bot.bidi.isolate here, so no platform shows it reordering the line.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.bidi import isolate
 from bot.clock import zone
 from bot.i18n import format_points, t
 from bot.messages import (
@@ -96,10 +98,10 @@ def receipt_headline(view: ReceiptView) -> str:
             points=format_points(view.points),
         )
     if status == AnswerStatus.DUPLICATE:
-        return t(lang, "receipt.duplicate", choice=view.response_label)
+        return t(lang, "receipt.duplicate", choice=isolate(view.response_label))
     if not view.graded:
         key = "receipt.changed" if status == AnswerStatus.CHANGED else "receipt.recorded"
-        return t(lang, key, choice=view.response_label)
+        return t(lang, key, choice=isolate(view.response_label))
     if view.verdict == "pending":
         return t(lang, "receipt.pending")
     if view.verdict == "correct":
@@ -117,7 +119,7 @@ def render_receipt(view: ReceiptView, m: Markup = PLAIN) -> str:
             lines.append(m.escape(t(lang, "reveal.reference", answer=view.reference)))
             lines += _key_points(view.key_points, lang, m)
         else:
-            lines.append(m.escape(t(lang, "receipt.your_answer", choice=view.response_label)))
+            lines.append(m.escape(t(lang, "receipt.your_answer", choice=isolate(view.response_label))))
             lines.append(m.bold(m.escape(t(lang, "reveal.correct", answer=view.correct_label))))
         if view.explanation:
             lines.append(m.escape(t(lang, "reveal.explanation", text=view.explanation)))
@@ -142,7 +144,8 @@ def render_right(view: RevealView, top_n: int = 10) -> str:
     lang = view.language
     if not view.right:
         return t(lang, "reveal.nobody_right")
-    names = "、".join(view.right[:top_n]) if lang != "en" else ", ".join(view.right[:top_n])
+    shown = [isolate(name) for name in view.right[:top_n]]
+    names = "、".join(shown) if lang != "en" else ", ".join(shown)
     if len(view.right) > top_n:
         names += " " + t(lang, "reveal.right_more", n=len(view.right) - top_n)
     return t(lang, "reveal.right", names=names)
@@ -165,7 +168,7 @@ def render_reveal(view: RevealView, m: Markup = PLAIN, *, with_stem: bool = True
         lines.append(m.escape(t(lang, "reveal.explanation", text=view.explanation)))
     lines += ["", m.escape(render_counts(view)), m.escape(render_right(view))]
     if view.streaks:
-        streaks = ", ".join(f"{name} 🔥{n}" for name, n in view.streaks)
+        streaks = ", ".join(f"{isolate(name)} 🔥{n}" for name, n in view.streaks)
         lines.append(m.escape(t(lang, "reveal.streaks", streaks=streaks)))
     return "\n".join(lines)
 
@@ -182,7 +185,7 @@ def leaderboard_row(row: LeaderRow, language: str) -> str:
         language,
         "leaderboard.row",
         rank=row.rank,
-        name=row.name,
+        name=isolate(row.name),
         points=format_points(row.points),
         correct=row.correct,
         answers=row.answers,
@@ -212,7 +215,7 @@ def render_leaderboard(view: LeaderboardView, m: Markup = PLAIN) -> str:
 def render_stats(view: StatsView, m: Markup = PLAIN) -> str:
     lang = view.language
     lines = [
-        m.bold(m.escape(t(lang, "stats.title", name=view.name))),
+        m.bold(m.escape(t(lang, "stats.title", name=isolate(view.name)))),
         m.escape(
             t(
                 lang,
@@ -259,7 +262,7 @@ def render_daily(view: DailyView | None, language: str, *, just_set: bool = Fals
         time=view.local_time,
         timezone=view.timezone,
         deadline=render_duration(view.deadline_seconds, language),
-        tag=t(language, "daily.schedule_tag", tag=view.tag) if view.tag else "",
+        tag=t(language, "daily.schedule_tag", tag=isolate(view.tag)) if view.tag else "",
     )
     upcoming = local_time(view.next_post, view.timezone) if view.next_post else "—"
     return m.escape(t(language, "daily.set" if just_set else "daily.show", schedule=schedule, next=upcoming))
@@ -292,12 +295,12 @@ def render_standings(view: StandingsView, m: Markup = PLAIN) -> str:
     for row in view.rows:
         if view.final:
             accuracy = f"{row.correct / max(view.position, 1):.0%}"
-            text = t(lang, "standings.final_row", rank=row.rank, name=row.name, points=row.points,
+            text = t(lang, "standings.final_row", rank=row.rank, name=isolate(row.name), points=row.points,
                      correct=row.correct, total=view.position, accuracy=accuracy)  # fmt: skip
             prefix = medals[row.rank - 1] + " " if row.rank <= 3 else ""
             lines.append(prefix + m.escape(text))
         else:
-            text = t(lang, "standings.row", rank=row.rank, name=row.name, points=row.points)
+            text = t(lang, "standings.row", rank=row.rank, name=isolate(row.name), points=row.points)
             if row.moved_up:
                 text += " " + t(lang, "standings.moved", n=row.moved_up)
             lines.append(m.escape(text))

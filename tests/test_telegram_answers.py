@@ -108,7 +108,7 @@ async def test_typed_answers_in_private_and_self_grading(tg: TelegramHarness) ->
     assert graded.reply_markup is None
     [stored] = await app.store.round_answers(round_id)
     assert (stored.verdict, stored.points) == ("partial", 5.0)
-    # A self-grade button of another round type, or a second grade, changes nothing.
+    # A second grade, from a message whose buttons are gone, is refused and changes nothing.
     again = await tg.click(ANN.id, ANN, graded.message_id, f"g1:{round_id}:full", check=False)
-    assert again == t("en", "receipt.duplicate", choice="Attention relates every token to every other.")
+    assert again == t("en", "receipt.closed")
     assert (await app.store.round_answers(round_id))[0].points == 5.0

@@ -12,7 +12,7 @@ import discord
 import yarl
 
 from adapters.discord import admin_commands, commands, custom_ids
-from adapters.discord.answering import Answering
+from adapters.discord.answering import Answering, carried
 from adapters.discord.live import LiveCounts
 from adapters.discord.reactions import Reactions, parse_ref, supports
 from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal_embed, standings_embed
@@ -63,12 +63,17 @@ class StudyClient(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # Buttons are dispatched by their templates and commands by the tree; here: modal submits
         # (by custom_id, so they outlive a restart) and clicks no template of ours matches.
+        # discord.py calls a button's callback only if the message carries that very component;
+        # the rest would time out unanswered, so they are answered "closed" here.
         data = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if interaction.type is discord.InteractionType.modal_submit:
             await self.answering.on_modal_submit(interaction)
-        elif interaction.type is discord.InteractionType.component and not custom_ids.is_ours(custom_id):
-            await self.answering.on_stray(interaction)
+        elif interaction.type is discord.InteractionType.component:
+            message = interaction.message
+            component = (int(data.get("component_type") or 0), custom_id)  # type: ignore[call-overload]
+            if not custom_ids.is_ours(custom_id) or message is None or component not in carried(message):
+                await self.answering.on_stray(interaction)
 
     async def on_raw_reaction_add(self, event: discord.RawReactionActionEvent) -> None:
         await self.adapter.reactions.on_reaction(self, event)

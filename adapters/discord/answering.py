@@ -1,5 +1,7 @@
 """What a click or a modal does: answer, toggle, submit, open the modal, self-grade, each as a core
-call, answered ephemerally within Discord's 3 seconds. Unreadable clicks get "closed"."""
+call, answered ephemerally within Discord's 3 seconds. A click is first checked against the
+message it came from (bot/clicks: the round's message, in its channel, carrying that button);
+unreadable, forged or stray clicks get "closed" and change nothing."""
 
 from __future__ import annotations
 
@@ -14,15 +16,21 @@ from adapters.discord.live import LiveCounts
 from adapters.discord.render import receipt_text
 from adapters.discord.replies import InFlight, Reply, chat_ref, respond, send, user_ref
 from adapters.discord.views import AnswerModal, self_grade_buttons
+from bot.clicks import Act, Click, admitted
 from bot.i18n import t
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
 from bot.model import QuestionType
 from bot.presenting import response_label
 from bot.quiz import Quiz
-from bot.records import AnswerStatus
+from bot.quiz_cache import RoundContext
+from bot.records import AnswerStatus, Platform
 
 log = logging.getLogger("studybot.discord")
 RECORDED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED)
+Interaction = discord.Interaction
+Handler = Callable[[Interaction, RoundContext, str | None], Awaitable[Reply]]
+ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,
+        ids.GRADE: Act.SELF_GRADE}  # fmt: skip
 
 
 class Answering:
@@ -30,7 +38,7 @@ class Answering:
         self.quiz = quiz
         self.counts = counts
         self.inflight = inflight
-        self._handlers: dict[str, Callable[[discord.Interaction, int, str | None], Awaitable[Reply]]] = {
+        self._handlers: dict[str, Handler] = {
             ids.ANSWER: self._answer,
             ids.TOGGLE: self._toggle,
             ids.SUBMIT: self._submit,
@@ -40,26 +48,21 @@ class Answering:
     async def on_button(self, interaction: discord.Interaction, kind: str, round_key: str,
                         arg: str | None) -> None:
         round_id = ids.round_id(round_key)
-        handler = self._handlers.get(kind)
         if kind == ids.MODAL:
             await self._guard(interaction, lambda: self._open_modal(interaction, round_id))
-        elif round_id is None or handler is None:
-            await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
         else:
-            await self._guard(interaction, lambda: respond(interaction, handler(interaction, round_id, arg)))
+
+            def work() -> Awaitable[object]:
+                return respond(interaction, self._button(interaction, kind, round_id, arg))
+
+            await self._guard(interaction, work)
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> None:
-        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-        round_id = ids.form_round(str(data.get("custom_id", "")))
-        text = _input_value(data.get("components") or [], ids.ANSWER_INPUT)
-        if round_id is None or text is None:
-            await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
-        else:
-            answer = self._answer
-            await self._guard(interaction, lambda: respond(interaction, answer(interaction, round_id, text)))
+        await self._guard(interaction, lambda: respond(interaction, self._form(interaction)))
 
     async def on_stray(self, interaction: discord.Interaction) -> None:
-        """A component or modal of no template of ours: it is from nothing that is open."""
+        """A component of no template of ours, or one its message does not carry: it is from
+        nothing that is open (discord.py drops the latter unanswered)."""
         await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
 
     # ------------------------------------------------------------ the steps
@@ -70,8 +73,42 @@ class Answering:
     async def _closed(self, interaction: discord.Interaction) -> Reply:
         return Reply(t(await self._language(interaction), "receipt.closed"))
 
-    async def _answer(self, interaction: discord.Interaction, round_id: int, response: str | None) -> Reply:
-        receipt = await self.quiz.submit(SubmitAnswer(round_id, user_ref(interaction.user), response or ""))
+    async def _admitted(self, interaction: discord.Interaction, act: Act, round_id: int | None,
+                        token: str | None, control: str) -> RoundContext | None:
+        """The round, if this click came from that round's message in its channel (bot/clicks)."""
+        message = interaction.message
+        if round_id is None or message is None:
+            return None
+        click = Click(
+            round_id=round_id, platform=Platform.DISCORD, chat_key=chat_ref(interaction).chat_key,
+            message_ref=f"{message.channel.id}:{message.id}", act=act, token=token,
+            control=control, controls=frozenset(cid for _, cid in carried(message)),
+        )  # fmt: skip
+        return await admitted(self.quiz, click)
+
+    async def _button(self, interaction: discord.Interaction, kind: str, round_id: int | None,
+                      arg: str | None) -> Reply:
+        handler = self._handlers.get(kind)
+        control = str((interaction.data or {}).get("custom_id", ""))
+        context = await self._admitted(interaction, ACTS[kind], round_id, arg, control) if handler else None
+        if context is None or handler is None:
+            return await self._closed(interaction)
+        return await handler(interaction, context, arg)
+
+    async def _form(self, interaction: discord.Interaction) -> Reply:
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        round_id = ids.form_round(str(data.get("custom_id", "")))
+        text = _input_value(data.get("components") or [], ids.ANSWER_INPUT)
+        # A form is real only if opened from its round's Answer button, on the round's message.
+        opener = ids.make(ids.MODAL, round_id) if round_id is not None else ""
+        context = await self._admitted(interaction, Act.FORM, round_id, None, opener)
+        if context is None or text is None:
+            return await self._closed(interaction)
+        return await self._answer(interaction, context, text)
+
+    async def _answer(self, interaction: Interaction, context: RoundContext, response: str | None) -> Reply:
+        answer = SubmitAnswer(context.round.id, user_ref(interaction.user), response or "")
+        receipt = await self.quiz.submit(answer)
         return self._receipt(interaction, receipt)
 
     def _receipt(self, interaction: discord.Interaction, receipt: ReceiptView) -> Reply:
@@ -83,14 +120,9 @@ class Answering:
             view = self_grade_buttons(receipt.round_id, receipt.language)
         return Reply(receipt_text(receipt), view=view)
 
-    async def _open_round(self, round_id: int | None) -> Any:
-        """The round's context if it still takes answers, else None."""
-        return await self.quiz.answerable(round_id) if round_id is not None else None
-
-    async def _toggle(self, interaction: discord.Interaction, round_id: int, letter: str | None) -> Reply:
-        context = await self._open_round(round_id)
-        letters = {letter for letter, _ in context.question.options} if context else set()
-        if context is None or context.question.type is not QuestionType.MULTI or letter not in letters:
+    async def _toggle(self, interaction: Interaction, context: RoundContext, letter: str | None) -> Reply:
+        round_id = context.round.id
+        if await self.quiz.answerable(round_id) is None:
             return await self._closed(interaction)
         lang = context.chat.settings.language
         chosen = self.quiz.selections.toggle(round_id, user_ref(interaction.user), letter or "")
@@ -99,31 +131,29 @@ class Answering:
         label = response_label(context.question, ",".join(chosen), lang)
         return Reply(t(lang, "select.current", choice=label))
 
-    async def _submit(self, interaction: discord.Interaction, round_id: int, _: str | None) -> Reply:
-        chosen = self.quiz.selections.take(round_id, user_ref(interaction.user))
+    async def _submit(self, interaction: Interaction, context: RoundContext, _: str | None) -> Reply:
+        chosen = self.quiz.selections.take(context.round.id, user_ref(interaction.user))
         if not chosen:
-            context = await self._open_round(round_id)
-            if context is None:
+            if await self.quiz.answerable(context.round.id) is None:
                 return await self._closed(interaction)
             return Reply(t(context.chat.settings.language, "select.none"))
-        return await self._answer(interaction, round_id, ",".join(chosen))
+        return await self._answer(interaction, context, ",".join(chosen))
 
-    async def _self_grade(self, interaction: discord.Interaction, round_id: int, level: str | None) -> Reply:
-        if level not in ids.SELF_LEVELS:
-            return await self._closed(interaction)
-        receipt = await self.quiz.self_grade(SelfGrade(round_id, user_ref(interaction.user), level or ""))
+    async def _self_grade(self, interaction: Interaction, context: RoundContext, level: str | None) -> Reply:
+        grade = SelfGrade(context.round.id, user_ref(interaction.user), level or "")
+        receipt = await self.quiz.self_grade(grade)
         return Reply(receipt_text(receipt))
 
     async def _open_modal(self, interaction: discord.Interaction, round_id: int | None) -> None:
         # A modal must be the first response, so there is no deferring here; the lookup is one
         # cached read at most.
-        context = await self._open_round(round_id)
-        if context is None or context.question.type.is_choice:
+        control = str((interaction.data or {}).get("custom_id", ""))
+        context = await self._admitted(interaction, Act.OPEN_FORM, round_id, None, control)
+        if context is None or await self.quiz.answerable(context.round.id) is None:
             await respond(interaction, self._closed(interaction))
             return
         long = context.question.type is QuestionType.SHORT
-        assert round_id is not None
-        modal = AnswerModal(round_id, context.chat.settings.language, long=long)
+        modal = AnswerModal(context.round.id, context.chat.settings.language, long=long)
         await interaction.response.send_modal(modal)
 
     async def _guard(self, interaction: discord.Interaction, work: Callable[[], Awaitable[object]]) -> None:
@@ -155,3 +185,21 @@ def _input_value(components: list[Any], custom_id: str) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def carried(message: discord.Message) -> set[tuple[int, str]]:
+    """(component type, custom_id) of every control on the message, however nested: what
+    discord.py matches a click against before it calls a button's callback."""
+    found: set[tuple[int, str]] = set()
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        custom_id = getattr(component, "custom_id", None)
+        if isinstance(custom_id, str):
+            found.add((int(component.type.value), custom_id))
+        stack += list(getattr(component, "children", None) or [])
+        for attribute in ("accessory", "component"):
+            nested = getattr(component, attribute, None)
+            if nested is not None:
+                stack.append(nested)
+    return found

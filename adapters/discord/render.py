@@ -29,15 +29,47 @@ MD = Markup(
     bold=lambda s: f"**{s}**",
     italic=lambda s: f"*{s}*",
 )
+# Discord's limits on what a message may carry; more is refused with 400 Invalid Form Body.
 CONTENT_MAX = 2000
 TITLE_MAX = 256
 DESCRIPTION_MAX = 4096
+FOOTER_MAX = 2048
+AUTHOR_MAX = 256
+FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+EMBED_TOTAL_MAX = 6000
 QUESTION_COLOUR = discord.Colour.blurple()
 REVEAL_COLOUR = discord.Colour.green()
 
 
 def fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """The embed within every one of Discord's limits: each text cut to its own, extra fields
+    dropped, then the description shortened until the whole is within the 6,000 in all."""
+    if embed.title:
+        embed.title = fit(embed.title, TITLE_MAX)
+    if embed.description:
+        embed.description = fit(embed.description, DESCRIPTION_MAX)
+    if embed.footer.text:
+        embed.set_footer(text=fit(embed.footer.text, FOOTER_MAX), icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(name=fit(embed.author.name, AUTHOR_MAX), url=embed.author.url,
+                         icon_url=embed.author.icon_url)  # fmt: skip
+    fields = embed.fields[:FIELDS_MAX]
+    embed.clear_fields()
+    for field in fields:
+        name, value = fit(field.name or "?", FIELD_NAME_MAX), fit(field.value or "?", FIELD_VALUE_MAX)
+        embed.add_field(name=name, value=value, inline=bool(field.inline))
+    while len(embed) > EMBED_TOTAL_MAX and embed.fields:
+        embed.remove_field(-1)
+    excess = len(embed) - EMBED_TOTAL_MAX
+    if excess > 0 and embed.description:
+        embed.description = fit(embed.description, max(len(embed.description) - excess, 1))
+    return embed
 
 
 def timestamp(view: QuestionView) -> str:
@@ -61,7 +93,7 @@ def question_embed(view: QuestionView, *, answers: int = 0, reactions: bool = Fa
     )
     if answers:
         embed.set_footer(text=t(lang, "question.answers_so_far", n=answers))
-    return embed
+    return fit_embed(embed)
 
 
 def reveal_embed(view: RevealView) -> discord.Embed:

@@ -12,6 +12,8 @@ from typing import Any
 
 import discord
 
+from adapters.discord.render import CONTENT_MAX, fit, fit_embed
+from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.records import ChatKind, ChatRef, Platform, UserRef
 
 log = logging.getLogger("studybot.discord")
@@ -93,11 +95,23 @@ async def respond(
 
 
 async def send(interaction: discord.Interaction, reply: Reply) -> int | None:
+    """Send the reply, fitted to Discord's limits; if Discord still refuses it (400), a short
+    error in its place, so that the user is never left without an answer."""
+    try:
+        return await _send(interaction, reply)
+    except discord.HTTPException as exc:
+        if exc.status != 400:
+            raise
+        log.warning("discord refused the reply to interaction %s: %s %s", interaction.id, exc.code, exc.text)
+        return await _send(interaction, Reply(t(await _language(interaction), "error.reply_failed")))
+
+
+async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
     kwargs: dict[str, Any] = {"ephemeral": reply.ephemeral}
     if reply.content:
-        kwargs["content"] = reply.content
+        kwargs["content"] = fit(reply.content, CONTENT_MAX)
     if reply.embed is not None:
-        kwargs["embed"] = reply.embed
+        kwargs["embed"] = fit_embed(reply.embed)
     if reply.view is not None:
         kwargs["view"] = reply.view
     try:
@@ -109,3 +123,11 @@ async def send(interaction: discord.Interaction, reply: Reply) -> int | None:
     except discord.NotFound as exc:  # 10062: too late; 10015: the token expired
         log.warning("interaction %s could not be answered: %s", interaction.id, exc)
         return None
+
+
+async def _language(interaction: discord.Interaction) -> str:
+    """The language of the interaction's chat, as the core knows it."""
+    quiz: Any = getattr(getattr(getattr(interaction.client, "adapter", None), "app", None), "quiz", None)
+    if quiz is None:
+        return DEFAULT_LANGUAGE
+    return (await quiz.chat(chat_ref(interaction))).settings.language

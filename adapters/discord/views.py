@@ -16,7 +16,13 @@ from bot.messages import QuestionView, RevealView
 from bot.model import QuestionType
 
 ROW_WIDTH = 5
+ROWS = 5  # Discord: at most 5 rows of 5 buttons on a message
 Style = discord.ButtonStyle
+
+
+def _shown(options: tuple, multi: bool) -> tuple:
+    """As many options as get a button: 25, or 20 when Submit needs a row of its own."""
+    return options[: (ROWS - 1 if multi else ROWS) * ROW_WIDTH]
 
 
 def _button(custom_id: str, label: str, style: Style, disabled: bool, row: int | None) -> discord.ui.Button:
@@ -102,8 +108,9 @@ def question_buttons(view: QuestionView) -> discord.ui.View:
         return buttons
     cls = ToggleButton if view.multi else AnswerButton
     style = Style.secondary if view.multi else Style.primary
-    rows = _rows(len(view.options))
-    for option, row in zip(view.options, rows, strict=True):
+    options = _shown(view.options, view.multi)
+    rows = _rows(len(options))
+    for option, row in zip(options, rows, strict=True):
         buttons.add_item(cls(key, option.token, label=option.label, style=style, row=row))
     if view.multi:
         submit = SubmitButton(key, label=t(lang, "button.submit"), style=Style.success, row=rows[-1] + 1)
@@ -120,8 +127,9 @@ def revealed_buttons(view: RevealView) -> discord.ui.View:
         return buttons
     counts = {c.token: c.count for c in view.counts}
     cls = ToggleButton if view.qtype is QuestionType.MULTI else AnswerButton
-    rows = _rows(len(view.options))
-    for option, row in zip(view.options, rows, strict=True):
+    options = _shown(view.options, view.qtype is QuestionType.MULTI)
+    rows = _rows(len(options))
+    for option, row in zip(options, rows, strict=True):
         right = option.token in view.correct_tokens
         label = f"{option.label} · {counts.get(option.token, 0)}"
         style = Style.success if right else Style.secondary

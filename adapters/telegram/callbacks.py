@@ -1,7 +1,8 @@
 """Inline-button clicks: answers, multi-choice toggles and Submit, self-grades, language choice.
 
 Every click is answered exactly once (a toast of at most 200 characters). A payload that does
-not parse, names a round of another chat or type, or a closed round gets the catalog's
+not parse, or that bot/clicks does not admit (a round of another chat or message, a button its
+question cannot have or its message does not carry), or a closed round gets the catalog's
 "closed" toast and changes nothing.
 """
 
@@ -10,17 +11,17 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from telegram import CallbackQuery, Update
+from telegram import CallbackQuery, MaybeInaccessibleMessage, Message, Update
 from telegram import Chat as TgChat
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
-from adapters.telegram.render import chat_ref, clip, user_ref
+from adapters.telegram.render import chat_ref, clip, message_ref, user_ref
+from bot import clicks
 from bot.i18n import t
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
-from bot.model import QuestionType
-from bot.presenting import option_views, response_label
+from bot.presenting import response_label
 from bot.records import AnswerStatus, Platform
 from bot.text import HTML, receipt_headline, render_receipt
 
@@ -28,11 +29,11 @@ if TYPE_CHECKING:
     from adapters.telegram.adapter import TelegramAdapter
 
 log = logging.getLogger("studybot.telegram")
-_ACTION_TYPES = {
-    cd.AnswerChoice: (QuestionType.SINGLE, QuestionType.JUDGE),
-    cd.ToggleOption: (QuestionType.MULTI,),
-    cd.SubmitSelection: (QuestionType.MULTI,),
-    cd.SelfGradeLevel: (QuestionType.SHORT,),
+_ACTS: dict[type, clicks.Act] = {
+    cd.AnswerChoice: clicks.Act.ANSWER,
+    cd.ToggleOption: clicks.Act.TOGGLE,
+    cd.SubmitSelection: clicks.Act.SUBMIT,
+    cd.SelfGradeLevel: clicks.Act.SELF_GRADE,
 }
 
 
@@ -90,8 +91,12 @@ class Callbacks:
         if isinstance(action, cd.ChooseLanguage):
             await self._language(click, tg_chat, action)
             return
-        context = await self.quiz.round_context(action.round_id)
-        if context is None or not self._fits(context, action, tg_chat.id):
+        context = await clicks.admitted(self.quiz, clicks.Click(
+            round_id=action.round_id, platform=Platform.TELEGRAM, chat_key=str(tg_chat.id),
+            message_ref=message_ref(tg_chat.id, message.message_id), act=_ACTS[type(action)],
+            token=_token(action), control=str(query.data), controls=_controls(message),
+        ))  # fmt: skip
+        if context is None:
             return
         click.language = context.chat.settings.language
         round_id = action.round_id
@@ -117,18 +122,6 @@ class Callbacks:
             response = action.token
         receipt = await self.quiz.submit(SubmitAnswer(round_id, user, response))
         await self._receipt(click, tg_chat, message.message_id, receipt)
-
-    def _fits(self, context: Any, action: cd.Action, chat_id: int) -> bool:
-        """The round is this chat's, and the button is one its question could have."""
-        ref = context.chat.ref
-        if str(ref.platform) != Platform.TELEGRAM or ref.chat_key != str(chat_id):
-            return False
-        if context.question.type not in _ACTION_TYPES[type(action)]:
-            return False
-        if isinstance(action, cd.AnswerChoice | cd.ToggleOption):
-            tokens = {o.token for o in option_views(context.question, context.chat.settings.language)}
-            return action.token in tokens
-        return True
 
     async def _selection(self, click: Click, question: Any, chosen: tuple[str, ...]) -> None:
         if not chosen:
@@ -159,3 +152,21 @@ class Callbacks:
         click.language = chat.settings.language
         await click.say("lang.set")
 
+
+
+def _token(action: cd.Action) -> str | None:
+    if isinstance(action, cd.AnswerChoice | cd.ToggleOption):
+        return action.token
+    if isinstance(action, cd.SelfGradeLevel):
+        return action.level
+    return None
+
+
+def _controls(message: MaybeInaccessibleMessage) -> frozenset[str] | None:
+    """The callback_data of the message's buttons (none once its keyboard was removed); None
+    for a message too old for Telegram to say what it carries."""
+    if not isinstance(message, Message):
+        return None
+    markup = message.reply_markup
+    rows = markup.inline_keyboard if markup is not None else ()
+    return frozenset(b.callback_data for row in rows for b in row if isinstance(b.callback_data, str))

@@ -124,6 +124,32 @@ class SimulationMixin(_Base):
         return await self._dispatch_interaction(MODAL_SUBMIT, channel, member, data,
                                                 message=copy.deepcopy(message) if message else None)
 
+    async def forged_click(
+        self, channel: FakeChannel, member: FakeMember, message_id: int, custom_id: str,
+        component_type: int = 2,
+    ) -> InteractionRecord:
+        """A click a modified client makes up: any custom_id, on a message the member can see.
+        Discord still fills in the real message (with the components it really carries)."""
+        record = self._visible_message(channel, member, message_id)
+        data = {"custom_id": custom_id, "component_type": component_type}
+        return await self._dispatch_interaction(MESSAGE_COMPONENT, channel, member, data,
+                                                message=copy.deepcopy(record.data))
+
+    async def forged_modal_submit(
+        self, channel: FakeChannel, member: FakeMember, custom_id: str, values: dict[str, str],
+        message_id: int | None = None,
+    ) -> InteractionRecord:
+        """A modal submit no modal of the bot's asked for: any custom_id and text inputs, sent
+        as if from a message the member can see (or from none, as after a slash command)."""
+        rows = [{"type": 1, "id": index * 2 + 1,
+                 "components": [{"type": 4, "id": index * 2 + 2, "custom_id": cid, "value": value}]}
+                for index, (cid, value) in enumerate(values.items())]  # fmt: skip
+        message = self._visible_message(channel, member, message_id).data if message_id is not None else None
+        return await self._dispatch_interaction(
+            MODAL_SUBMIT, channel, member, {"custom_id": custom_id, "components": rows},
+            message=copy.deepcopy(message) if message else None,
+        )  # fmt: skip
+
     async def react(self, channel: FakeChannel, member: FakeMember, message_id: int, emoji: str) -> None:
         """`member` adds a reaction (MESSAGE_REACTION_ADD, needs GUILD_MESSAGE_REACTIONS)."""
         record = self._visible_message(channel, member, message_id)

@@ -1,0 +1,97 @@
+"""Whether a button press or a form submit may act on the round it names: the one rule every
+chat platform applies before the core records, toggles or shows anything.
+
+A platform's payload (a Discord custom_id, a Telegram callback_data) is written by the client
+and can be forged, so what it names is believed only when the click also came from where the
+bot put that button: the round's own chat, the round's own message (a self-grade button sits
+on a receipt instead, in the same chat), and a message that really carries the control. The
+adapters pass plain values; anything that does not fit is answered "closed" and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.model import QuestionType
+from bot.presenting import option_views
+from bot.quiz import Quiz
+from bot.quiz_cache import RoundContext
+from bot.records import Platform
+
+SELF_GRADE_LEVELS = frozenset({"full", "half", "zero"})
+
+
+class Act(StrEnum):
+    ANSWER = "answer"  # a single-choice or true/false option
+    TOGGLE = "toggle"  # a multiple-choice option, added to or removed from the selection
+    SUBMIT = "submit"  # submit the multiple-choice selection
+    OPEN_FORM = "open_form"  # open the form for a typed answer
+    FORM = "form"  # the typed answer, submitted from that form
+    SELF_GRADE = "self_grade"  # grade one's own short answer against the reference
+
+
+_TYPES: dict[Act, tuple[QuestionType, ...]] = {
+    Act.ANSWER: (QuestionType.SINGLE, QuestionType.JUDGE),
+    Act.TOGGLE: (QuestionType.MULTI,),
+    Act.SUBMIT: (QuestionType.MULTI,),
+    Act.OPEN_FORM: (QuestionType.FILL, QuestionType.SHORT),
+    Act.FORM: (QuestionType.FILL, QuestionType.SHORT),
+    Act.SELF_GRADE: (QuestionType.SHORT,),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """What the platform says about one click, as plain values.
+
+    `control` is the id of the control that must be on the message for this click to be real
+    (the clicked button's payload; for a form, the button that opens it); `controls` are the
+    ids the message carries, or None when the platform does not say (then the message must be
+    the round's stored message).
+    """
+
+    round_id: int
+    platform: Platform
+    chat_key: str
+    message_ref: str | None
+    act: Act
+    token: str | None
+    control: str
+    controls: frozenset[str] | None
+
+
+def admits(context: RoundContext, click: Click) -> bool:
+    """The round's chat, a control its question could have, and the message that carries it."""
+    ref = context.chat.ref
+    if context.round.id != click.round_id:
+        return False
+    if str(ref.platform) != str(click.platform) or ref.chat_key != click.chat_key:
+        return False
+    question = context.question
+    if question.type not in _TYPES[click.act]:
+        return False
+    if click.act in (Act.ANSWER, Act.TOGGLE):
+        tokens = {o.token for o in option_views(question, context.chat.settings.language)}
+        if click.token not in tokens:
+            return False
+    if click.act is Act.SELF_GRADE and click.token not in SELF_GRADE_LEVELS:
+        return False
+    if click.controls is not None and click.control not in click.controls:
+        return False
+    if click.act is Act.SELF_GRADE:
+        return click.message_ref is not None  # a receipt in the round's chat (checked above)
+    stored = context.round.message_ref
+    if stored is not None:
+        return click.message_ref == stored
+    # Posted but its reference not stored yet (the click beat the write): only a message that
+    # carries this round's control, which the bot puts on no other message, will do.
+    return click.controls is not None and click.message_ref is not None
+
+
+async def admitted(quiz: Quiz, click: Click) -> RoundContext | None:
+    """The round the click may act on (open or not: the use cases say "closed"), else None."""
+    context = await quiz.round_context(click.round_id)
+    if context is None or not admits(context, click):
+        return None
+    return context
