@@ -102,7 +102,7 @@ class ConsoleAdapter:
         self._self_grade_round: int | None = None
         # Piped input (a script, a test) answers contest questions in order, and a running
         # contest plays out before /quit; at a terminal the person paces themself.
-        self.scripted = not self.stdin.isatty()
+        self.scripted = not is_terminal(self.stdin)
         self._commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "/quiz": self._quiz,
             "/review": self._review,
