@@ -132,6 +132,10 @@ _CATALOG: dict[str, tuple[str, str]] = {
     ),
     "error.bad_args": ("参数有误：{detail}", "Bad arguments: {detail}"),
     "error.internal": ("出错了，请稍后再试。", "Something went wrong; please try again."),
+    "error.answer_too_long": (
+        "答案过长（最多 {limit} 个字符）。",
+        "the answer is too long; at most {limit} characters.",
+    ),
     "error.rate_limited": (
         "操作太频繁，请 {seconds} 秒后再试。",
         "Too fast; try again in {seconds} s.",

@@ -41,6 +41,7 @@ from bot.records import (
     AnswerPolicy,
     AnswerStatus,
     Chat,
+    ChatKind,
     ChatRef,
     NewAnswer,
     NewRound,
@@ -86,7 +87,10 @@ class Quiz:
         # their kinds is committed; a task per answer only where someone listens.
         self.answer_listeners: list[tuple[frozenset[RoundKind], AnswerListener]] = []
         self._listener_tasks: set[asyncio.Task[None]] = set()
-        self._ask_throttle = Throttle(clock, settings.ask_limit, settings.ask_window)
+        self._ask_throttles = {
+            ChatKind.GROUP: Throttle(clock, settings.ask_limit, settings.ask_window),
+            ChatKind.PRIVATE: Throttle(clock, settings.private_ask_limit, settings.ask_window),
+        }
         self.selections = Selections()
 
     # ------------------------------------------------------------ chats and users
@@ -159,7 +163,8 @@ class Quiz:
     async def ask(self, cmd: Ask) -> QuestionView:
         chat = await self.chat(cmd.chat)
         if cmd.user is not None:
-            wait = self._ask_throttle.check((str(cmd.user.platform), cmd.user.user_key))
+            throttle = self._ask_throttles[cmd.chat.kind]
+            wait = throttle.check((str(cmd.user.platform), cmd.user.user_key))
             if wait:
                 raise QuizError("error.rate_limited", seconds=math.ceil(wait))
         now = self.clock.now()
@@ -293,6 +298,9 @@ class Quiz:
         now = self.clock.now()
         if not round_.takes_answers(now):
             return ReceiptView(cmd.round_id, AnswerStatus.CLOSED, lang)
+        if len(cmd.response) > self.settings.max_answer_chars:
+            detail = t(lang, "error.answer_too_long", limit=self.settings.max_answer_chars)
+            return ReceiptView(cmd.round_id, "invalid", lang, detail=detail)
         try:
             grade = grading.grade(question, cmd.response, partial_credit=round_.partial_credit)
         except grading.InvalidResponse as exc:

@@ -39,8 +39,10 @@ class CoreSettings:
     partial_credit: bool = False
     practice_minutes: float = 60.0
     reveal_top_n: int = 10
-    ask_limit: int = 6  # /quiz per user per ask_window seconds
+    ask_limit: int = 6  # /quiz per user per ask_window seconds, in groups
+    private_ask_limit: int = 60  # the same in private chats: one person studying alone is faster
     ask_window: float = 60.0
+    max_answer_chars: int = 2000  # a longer answer is refused, not stored
 
     def chat_defaults(self) -> ChatSettings:
         return ChatSettings(

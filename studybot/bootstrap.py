@@ -107,6 +107,8 @@ async def bootstrap(
         answer_policy=config.answer_policy,
         partial_credit=config.partial_credit,
         practice_minutes=config.practice_minutes,
+        ask_limit=config.quiz_per_minute.group,
+        private_ask_limit=config.quiz_per_minute.private,
     )
     quiz = Quiz(store, banks, settings, clock, rng)
     schedules = SqliteScheduleStore(store)

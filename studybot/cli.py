@@ -76,6 +76,10 @@ def _run(args: argparse.Namespace) -> int:
     )
     # APScheduler logs every job run at INFO; our own modules say what matters.
     logging.getLogger("apscheduler").setLevel(max(logging.WARNING, logging.getLogger().level))
+    if args.console or not (config.discord_token or config.telegram_token):
+        from adapters.console.logs import log_to_file
+
+        log_to_file(config.data_dir)  # keep log lines out of the conversation
     from studybot.runner import run_app
 
     try:

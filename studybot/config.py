@@ -57,6 +57,12 @@ class ContestConfig:
 
 
 @dataclass(frozen=True)
+class QuizRateConfig:
+    private: int = 60
+    group: int = 6
+
+
+@dataclass(frozen=True)
 class Config:
     data_dir: Path = field(default_factory=default_data_dir)
     database: Path | None = None
@@ -68,6 +74,7 @@ class Config:
     answer_policy: AnswerPolicy = AnswerPolicy.FIRST
     partial_credit: bool = False
     practice_minutes: float = 60.0
+    quiz_per_minute: QuizRateConfig = field(default_factory=QuizRateConfig)
     log_level: str = "INFO"
     sqlite_synchronous: str = "FULL"
     daily: DailyConfig = field(default_factory=DailyConfig)
@@ -200,6 +207,8 @@ def _value(key: str, value: Any, where: str) -> Any:
         return _section(DailyConfig, value, f"{where}: daily")
     if key == "contest":
         return _section(ContestConfig, value, f"{where}: contest")
+    if key == "quiz_per_minute":
+        return _section(QuizRateConfig, value, f"{where}: quiz_per_minute")
     raise bad("a known value")  # pragma: no cover - every field is handled above
 
 

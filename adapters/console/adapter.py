@@ -2,16 +2,27 @@
 
 Works with a terminal or a pipe (so tests drive it as a subprocess). Lines starting with `/`
 are commands; anything else answers the open question.
+
+At a terminal there is a prompt with line editing and history (prompt_toolkit) and output is
+wrapped to the window. A line ending in a backslash goes on on the next line (at a terminal and
+in a script alike), so an answer can span lines; at a terminal, several lines pasted at once
+are one answer while a fill-in or short-answer question is open. /quit, /exit, Ctrl-D or the
+end of the input, Ctrl-C, SIGINT and SIGTERM all end the console the same way: at once, with
+the goodbye, everything answered saved, exit code 0.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import getpass
+import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TextIO
 
+from adapters.console.layout import terminal_width, wrap
+from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
 from adapters.console.schedule_commands import ScheduleCommands
 from bot.contests import Contests
 from bot.daily import Dailies
@@ -27,6 +38,7 @@ from bot.messages import (
     StandingsView,
     SubmitAnswer,
 )
+from bot.model import QuestionType
 from bot.ports import PaceLimits
 from bot.quiz import Quiz, QuizError
 from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
@@ -44,6 +56,8 @@ from bot.windows import Window
 CONSOLE_CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")
 SCRIPT_WAIT = 3600.0  # the longest a script waits for a contest to move on
 SELF_GRADE_WORDS = {"全对", "部分", "不会", "full", "half", "zero", "1", "2", "3"}
+TYPED_ANSWERS = (QuestionType.FILL, QuestionType.SHORT)
+QUIT_COMMANDS = ("/quit", "/exit")
 
 
 def console_user() -> UserRef:
@@ -68,20 +82,27 @@ class ConsoleAdapter:
         stdout: TextIO | None = None,
         user: UserRef | None = None,
         chat: ChatRef = CONSOLE_CHAT,
+        width: int | None = None,
     ) -> None:
         self.quiz = quiz
         self.contests = contests
         self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
+        # None: sys.stdout at each write, which prompt_toolkit redirects while a prompt is shown
+        # so that a question posted meanwhile (a contest, a daily) appears above it.
+        self._stdout = stdout
         self.user = user or console_user()
         self.chat = chat
+        # Wrap at `width`, else at the window's width when stdout is a terminal; pipes unwrapped.
+        self.width = width
+        self._wraps = width is not None or is_terminal(self.stdout)
         self._round_id: int | None = None
         self._round_kind: RoundKind | None = None
+        self._round_qtype: QuestionType | None = None
         self._posted = asyncio.Event()  # set whenever anything is posted (a script may be waiting)
         self._self_grade_round: int | None = None
         # Piped input (a script, a test) answers contest questions in order, and a running
         # contest plays out before /quit; at a terminal the person paces themself.
-        self.scripted = not self.stdin.isatty()
+        self.scripted = not is_terminal(self.stdin)
         self._commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "/quiz": self._quiz,
             "/review": self._review,
@@ -95,8 +116,15 @@ class ConsoleAdapter:
             schedule = ScheduleCommands(self, dailies, contests)
             self._commands.update({"/daily": schedule.daily, "/contest": schedule.contest})
 
+    @property
+    def stdout(self) -> TextIO:
+        return self._stdout or sys.stdout
+
     def say(self, text: str) -> None:
-        self.stdout.write(text.rstrip("\n") + "\n\n")
+        text = text.rstrip("\n")
+        if self._wraps:
+            text = wrap(text, self.width or terminal_width())
+        self.stdout.write(text + "\n\n")
         self.stdout.flush()
 
     async def language(self) -> str:
@@ -113,19 +141,82 @@ class ConsoleAdapter:
                 count=len(bank.questions),
             )
         )
-        while True:
-            line = await asyncio.to_thread(self.stdin.readline)
-            if not line:  # end of input
-                break
-            line = line.strip()
-            if not line:
-                continue
-            if line.split()[0].lower() in ("/quit", "/exit"):
-                await self._before_quit()
-                self.say(t(await self.language(), "console.bye"))
-                break
-            await self.handle(line)
+        lines = open_lines(self.stdin, self.stdout)
+        session = asyncio.create_task(self._converse(lines))
+        try:
+            with self._stopped_by_signals(session), self._prompt_output(lines):
+                await session
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():  # we were cancelled, not the session
+                raise
+        finally:
+            lines.close()
+        self.say(t(await self.language(), "console.bye"))
         await self.quiz.flush()
+
+    async def _converse(self, lines: Lines) -> None:
+        """Handle input until /quit, the end of input or Ctrl-C."""
+        while True:
+            try:
+                inputs = await self._read_inputs(lines)
+            except Interrupted:
+                return
+            if inputs is None:
+                return
+            for text in inputs:
+                if text.split()[0].lower() in QUIT_COMMANDS:
+                    await self._before_quit()
+                    return
+                await self.handle(text)
+
+    async def _read_inputs(self, lines: Lines) -> list[str] | None:
+        """The next inputs: one per line, except lines pasted together as a typed answer and
+        lines joined by a trailing backslash. None at the end of input."""
+        entry = await lines.read()
+        if entry is None:
+            return None
+        inputs = [line.strip() for line in entry.split("\n")]
+        inputs = [line for line in inputs if line]
+        if len(inputs) > 1 and self._takes_typed_answer() and not inputs[0].startswith("/"):
+            inputs = ["\n".join(inputs)]
+        while inputs and inputs[-1].endswith("\\"):
+            head = inputs[-1][:-1].rstrip()
+            more = await lines.read(continued=True)
+            inputs[-1] = head if more is None else f"{head}\n{more.strip()}".strip()
+            if more is None:
+                break
+        return [text for text in inputs if text]
+
+    def _takes_typed_answer(self) -> bool:
+        return self._round_id is not None and self._round_qtype in TYPED_ANSWERS
+
+    @contextlib.contextmanager
+    def _stopped_by_signals(self, session: asyncio.Task[None]) -> Iterator[None]:
+        """SIGINT and SIGTERM end the session at once (a blocked read included)."""
+        loop = asyncio.get_running_loop()
+        installed: list[tuple[signal.Signals, object]] = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(sig)
+            try:
+                loop.add_signal_handler(sig, session.cancel)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+                continue
+            installed.append((sig, previous))
+        try:
+            yield
+        finally:
+            for sig, previous in installed:
+                loop.remove_signal_handler(sig)
+                if previous is not None:  # asyncio.run's own Ctrl-C handling, for shutdown
+                    signal.signal(sig, previous)  # type: ignore[arg-type]
+
+    def _prompt_output(self, lines: Lines) -> contextlib.AbstractContextManager[object]:
+        if isinstance(lines, TerminalLines) and self._stdout is None:
+            from prompt_toolkit.patch_stdout import patch_stdout
+
+            return patch_stdout(raw=True)
+        return contextlib.nullcontext()
 
     async def handle(self, line: str) -> None:
         try:
@@ -148,6 +239,7 @@ class ConsoleAdapter:
     async def post_question(self, chat: object, view: QuestionView) -> str:
         self._round_id = view.round_id
         self._round_kind = view.kind
+        self._round_qtype = view.qtype
         self._self_grade_round = None
         self.say(render_question(view))
         self._posted.set()
