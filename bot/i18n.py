@@ -71,8 +71,8 @@ _CATALOG: dict[str, tuple[str, str]] = {
         "Can't read \"{text}\" as option letters; reply with letters like B or A,C.",
     ),
     "answer.invalid.word": (
-        "“{text}”像是一个单词，不是选项字母；如果是选项，请写成 {upper} 或 {spaced}。",
-        "\"{text}\" looks like a word, not option letters; if you mean options, write {upper} or {spaced}.",
+        "“{text}”像是一个词，不是选项字母；请回复 B 或 A,C 这样的字母。",
+        "\"{text}\" looks like a word, not option letters; reply with letters like B or A,C.",
     ),
     "answer.invalid.no_letter": ("“{text}”里没有选项字母。", "\"{text}\" contains no option letter."),
     "answer.invalid.unknown_letter": (

@@ -3,6 +3,7 @@
 
 The rule for a run of letters written together:
 - one letter, either case, is that letter (b = B);
+- a run with a letter past H (clear, CLEAR, ok, no) is a word: no bank has such an option;
 - a run in capitals is letters in any order (ACD, DBA, BAD): capitals are how options are
   written, and nobody types an English word in capitals as an answer;
 - a run in lower (or mixed) case is letters only when they rise strictly (acd, Abd) and the run
@@ -38,6 +39,7 @@ _CONNECTOR_WORDS = frozenset({"and"})
 _SEPARATORS = frozenset("+&|/~")
 # The English words written with strictly rising letters from A–H (checked against a word list).
 _RISING_WORDS = frozenset({"ab", "ad", "ah", "be", "eh", "ace", "beg", "def"})
+_LOWER_LETTERS = frozenset(LETTERS.lower())
 
 
 def _is_separator(ch: str) -> bool:
@@ -45,13 +47,16 @@ def _is_separator(ch: str) -> bool:
 
 
 def _run_letters(run: str, text: str) -> list[str]:
-    if len(run) == 1 or run.isupper():
-        return list(run.upper())
+    if len(run) == 1:
+        return [run.upper()]
     low = run.lower()
-    rising = all(a < b for a, b in pairwise(low))
-    if not rising or low in _RISING_WORDS:
-        raise InvalidResponse("word", text=quoted(text), upper=run.upper(), spaced=",".join(run.lower()))
-    return list(low.upper())
+    if any(c not in _LOWER_LETTERS for c in low):
+        raise InvalidResponse("word", text=quoted(text))  # clear, CLEAR, ok, no: never options
+    if run.isupper():
+        return list(run)
+    if low in _RISING_WORDS or not all(a < b for a, b in pairwise(low)):
+        raise InvalidResponse("word", text=quoted(text))
+    return list(run.upper())
 
 
 def split_letters(text: str) -> list[str]:
