@@ -65,6 +65,7 @@ _MULTIPLIERS = {"万": 1e4, "亿": 1e8, "千": 1e3}
 _LONGEST_SUFFIX = max(map(len, _UNITS)) + 1  # a multiplier before the unit
 _PERCENT_OF = "百分之"
 _MEASURE_WORDS = "个种类层次步项位名条件倍轮维阶级组张台套部篇道页行列章节代遍"
+_HAS_NUMERAL = re.compile(rf"[0-9{CHINESE_NUMERAL_CHARS}]")
 _NUMERAL_BEFORE_MEASURE = re.compile(rf"[{CHINESE_NUMERAL_CHARS}]+(?=[{_MEASURE_WORDS}])")
 
 
@@ -98,6 +99,8 @@ def _with_suffix(number: str, suffix: str) -> Quantity | None:
 
 def read_quantity(folded: str) -> Quantity | None:
     """The quantity written in text folded by normalize_text, or None if it is not one."""
+    if not _HAS_NUMERAL.search(folded):
+        return None
     if folded.startswith(_PERCENT_OF):
         value = _number(folded[len(_PERCENT_OF) :])
         return None if value is None else Quantity(value, PERCENT)
