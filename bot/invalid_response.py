@@ -9,11 +9,14 @@ __all__ = ["InvalidResponse", "quoted"]
 
 # How much of a refused reply is quoted back: enough to recognise it, never a pasted essay.
 _QUOTE_LIMIT = 40
+# Direction controls would turn the rest of the sentence around the quote (U+202E and friends).
+_BIDI_CONTROLS = dict.fromkeys([0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
 
 def quoted(text: str) -> str:
-    """The learner's text as shown inside an error message: stripped and cut short."""
-    text = " ".join(text.split())
+    """The learner's text as shown inside an error message: stripped, without direction
+    controls, and cut short."""
+    text = " ".join(text.translate(_BIDI_CONTROLS).split())
     return text if len(text) <= _QUOTE_LIMIT else text[: _QUOTE_LIMIT - 1] + "…"
 
 

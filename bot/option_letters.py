@@ -31,7 +31,7 @@ _CHINESE_WORDS = re.compile(
     "我选择|我选|选择|正确答案是|正确答案为|正确答案|答案是|答案为|答案|应选|选项|选|答|和|与|及"
 )
 _ENGLISH_LEAD_IN = re.compile(
-    r"^\s*(?:i(?:'d|\s+would)?\s+(?:choose|pick|select|go\s+with|say)"
+    r"^\s*(?:i(?:['’]d|\s+would)?\s+(?:choose|pick|select|go\s+with|say)"
     r"|(?:my|the)\s+answer\s+is|(?:my\s+)?answer|options?|choices?)(?![a-z])",
     re.IGNORECASE,
 )

@@ -61,7 +61,8 @@ def short(reference: str = "参考答案") -> Question:
         "B,", "B!", "选B", "选 B", "我选B", "选择B", "答案B", "答案：B", "答案是 B", "答：b",
         "B选项", "选项B", "BB", "b b", "“B”",
         # lead-ins in English and Chinese: words around the letter, never letters themselves
-        "I choose B", "i pick b", "I'd choose B", "I would pick B", "I go with B", "my answer is B",
+        "I choose B", "i pick b", "I'd choose B", "I’d pick B", "I would pick B", "I go with B",
+        "my answer is B",
         "the answer is b", "answer: B", "Answer B", "Option B", "option (B)", "choice B",
         "正确答案是B", "正确答案：B", "应选B", "我选择 B", "答案为B",
     ],

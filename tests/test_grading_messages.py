@@ -69,6 +69,11 @@ def test_a_pasted_essay_is_not_quoted_back_whole() -> None:
     assert len(exc.render("zh-CN")) < 120
 
 
+def test_direction_controls_are_not_quoted_back() -> None:
+    exc = _refusal(SINGLE, "\u202e不知道\u2066")
+    assert exc.params["text"] == "不知道"
+
+
 CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")
 ALICE = UserRef(Platform.CONSOLE, "1", "Alice")
 
