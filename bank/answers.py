@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bot.invalid_response import InvalidResponse
 from bot.model import QuestionType
+from bot.option_letters import LETTERS, split_letters
+from bot.vocabulary import read_judge
 
-LETTERS = "ABCDEFGH"
-_MULTI_SEPARATORS = re.compile(r"[\s,，、]+")
+__all__ = ["LETTERS", "answer_problems", "got_phrase", "multi_letters"]
+
+# A bank writes a multi answer's letters in capitals, together or apart: ABD, A,B,D, A、B、D.
+_CAPITALS_APART = re.compile(r"[A-Z]+(?:[\s,，、]+[A-Z]+)*")
 
 
 def got_phrase(value: Any, quote: bool = False) -> str:
@@ -36,8 +41,11 @@ def answer_problems(kind: QuestionType, answer: Any, letters: list[str] | None) 
         return [f"{kind} answer is empty"]
     among = f"the options {', '.join(letters)}" if letters else "the options"
     if kind is QuestionType.JUDGE:
-        ok = isinstance(answer, bool)
-        return [] if ok else [f"judge answer must be true or false, {got_phrase(answer)}"]
+        if isinstance(answer, bool):
+            return []
+        meant = read_judge(answer) if isinstance(answer, str) else None
+        hint = "" if meant is None else f"; write {str(meant).lower()}"
+        return [f"judge answer must be true or false, {got_phrase(answer)}{hint}"]
     if kind is QuestionType.SINGLE:
         if not isinstance(answer, str):
             return [f"single answer must be one option letter, {got_phrase(answer, quote=True)}"]
@@ -79,8 +87,13 @@ def answer_problems(kind: QuestionType, answer: Any, letters: list[str] | None) 
 
 
 def multi_letters(answer: Any) -> list[Any] | None:
-    """A multi answer as a list: "ABD", "A,B,D", "A、B、D" and [A, B, D] all give [A, B, D]."""
+    """A multi answer as a list: "ABD", "A,B,D", "A、B、D" and [A, B, D] all give [A, B, D]; read
+    by the grader's letter reader (bot.option_letters), held to capitals and plain separators."""
     if isinstance(answer, str):
-        joined = _MULTI_SEPARATORS.sub("", answer)
-        return list(joined) if re.fullmatch(r"[A-Z]+", joined) else [answer]
+        if not _CAPITALS_APART.fullmatch(answer.strip()):
+            return [answer]
+        try:
+            return split_letters(answer)
+        except InvalidResponse:
+            return [answer]
     return list(answer) if isinstance(answer, list) else None

@@ -15,9 +15,10 @@ from typing import Any
 
 import jsonschema
 
-from bank.answers import LETTERS, answer_problems, got_phrase
+from bank.answers import answer_problems, got_phrase
 from bank.yaml_io import Located
 from bot.model import QuestionType
+from bot.option_letters import LETTERS
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 # A question mark that does not end a sentence: followed by a letter, digit, symbol or another

@@ -61,6 +61,36 @@ _CATALOG: dict[str, tuple[str, str]] = {
     ),
     "receipt.closed": ("本题已结束。", "This question is closed."),
     "receipt.invalid": ("无法识别的答案：{detail}", "Couldn't read that answer: {detail}"),
+    # Why a reply can't be read as an answer (bot.invalid_response.InvalidResponse).
+    "answer.invalid.empty_letter": ("答案是空的，请回复选项字母。", "The answer is empty; reply with an option letter."),
+    "answer.invalid.empty_judge": ("答案是空的，请回复 对 或 错。", "The answer is empty; reply True or False (对/错)."),
+    "answer.invalid.empty_fill": ("答案是空的，请回复所填的内容。", "The answer is empty; reply with the missing text."),
+    "answer.invalid.empty_short": ("答案是空的，请写下你的回答。", "The answer is empty; write your answer."),
+    "answer.invalid.unreadable": (
+        "无法把“{text}”读作选项字母，请回复 B 或 A,C 这样的字母。",
+        "Can't read \"{text}\" as option letters; reply with letters like B or A,C.",
+    ),
+    "answer.invalid.word": (
+        "“{text}”像是一个词，不是选项字母；请回复 B 或 A,C 这样的字母。",
+        "\"{text}\" looks like a word, not option letters; reply with letters like B or A,C.",
+    ),
+    "answer.invalid.no_letter": ("“{text}”里没有选项字母。", "\"{text}\" contains no option letter."),
+    "answer.invalid.unknown_letter": (
+        "{letters} 不是本题的选项（选项：{options}）。",
+        "{letters} is not an option of this question (options: {options}).",
+    ),
+    "answer.invalid.multiple_letters": (
+        "本题只有一个答案，但你选了 {letters}。",
+        "This question has one answer, but {letters} were given.",
+    ),
+    "answer.invalid.not_judge": (
+        "无法把“{text}”读作对或错；请回复 对 或 错（也可用 T/F、√/×）。",
+        "Can't read \"{text}\" as true or false; reply True or False (对/错, T/F, √/×).",
+    ),
+    "answer.invalid.unknown_level": (
+        "无法识别自评“{level}”；请用 全对、部分 或 不会（full/half/zero）。",
+        "Unknown self-grade \"{level}\"; use full, half or zero (全对/部分/不会).",
+    ),
     "receipt.correct": ("✅ 正确！+{points}分", "✅ Correct! +{points} pt"),
     "receipt.partial": ("🟡 部分正确，+{points}分", "🟡 Partly right, +{points} pt"),
     "receipt.wrong": ("❌ 错误。", "❌ Wrong."),

@@ -304,7 +304,7 @@ class Quiz:
         try:
             grade = grading.grade(question, cmd.response, partial_credit=round_.partial_credit)
         except grading.InvalidResponse as exc:
-            return ReceiptView(cmd.round_id, "invalid", lang, detail=str(exc))
+            return ReceiptView(cmd.round_id, "invalid", lang, detail=exc.render(lang))
         user_id = await self.user_id(cmd.user)
         tz = chat.settings.timezone
         outcome = await self._committer.submit(
@@ -355,7 +355,7 @@ class Quiz:
         try:
             grade = grading.self_grade(cmd.level)
         except grading.InvalidResponse as exc:
-            return ReceiptView(cmd.round_id, "invalid", lang, detail=str(exc))
+            return ReceiptView(cmd.round_id, "invalid", lang, detail=exc.render(lang))
         user_id = await self.user_id(cmd.user)
         points = context.question.points * grade.fraction
         done = await self.store.self_grade(cmd.round_id, user_id, str(grade.verdict), grade.fraction, points)

@@ -60,6 +60,11 @@ def short(reference: str = "参考答案") -> Question:
         "B", "b", " B ", "\tb\n", "Ｂ", "ｂ", "B.", "B。", "(B)", "（B）", "[B]", "【B】", "B、",
         "B,", "B!", "选B", "选 B", "我选B", "选择B", "答案B", "答案：B", "答案是 B", "答：b",
         "B选项", "选项B", "BB", "b b", "“B”",
+        # lead-ins in English and Chinese: words around the letter, never letters themselves
+        "I choose B", "i pick b", "I'd choose B", "I’d pick B", "I would pick B", "I go with B",
+        "my answer is B",
+        "the answer is b", "answer: B", "Answer B", "Option B", "option (B)", "choice B",
+        "正确答案是B", "正确答案：B", "应选B", "我选择 B", "答案为B",
     ],
 )  # fmt: skip
 def test_single_accepts_noisy_forms_of_the_letter(raw: str) -> None:
@@ -104,6 +109,23 @@ def test_single_verdicts(answer: str, raw: str, verdict: Verdict, response: str)
         ("选", "no_letter"),
         ("。。", "no_letter"),
         ("()", "no_letter"),
+        ("2", "unreadable"),
+        ("B 吧", "unreadable"),
+        ("I think B", "word"),  # only the listed lead-ins are skipped
+        ("B is right", "word"),
+        # words are never read as letters: a reaction to the question is not an answer
+        ("bad", "word"),
+        ("Bad", "word"),
+        ("clear", "word"),
+        ("Clear", "word"),
+        ("CLEAR", "word"),  # L and R are past H: no bank has them, so it is a word
+        ("ok", "word"),
+        ("no", "word"),
+        ("be", "word"),  # rising letters, but an English word
+        ("bb", "word"),  # lower case must rise strictly: a repeat is not a list
+        ("cab", "word"),
+        ("B or C", "word"),
+        ("I", "unknown_letter"),  # one letter is always a letter
     ],
 )
 def test_single_rejects(raw: str, reason: str) -> None:
@@ -131,9 +153,13 @@ def test_invalid_response_is_a_value_error() -> None:
 @pytest.mark.parametrize(
     "raw",
     [
-        "ABD", "A,B,D", "A、B、D", "a b d", "A，B，D", "D,A,B", "dba", "ABDD", "A B D A",
+        "ABD", "A,B,D", "A、B、D", "a b d", "A，B，D", "D,A,B", "DBA", "ABDD", "A B D A",
         "ＡＢＤ", "A;B;D", "A；B；D", "A/B/D", "A+B+D", "A和B和D", "选ABD", "答案：A、B、D。",
         "(A)(B)(D)", "  a,b ,d  ", "A|B|D",
+        # capitals in any order; lower case when it rises (people list options in order) and
+        # is no English word; mixed case as a phone capitalises the first letter
+        "BAD", "DAB", "abd", "Abd", "aBD", "A and B and D", "A, B and D", "A & B & D",
+        "I choose A, B, D", "选项A、B、D", "答案是ABD", "正确答案：ABD", "a,b,d", "a、b、d", "(a)(b)(d)",
     ],
 )  # fmt: skip
 def test_multi_input_forms_are_order_free(raw: str) -> None:
@@ -184,6 +210,22 @@ def test_multi_verdicts(
         ("A2", "unreadable"),
         ("A和不知道", "unreadable"),
         ("、、", "no_letter"),
+        # English words made of option letters: once graded A,B,D (correct!), now refused
+        ("bad", "word"),
+        ("Bad", "word"),
+        ("dab", "word"),
+        ("dba", "word"),  # lower case and not rising: was read as A,B,D; write DBA or d,b,a
+        ("add", "word"),
+        ("bed", "word"),
+        ("abed", "word"),
+        ("ad", "word"),  # rising, but an English word: refused, the learner writes AD
+        ("ab", "word"),
+        ("ace", "word"),
+        ("beg", "word"),
+        ("clear", "word"),
+        ("fade", "word"),
+        ("Abdd", "word"),
+        ("ABDX", "word"),
     ],
 )
 def test_multi_rejects(raw: str, reason: str) -> None:
@@ -201,10 +243,12 @@ def test_partial_credit_does_not_apply_to_single() -> None:
 TRUE_FORMS = [
     "对", "正确", "√", "✓", "✔", "✅", "✔️", "T", "t", "true", "True", "TRUE", "yes", "Yes",
     "Y", "y", "Ｔ", "ｔｒｕｅ", "ＹＥＳ", " 对 ", "对。", "正确！", "「对」", "是", "对的",
+    "正确的", "是的", "R", "right", "Right", "correct", "☑", "（√）",
 ]  # fmt: skip
 FALSE_FORMS = [
     "错", "错误", "×", "✗", "✘", "❌", "❎", "F", "f", "false", "False", "FALSE", "no", "NO",
     "N", "n", "Ｆ", "ｆａｌｓｅ", "ｎｏ", " 错 ", "错。", "错误!", "x", "X", "不对", "否",
+    "错误的", "错的", "不正确", "不是", "✕", "W", "wrong", "incorrect", "（×）",
 ]  # fmt: skip
 
 
@@ -361,6 +405,9 @@ def test_parse_number_rejects(raw: str) -> None:
         ("x^2", "x²"),
         ("“监督学习”", '"监督学习"'),
         ("lr=1e-3", "LR = 1e-3"),
+        # a % value and its fraction are one value (was refused: 3.125% vs 0.03125)
+        ("0.03125", "3.125%"),
+        ("3.125%", "0.03125"),
     ],
 )
 def test_answers_match(expected: str, given: str) -> None:
@@ -370,8 +417,6 @@ def test_answers_match(expected: str, given: str) -> None:
 @pytest.mark.parametrize(
     ("expected", "given"),
     [
-        ("0.03125", "3.125%"),
-        ("3.125%", "0.03125"),
         ("1e-3", "lr=1e-3"),
         ("lr=1e-3", "lr=0.001"),  # numbers inside text are not compared by value
         ("1.5", "1,5"),
@@ -398,7 +443,8 @@ def test_answers_do_not_match(expected: str, given: str) -> None:
         (("5e-4",), "5×10⁻⁴", Verdict.CORRECT),
         (("5e-4",), "0.005", Verdict.WRONG),
         (("3.125",), "3.125%", Verdict.CORRECT),
-        (("0.03125",), "3.125%", Verdict.WRONG),
+        (("0.03125",), "3.125%", Verdict.CORRECT),  # was WRONG: 3.125% is 0.03125
+        (("0.03125",), "0.3125%", Verdict.WRONG),
         (("数据清洗", "数据清理"), "数据 清理", Verdict.CORRECT),
         ((), "anything", Verdict.WRONG),
     ],
@@ -408,6 +454,86 @@ def test_fill_verdicts(alternatives: tuple[str, ...], raw: str, verdict: Verdict
     assert result.verdict is verdict
     assert result.fraction == (1.0 if verdict is Verdict.CORRECT else 0.0)
     assert result.response == raw.strip()
+
+
+# --- fill: quantities (bot.quantities), decided by what the key means ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "given"),
+    [
+        # Chinese numerals are numbers: 二种 where 两种 is accepted
+        ("两种", "二种"), ("两种", "2种"), ("2种", "二种"), ("两种", "两 种"), ("三层", "3层"),
+        ("十五", "15"), ("二十", "20"), ("一百零五", "105"), ("两千", "2000"), ("三万五千", "35000"),
+        ("2024", "二〇二四"), ("0", "零"), ("10", "十"),
+        # a count's measure word may be left out (the stem's blank often carries it)
+        ("两种", "2"), ("两种", "二"), ("3", "三层"),
+        # data sizes: G for GB, spacing and case, a known unit left out on either side
+        ("4.8 GB", "4.8G"), ("4.8 GB", "4.8GB"), ("4.8 GB", "4.8 gb"), ("4.8 GB", "4.8"),
+        ("4.8", "4.8 GB"), ("4.8G", "4.8 GB"), ("512MB", "512 M"), ("1,000 GB", "1000GB"),
+        ("32位", "32 bit"), ("32位", "32"),
+        # units spelled in Chinese or English
+        ("5kg", "5千克"), ("5kg", "5公斤"), ("3秒", "3s"), ("3秒", "3 sec"), ("200ms", "200毫秒"),
+        ("90℃", "90°C"), ("90℃", "90摄氏度"), ("2小时", "2h"), ("10 epochs", "10轮"), ("10 epochs", "10"),
+        ("1.5倍", "1.5"), ("2019年", "2019"), ("3个月", "三个月"),
+        # 万/亿 multiply
+        ("100万", "1000000"), ("100万", "一百万"), ("1.5亿", "150000000"), ("100万元", "1000000元"),
+        # a percentage: the % left out, its fraction, or 百分之
+        ("50%", "50"), ("50%", "0.5"), ("50%", "百分之五十"), ("50%", "50 %"), ("50%", "５０％"),
+        ("0.5", "50%"), ("50", "50%"), ("百分之五十", "0.5"), ("12.5%", "0.125"),
+        # text with a count inside: the numeral before a measure word is read
+        ("第二种", "第2种"), ("两个阶段", "2个阶段"), ("三层感知机", "3层感知机"),
+    ],
+)  # fmt: skip
+def test_quantities_match(key: str, given: str) -> None:
+    assert answers_match(key, given)
+    assert answers_match(given, key)
+
+
+@pytest.mark.parametrize(
+    ("key", "given"),
+    [
+        # another unit is another answer, even of the same kind (no conversion: 1000 or 1024?)
+        ("4.8 GB", "4.8 MB"), ("4.8 GB", "4.8 TB"), ("4.8 GB", "4.8 GiB"), ("4.8 GB", "4800 MB"),
+        ("4.8 GB", "5 GB"), ("4.8 GB", "4.9"), ("5kg", "5g"), ("5kg", "5000g"), ("3秒", "3ms"),
+        ("3秒", "3分钟"), ("90度", "90℃"), ("3天", "3日"), ("3个月", "3月"), ("2小时", "2天"),
+        # counts: another number or another measure word
+        ("两种", "3种"), ("两种", "2个"), ("两种", "两个"), ("两种", "三"), ("两种", "12种"),
+        # percentages: the value must agree one way or the other
+        ("50%", "5%"), ("50%", "0.05"), ("50%", "500"), ("50%", "5"), ("50%", "50‰"), ("50%", "50 GB"),
+        ("0.5", "5%"), ("50", "0.5"),
+        # text after a number that is no unit keeps the answer text: 3 is not 3D
+        ("3D", "3"), ("3D打印", "3"), ("3D", "3d打印"), ("5e", "5"), ("1,5", "1.5"), ("3 apples", "3"),
+        # Chinese words that hold numerals are not numbers
+        ("百度", "100度"), ("百科", "100科"), ("千万", "10000000"), ("万一", "10001"), ("统一", "统1"),
+        ("一一", "11"), ("十两", "12"), ("一心一意", "1心1意"),
+        # spoken shorthands are not read: 一百一 is 110 and 三万五 is 35000 in speech
+        ("101", "一百一"), ("110", "一百一"), ("30005", "三万五"), ("35000", "三万五"),
+        # 三千克 reads as 3 千克 (3 kg): equal in mass to 3000克, but units are not converted
+        ("3000克", "三千克"),
+    ],
+)  # fmt: skip
+def test_quantities_do_not_match(key: str, given: str) -> None:
+    assert not answers_match(key, given)
+    assert not answers_match(given, key)
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "raw", "verdict"),
+    [
+        (("两种",), "二种", Verdict.CORRECT),
+        (("两种",), "2种", Verdict.CORRECT),
+        (("两种",), "2个", Verdict.WRONG),
+        (("4.8 GB",), "4.8G", Verdict.CORRECT),
+        (("4.8 GB",), "4.8", Verdict.CORRECT),
+        (("4.8 GB",), "4.8 MB", Verdict.WRONG),
+        (("50%",), "0.5", Verdict.CORRECT),
+        (("50%",), "50", Verdict.CORRECT),
+        (("50%",), "0.05", Verdict.WRONG),
+    ],
+)
+def test_fill_quantity_verdicts(alternatives: tuple[str, ...], raw: str, verdict: Verdict) -> None:
+    assert grade(fill(*alternatives), raw).verdict is verdict
 
 
 @pytest.mark.parametrize("raw", ["", "   ", "\n", "。", "，。！"])

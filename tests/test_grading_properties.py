@@ -1,13 +1,16 @@
-"""Hypothesis property tests for the fill-answer normaliser and number reader in bot.grading."""
+"""Hypothesis property tests for the fill-answer normaliser, the number reader and the option-letter
+reader used by bot.grading."""
 
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.grading import answers_match, normalize_text, parse_number
+from bot.grading import InvalidResponse, answers_match, normalize_text, parse_number
+from bot.option_letters import pick_letters
 
 # (ASCII, Chinese/full-width) pairs that must fold together.
 PUNCT_PAIRS = [
@@ -143,3 +146,48 @@ def test_exponent_notation_value(m: str, e: int) -> None:
 @given(st.integers(min_value=1, max_value=10**15))
 def test_thousands_separators_read_as_grouping(n: int) -> None:
     assert parse_number(f"{n:,}") == float(n)
+
+
+# --- option letters ---------------------------------------------------------------------------
+
+OPTIONS = tuple("ABCDEFGH")
+SEPARATORS = [",", "，", "、", " ", ";", "/", " and ", "+", ", "]
+
+
+@given(
+    st.sets(st.sampled_from(OPTIONS), min_size=1), st.sampled_from(SEPARATORS), st.booleans(), st.randoms()
+)
+def test_letters_written_apart_are_read_back(chosen: set[str], separator: str, lower: bool, rnd) -> None:
+    letters = sorted(chosen)
+    rnd.shuffle(letters)
+    text = separator.join(letter.lower() if lower else letter for letter in letters)
+    assert pick_letters(text, OPTIONS) == tuple(sorted(chosen))
+
+
+@given(st.sets(st.sampled_from(OPTIONS), min_size=2), st.randoms())
+def test_capitals_written_together_are_read_in_any_order(chosen: set[str], rnd) -> None:
+    letters = sorted(chosen)
+    rnd.shuffle(letters)
+    assert pick_letters("".join(letters), OPTIONS) == tuple(sorted(chosen))
+
+
+@given(st.text(alphabet="abcdefgh", min_size=2, max_size=6))
+def test_lower_case_runs_are_letters_only_when_they_rise(run: str) -> None:
+    rising = all(a < b for a, b in pairwise(run))
+    try:
+        picked = pick_letters(run, OPTIONS)
+    except InvalidResponse as exc:
+        assert exc.reason == "word"
+        assert not rising or run in {"ab", "ad", "ah", "be", "eh", "ace", "beg", "def"}
+    else:
+        assert rising and picked == tuple(run.upper())
+
+
+@given(texts)
+def test_letter_reader_only_raises_invalid_response(s: str) -> None:
+    try:
+        picked = pick_letters(s, OPTIONS)
+    except InvalidResponse as exc:
+        assert exc.render("zh-CN") and exc.render("en")
+    else:
+        assert picked and set(picked) <= set(OPTIONS)

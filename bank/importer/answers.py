@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
+from bot.invalid_response import InvalidResponse
 from bot.model import QuestionType
+from bot.option_letters import pick_letters
+from bot.vocabulary import read_judge
 
 from .base import Draft
 from .report import Report
@@ -14,12 +17,6 @@ from .report import Report
 __all__ = ["has_blank", "parse_judge", "parse_letters", "settle", "split_alternatives"]
 
 _T = QuestionType
-# Judge words a paper may use; the single letters only count where nothing else is plausible.
-_TRUE_STRICT = {"正确", "对", "√", "✓", "✔", "对的", "正确的"}
-_FALSE_STRICT = {"错误", "错", "×", "✗", "✘", "✕", "错的", "错误的"}
-_TRUE_LOOSE = {"t", "true", "是", "y", "yes", "r"}
-_FALSE_LOOSE = {"f", "false", "否", "n", "no", "x"}
-_LETTERS_RE = re.compile(r"[A-Ha-h](?:[\s,，、;；/]*[A-Ha-h])*")
 _BLANK_RE = re.compile(r"_{2,}|＿{2,}|[（(][ \t\u3000]*[)）]")
 _TRIM = " \t\u3000\n。.；;，,"
 
@@ -36,23 +33,18 @@ def has_blank(stem: str) -> bool:
 
 
 def parse_letters(text: str, letters: tuple[str, ...]) -> tuple[str, ...] | None:
-    """`A,B,D`, `A、B、D`, `ABD`, `A B D` -> ("A", "B", "D") if all are option letters."""
-    text = trim(text)
-    if not _LETTERS_RE.fullmatch(text):
+    """`A,B,D`, `A、B、D`, `ABD`, `A B D` -> ("A", "B", "D") if all are option letters; read by
+    the grader's own reader (bot.option_letters), so a paper and a reply agree."""
+    try:
+        return pick_letters(text, letters)
+    except InvalidResponse:
         return None
-    picked = {c.upper() for c in text if c.isalpha()}
-    if not picked <= set(letters):
-        return None
-    return tuple(letter for letter in letters if letter in picked)
 
 
 def parse_judge(text: str, *, loose: bool) -> bool | None:
-    word = trim(text)
-    if word in _TRUE_STRICT or (loose and word.lower() in _TRUE_LOOSE):
-        return True
-    if word in _FALSE_STRICT or (loose and word.lower() in _FALSE_LOOSE):
-        return False
-    return None
+    """正确/错误 and the like (bot.vocabulary, shared with grading); loose also admits the
+    words that are true/false only where such an answer is expected (T/F, 是/否, Y/N, x)."""
+    return read_judge(text, loose=loose)
 
 
 def split_alternatives(text: str) -> tuple[str, ...]:

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from bot.vocabulary import STRICT_FALSE, STRICT_TRUE
+
 from .base import Span
 from .clean import is_cjk
 
@@ -23,7 +25,8 @@ _LETTERS = "ABCDEFGH"
 _OPENERS = "(（"
 _CLOSERS_AFTER = "。！？!?；;）)】」』”\"'：:，,、"
 # An answer written into the stem's blank, e.g. `下列……的是（ C ）`, when no answer marker exists.
-_STEM_ANSWER_RE = re.compile(r"[（(][ \t\u3000]*([A-H]{1,8}|√|×|✓|✗)[ \t\u3000]*[)）]")
+_JUDGE_MARKS = "".join(sorted(w for w in STRICT_TRUE | STRICT_FALSE if len(w) == 1 and not is_cjk(w)))
+_STEM_ANSWER_RE = re.compile(rf"[（(][ \t\u3000]*([A-H]{{1,8}}|[{_JUDGE_MARKS}])[ \t\u3000]*[)）]")
 
 
 def join_lines(text: str) -> str:
