@@ -14,7 +14,7 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     study_world,
 )
 
-STREAK_ZH, STREAK_EN = t("zh-CN", "streak.body", streak=0, best=0), t("en", "streak.body", streak=0, best=0)
+STREAK_ZH, STREAK_EN = t("zh-CN", "streak.body", count=0, best=0), t("en", "streak.body", count=0, best=0)
 
 
 async def test_lang_sets_the_language_of_every_channel_of_the_server_and_of_later_ones(harness: Harness):

@@ -53,4 +53,4 @@ async def test_start_quiz_wrong_answer_daily_stats_and_streak(tg: TelegramHarnes
     stats = await tg.say(ANN.id, ANN, "/stats")
     assert "2 answered, 1 right (50%), 1 pt" in stats["text"]
     streak = await tg.say(ANN.id, ANN, "/streak")
-    assert streak["text"] == t("en", "streak.body", streak=1, best=1)
+    assert streak["text"] == t("en", "streak.body", count=1, best=1)

@@ -130,7 +130,7 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
     async def streak_command(interaction: discord.Interaction) -> None:
         async def work(lang: str) -> Reply:
             stats = await quiz.stats(ShowStats(chat_ref(interaction), user_ref(interaction.user)))
-            return Reply(t(lang, "streak.body", streak=stats.streak, best=stats.best_streak))
+            return Reply(t(lang, "streak.body", count=stats.streak, best=stats.best_streak))
 
         await run(adapter, interaction, work)
 

@@ -100,7 +100,7 @@ class Handlers:
     async def streak(self, incoming: Incoming) -> None:
         if incoming.user is not None:
             view = await self.quiz.stats(ShowStats(incoming.chat, incoming.user))
-            await incoming.say("streak.body", streak=view.streak, best=view.best_streak)
+            await incoming.say("streak.body", count=view.streak, best=view.best_streak)
 
     async def leaderboard(self, incoming: Incoming) -> None:
         """/leaderboard [week | month | all]"""
