@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from bot import grading, standings
 from bot.clock import Clock, zone
 from bot.group_commit import GroupCommitter
-from bot.i18n import normalize_language, t
+from bot.i18n import match_language, normalize_language, simplified, t
 from bot.messages import (
     Ask,
     LeaderboardView,
@@ -95,7 +95,11 @@ class Quiz:
         key = (str(ref.platform), ref.chat_key)
         chat = self._cache.chat(key)
         if chat is None:
-            chat = await self.store.ensure_chat(ref, self.settings.chat_defaults())
+            defaults = self.settings.chat_defaults()
+            hint = match_language(ref.language_hint)
+            if hint is not None:  # only a new chat takes it: the store keeps a known chat's own
+                defaults = replace(defaults, language=hint)
+            chat = await self.store.ensure_chat(ref, defaults)
             if chat.paused:  # they are talking to us again: resume posting there
                 await self.store.set_chat_paused(chat.id, False)
                 chat = replace(chat, paused=False)
@@ -170,7 +174,8 @@ class Quiz:
             only = frozenset(await self.store.recent_mistakes(chat.id, user_id, 50))
             if not only:
                 raise QuizError("review.none")
-        question = await self.pick_question(chat, tag=cmd.tag, qtype=cmd.qtype, only=only)
+        tag = simplified(cmd.tag) if cmd.tag else None  # tags are shown in the chat's script
+        question = await self.pick_question(chat, tag=tag, qtype=cmd.qtype, only=only)
         round_ = await self.open_round(chat, question, RoundKind.PRACTICE, now, closes_at)
         return self.question_view(round_, chat, question)
 
@@ -294,7 +299,8 @@ class Quiz:
         if not round_.takes_answers(now):
             return ReceiptView(cmd.round_id, AnswerStatus.CLOSED, lang)
         try:
-            grade = grading.grade(question, cmd.response, partial_credit=round_.partial_credit)
+            # Typed in traditional characters, graded as the bank's simplified form.
+            grade = grading.grade(question, simplified(cmd.response), partial_credit=round_.partial_credit)
         except grading.InvalidResponse as exc:
             return ReceiptView(cmd.round_id, "invalid", lang, detail=str(exc))
         user_id = await self.user_id(cmd.user)
