@@ -174,8 +174,7 @@ class Quiz:
             only = frozenset(await self.store.recent_mistakes(chat.id, user_id, 50))
             if not only:
                 raise QuizError("review.none")
-        tag = simplified(cmd.tag) if cmd.tag else None  # tags are shown in the chat's script
-        question = await self.pick_question(chat, tag=tag, qtype=cmd.qtype, only=only)
+        question = await self.pick_question(chat, tag=cmd.tag, qtype=cmd.qtype, only=only)
         round_ = await self.open_round(chat, question, RoundKind.PRACTICE, now, closes_at)
         return self.question_view(round_, chat, question)
 

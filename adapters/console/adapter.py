@@ -248,7 +248,7 @@ class ConsoleAdapter:
 
     async def _tags(self, args: list[str]) -> None:
         chat = await self.quiz.chat(self.chat)
-        tags = ", ".join(bank_text(chat.settings.language, tag) for tag in self.quiz.bank_for(chat).tags)
+        tags = ", ".join(self.quiz.bank_for(chat).tags)
         self.say(t(chat.settings.language, "help.tags", tags=tags))
 
     async def _help(self, args: list[str]) -> None:
