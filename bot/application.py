@@ -191,7 +191,7 @@ class Application:
     async def _streak(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         stats = await self.quiz.stats(ShowStats(caller.chat, self._user(caller)))
         return Reply(
-            TextView(t(language, "streak.body", streak=stats.streak, best=stats.best_streak)), language
+            TextView(t(language, "streak.body", count=stats.streak, best=stats.best_streak)), language
         )
 
     async def _tags(self, parsed: Parsed, caller: Caller, language: str) -> Reply:

@@ -113,7 +113,7 @@ class Contests:
             raise QuizError("contest.already_running") from None
         log.info("contest %s started in chat %s: %d questions, %ds", contest.id, chat.id, len(picked), timer)
         await self.outbox.post_notice(
-            chat, notice("contest.started", chat.settings.language, n=len(picked), seconds=timer)
+            chat, notice("contest.started", chat.settings.language, count=len(picked), seconds=timer)
         )
         await self._ask(contest.id, 0)
         return await self.status(ref)

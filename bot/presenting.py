@@ -1,11 +1,15 @@
-"""Building views from domain records: option buttons, answer labels and the reveal of a round."""
+"""Building views from domain records: option buttons, answer labels and the reveal of a round.
+
+Bank text in a view is shown in the chat's script (`bank_text`: traditional for zh-TW); user
+names never are.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
 
-from bot.i18n import t
+from bot.i18n import bank_text, t
 from bot.messages import OptionCount, OptionView, QuestionView, ReceiptView, RevealView
 from bot.model import Question, QuestionType
 from bot.ports import Store
@@ -22,7 +26,7 @@ def build_question(
         kind=round_.kind,
         qtype=question.type,
         number=question.number,
-        stem=question.stem,
+        stem=bank_text(lang, question.stem),
         options=option_views(question, lang),
         points=question.points,
         opened_at=round_.opened_at,
@@ -31,7 +35,7 @@ def build_question(
         answer_policy=round_.answer_policy,
         language=lang,
         timezone=chat.settings.timezone,
-        bank_title=bank_title,
+        bank_title=bank_text(lang, bank_title),
         contest_position=position,
         mode=str(round_.mode),
     )
@@ -56,9 +60,9 @@ def build_receipt(
         verdict=stored.verdict,
         points=stored.points,
         correct_label=correct_label(question, language),
-        explanation=question.explanation,
-        reference=question.answer[0] if question.type is QuestionType.SHORT else "",
-        key_points=question.key_points,
+        explanation=bank_text(language, question.explanation),
+        reference=bank_text(language, question.answer[0]) if question.type is QuestionType.SHORT else "",
+        key_points=tuple(bank_text(language, p) for p in question.key_points),
     )
 
 
@@ -68,7 +72,7 @@ def option_views(question: Question, language: str) -> tuple[OptionView, ...]:
             OptionView("true", t(language, "judge.true"), ""),
             OptionView("false", t(language, "judge.false"), ""),
         )
-    return tuple(OptionView(letter, letter, text) for letter, text in question.options)
+    return tuple(OptionView(letter, letter, bank_text(language, text)) for letter, text in question.options)
 
 
 def correct_tokens(question: Question) -> tuple[str, ...]:
@@ -82,7 +86,7 @@ def response_label(question: Question, response: str, language: str) -> str:
         return t(language, f"judge.{response}") if response in ("true", "false") else response
     if question.type is QuestionType.MULTI:
         return "、".join(response.split(",")) if language != "en" else ", ".join(response.split(","))
-    return response
+    return bank_text(language, response)
 
 
 def correct_label(question: Question, language: str) -> str:
@@ -91,8 +95,8 @@ def correct_label(question: Question, language: str) -> str:
     if question.type is QuestionType.JUDGE:
         return response_label(question, question.answer[0], language)
     if question.type is QuestionType.FILL:
-        return " / ".join(question.answer)
-    return question.answer[0]
+        return bank_text(language, " / ".join(question.answer))
+    return bank_text(language, question.answer[0])
 
 
 async def build_reveal(
@@ -125,16 +129,16 @@ async def build_reveal(
         kind=round_.kind,
         qtype=question.type,
         number=question.number,
-        stem=question.stem,
+        stem=bank_text(lang, question.stem),
         options=options,
         correct_tokens=correct_tokens(question),
         correct_label=correct_label(question, lang),
-        explanation=question.explanation,
+        explanation=bank_text(lang, question.explanation),
         counts=option_counts,
         total_answers=len(answers),
         right=right,
         streaks=streaks,
         language=lang,
         message_ref=round_.message_ref,
-        key_points=question.key_points,
+        key_points=tuple(bank_text(lang, p) for p in question.key_points),
     )

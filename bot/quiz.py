@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from bot import grading, standings
 from bot.clock import Clock, zone
 from bot.group_commit import GroupCommitter
-from bot.i18n import normalize_language, t
+from bot.i18n import match_language, normalize_language, simplified, t
 from bot.messages import (
     Ask,
     LeaderboardView,
@@ -99,7 +99,11 @@ class Quiz:
         key = (str(ref.platform), ref.chat_key)
         chat = self._cache.chat(key)
         if chat is None:
-            chat = await self.store.ensure_chat(ref, self.settings.chat_defaults())
+            defaults = self.settings.chat_defaults()
+            hint = match_language(ref.language_hint)
+            if hint is not None:  # only a new chat takes it: the store keeps a known chat's own
+                defaults = replace(defaults, language=hint)
+            chat = await self.store.ensure_chat(ref, defaults)
             if chat.paused:  # they are talking to us again: resume posting there
                 await self.store.set_chat_paused(chat.id, False)
                 chat = replace(chat, paused=False)
@@ -302,7 +306,8 @@ class Quiz:
             detail = t(lang, "error.answer_too_long", limit=self.settings.max_answer_chars)
             return ReceiptView(cmd.round_id, "invalid", lang, detail=detail)
         try:
-            grade = grading.grade(question, cmd.response, partial_credit=round_.partial_credit)
+            # Typed in traditional characters, graded as the bank's simplified form.
+            grade = grading.grade(question, simplified(cmd.response), partial_credit=round_.partial_credit)
         except grading.InvalidResponse as exc:
             return ReceiptView(cmd.round_id, "invalid", lang, detail=exc.render(lang))
         user_id = await self.user_id(cmd.user)

@@ -5,7 +5,7 @@ These are what the store port reads and writes; they never leave the core (adapt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
@@ -56,6 +56,9 @@ class ChatRef:
     kind: ChatKind = ChatKind.GROUP
     guild_key: str | None = None
     title: str = ""
+    # The language the platform suggests (a Telegram user's language_code, a Discord server's
+    # locale): used only when the chat is first seen, never to override a chosen language.
+    language_hint: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,7 +73,7 @@ def render_question(view: QuestionView, m: Markup = PLAIN, *, how_to: bool = Tru
         lines += [f"{m.bold(o.label)}. {m.escape(o.text)}" for o in view.options]
     if view.kind is RoundKind.CONTEST:
         seconds = round((view.closes_at - view.opened_at).total_seconds())
-        lines += ["", m.italic(t(lang, "question.timer", seconds=seconds))]
+        lines += ["", m.italic(t(lang, "question.timer", count=seconds))]
     elif view.reveal is RevealPolicy.ROUND:
         when = local_time(view.closes_at, view.timezone)
         lines += ["", m.italic(t(lang, "question.deadline", when=when))]
@@ -272,17 +272,20 @@ def render_contest_status(view: ContestStatusView, m: Markup = PLAIN) -> str:
     lang = view.language
     if view.contest_id is None:
         return m.escape(t(lang, "contest.not_running"))
-    key = "contest.status" if view.running else "contest.status_done"
-    return m.escape(
-        t(lang, key, position=view.position, total=view.total, seconds=view.seconds, players=view.players)
-    )
+    if view.running:
+        text = t(lang, "contest.status", position=view.position, total=view.total, seconds=view.seconds,
+                 count=view.players)  # fmt: skip
+    else:
+        questions = t(lang, "count.questions", count=view.total)
+        text = t(lang, "contest.status_done", questions=questions, count=view.players)
+    return m.escape(text)
 
 
 def render_standings(view: StandingsView, m: Markup = PLAIN) -> str:
     lang = view.language
     if view.final:
         title = (
-            t(lang, "standings.stopped", position=view.position, total=view.total)
+            t(lang, "standings.stopped", position=view.position, count=view.total)
             if view.stopped
             else t(lang, "standings.final")
         )

@@ -42,6 +42,8 @@ PARSED = [
     ("/leaderboard 本月 server", "leaderboard", {"window": "month", "scope": "server"}),
     ("/lang en", "lang", {"language": "en"}),
     ("/lang zh", "lang", {"language": "zh-CN"}),
+    ("/lang zh-TW", "lang", {"language": "zh-TW"}),
+    ("/lang zh-hant", "lang", {"language": "zh-TW"}),
     ("/tz America/New_York", "tz", {"timezone": "America/New_York"}),
     ("/bank", "bank list", {}),
     ("/bank use ai_trainer_2025", "bank use", {"bank": "ai_trainer_2025"}),

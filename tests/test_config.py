@@ -28,7 +28,7 @@ def test_defaults_without_a_file(tmp_path):
     ("text", "named"),
     [
         ("colour: blue\n", "unknown key 'colour'"),
-        ("language: fr\n", "zh-CN, en"),
+        ("language: fr\n", "zh-CN, zh-TW, en"),
         ("timezone: Mars/Olympus\n", "IANA timezone"),
         ("answer_policy: whenever\n", "first, changeable"),
         ("partial_credit: maybe\n", "true or false"),

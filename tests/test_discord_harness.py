@@ -89,10 +89,13 @@ class Harness:
     # ------------------------------------------------------------ acting as members
 
     async def command(self, member: FakeMember, name: str, options: dict[str, Any] | None = None, *,
-                      sub: str | None = None, channel: FakeChannel | None = None) -> MessageRecord | None:
-        """Run a slash command and return the bot's reply (None if it answered with a modal)."""
+                      sub: str | None = None, channel: FakeChannel | None = None,
+                      locale: str = "en-US") -> MessageRecord | None:
+        """Run a slash command and return the bot's reply (None if it answered with a modal);
+        `locale` is the member's Discord client language."""
         channel = channel or self.general
-        record = await self.server.slash_command(channel, member, name, options, subcommand=sub)
+        record = await self.server.slash_command(channel, member, name, options, subcommand=sub,
+                                                 locale=locale)  # fmt: skip
         return await self.reply(record)
 
     async def click(self, member: FakeMember, message: MessageRecord | int, custom_id: str,
@@ -188,8 +191,12 @@ async def test_starts_with_plain_intents_syncs_localized_commands_and_stops_clea
         by_name = {c["name"]: c for c in sync.body}
         assert set(by_name) == {"quiz", "daily", "contest", "leaderboard", "stats", "streak", "bank", "lang"}
         quiz = by_name["quiz"]
-        assert quiz["name_localizations"] == {"zh-CN": "练习", "en-US": "quiz"}
+        assert quiz["name_localizations"] == {"zh-CN": "练习", "zh-TW": "練習", "en-US": "quiz"}
         assert quiz["description_localizations"]["zh-CN"] == "在本频道出一道练习题"
+        assert quiz["description_localizations"]["zh-TW"] == "在本頻道出一道練習題"
+        lang = by_name["lang"]["options"][0]
+        assert [(c["value"], c["name"]) for c in lang["choices"]] == [
+            ("zh-CN", "简体中文"), ("zh-TW", "繁體中文"), ("en", "English")]
         tag = next(o for o in quiz["options"] if o["name"] == "tag")
         assert tag["name_localizations"]["zh-CN"] == "标签"
         daily = by_name["daily"]

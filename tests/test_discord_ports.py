@@ -59,7 +59,7 @@ async def test_every_request_is_one_the_openapi_file_allows(harness: Harness, mo
                                ("bank", {}, "list"), ("lang", {"language": "zh-CN"}, None)):  # fmt: skip
         reply = await h.command(alice, name, options, sub=sub)
         assert reply is not None and (reply.content or reply.data["embeds"])
-    assert "语言已设为中文" in reply.content
+    assert "语言已设为简体中文" in reply.content
 
     used = {f"{r.method} {r.template}" for r in server.requests}
     assert {

@@ -61,7 +61,7 @@ async def test_random_button_payloads_are_answered_and_change_nothing(tg: Telegr
     await tg.say(GROUP, ANN, "/quiz multi")
     multi = server.last_message(GROUP.id)
     round_ids = [round_of(single), round_of(multi)]
-    valid = {*single.callback_data, *multi.callback_data, "l1:zh", "l1:en"}
+    valid = {*single.callback_data, *multi.callback_data, "l1:zh", "l1:tw", "l1:en"}
     valid |= {f"a1:{round_ids[0]}:{x}" for x in "ABCD"} | {f"t1:{round_ids[1]}:{x}" for x in "ABCD"}
     sent_before = len(server.calls("sendMessage"))
     caplog.set_level(logging.WARNING)

@@ -106,7 +106,7 @@ async def test_contest_is_for_admins_and_runs_to_the_results(tg: TelegramHarness
 
     server.user_message(GROUP, BOSS, "/contest start 3 20")
     started = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)
-    assert started["text"] == t("en", "contest.started", n=3, seconds=20)
+    assert started["text"] == t("en", "contest.started", count=3, seconds=20)
     for position in range(1, 4):
         message = await tg.question(GROUP.id)
         assert f"Question {position} of 3" in message.text and "20 seconds" in message.text
@@ -126,7 +126,9 @@ async def test_contest_is_for_admins_and_runs_to_the_results(tg: TelegramHarness
     assert final[1].startswith("🥇 1. Ann — ") and final[1].endswith("3/3 right (100%)")
     assert final[2].startswith("🥈 2. Bob — ") and final[2].endswith("1/3 right (33%)")
     status = await tg.say(GROUP, BOSS, "/contest status")
-    assert status["text"] == t("en", "contest.status_done", total=3, players=2)
+    questions = t("en", "count.questions", count=3)
+    assert status["text"] == t("en", "contest.status_done", questions=questions, count=2)
+    assert status["text"] == "The last contest is over: 3 questions, 2 players."
     assert len(server.calls("getChatMember")) == 2  # Bob once, the admin once: then cached
 
 

@@ -21,7 +21,7 @@ async def test_start_quiz_wrong_answer_daily_stats_and_streak(tg: TelegramHarnes
     welcome = await tg.say(ANN.id, ANN, "/start")
     assert "studybot" in welcome["text"] and "Sample bank" in welcome["text"]
     menu = server.last_message(ANN.id)
-    assert buttons(menu) == {"中文": "l1:zh", "English": "l1:en"}
+    assert buttons(menu) == {"简体中文": "l1:zh", "繁體中文": "l1:tw", "English": "l1:en"}
     toast = await tg.click(ANN.id, ANN, menu.message_id, "l1:en")
     assert toast == t("en", "lang.set")
 
@@ -53,4 +53,4 @@ async def test_start_quiz_wrong_answer_daily_stats_and_streak(tg: TelegramHarnes
     stats = await tg.say(ANN.id, ANN, "/stats")
     assert "2 answered, 1 right (50%), 1 pt" in stats["text"]
     streak = await tg.say(ANN.id, ANN, "/streak")
-    assert streak["text"] == t("en", "streak.body", streak=1, best=1)
+    assert streak["text"] == t("en", "streak.body", count=1, best=1)

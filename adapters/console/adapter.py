@@ -26,7 +26,7 @@ from adapters.console.lines import Interrupted, Lines, TerminalLines, is_termina
 from adapters.console.schedule_commands import ScheduleCommands
 from bot.contests import Contests
 from bot.daily import Dailies
-from bot.i18n import t
+from bot.i18n import bank_text, match_language, t
 from bot.messages import (
     Ask,
     Notice,
@@ -137,7 +137,7 @@ class ConsoleAdapter:
             t(
                 chat.settings.language,
                 "console.welcome",
-                title=bank.title,
+                title=bank_text(chat.settings.language, bank.title),
                 count=len(bank.questions),
             )
         )
@@ -333,8 +333,8 @@ class ConsoleAdapter:
         self.say(render_stats(await self.quiz.stats(ShowStats(self.chat, self.user))))
 
     async def _lang(self, args: list[str]) -> None:
-        if not args or args[0].lower() not in ("zh", "en", "zh-cn"):
-            raise QuizError("error.bad_args", detail="/lang zh | en")
+        if not args or match_language(args[0]) is None:
+            raise QuizError("error.bad_args", detail="/lang zh | zh-TW | en")
         chat = await self.quiz.update_settings(self.chat, language=args[0])
         self.say(t(chat.settings.language, "lang.set"))
 

@@ -9,10 +9,10 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from adapters.discord.render import MD, fit, leaderboard_embed, question_embed, standings_embed, stats_embed
-from adapters.discord.replies import Reply, chat_ref, is_admin, respond, send, user_ref
+from adapters.discord.replies import Reply, chat_ref, is_admin, respond, send, user_language, user_ref
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons
-from bot.i18n import t
+from bot.i18n import LANGUAGES, bank_text, t
 from bot.messages import Ask, ShowLeaderboard, ShowStats
 from bot.model import QuestionType
 from bot.quiz import QuizError
@@ -26,7 +26,7 @@ class StudyTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         adapter: Any = getattr(self.client, "adapter", None)
-        lang = adapter.app.quiz.settings.language if adapter else "zh-CN"
+        lang = user_language(interaction) or (adapter.app.quiz.settings.language if adapter else "zh-CN")
         if isinstance(error, app_commands.CheckFailure):
             message = t(lang, "error.not_admin")
         elif isinstance(error, app_commands.TransformerError):
@@ -44,16 +44,19 @@ class StudyTree(app_commands.CommandTree):
 async def run(adapter: Any, interaction: discord.Interaction, work: Any, *, public: bool = False,
               admin: bool = False, after: Any = None) -> None:
     """Run `work(language) -> Reply` for a command: admins only if `admin`, refusals from the core
-    (QuizError) told in the chat's language; then `after(message_id)` once the reply is sent."""
+    (QuizError) told in the user's language; then `after(message_id)` once the reply is sent.
+    `work` gets the chat's language for a `public` command, else (its reply is ephemeral) the
+    language of the user's Discord client when the catalog has it."""
 
     async def guarded() -> Reply:
-        lang = (await adapter.app.quiz.chat(chat_ref(interaction))).settings.language
+        chat_language = (await adapter.app.quiz.chat(chat_ref(interaction))).settings.language
+        own = user_language(interaction) or chat_language
         if admin and not is_admin(interaction):
-            return Reply(t(lang, "error.not_admin"))
+            return Reply(t(own, "error.not_admin"))
         try:
-            return await work(lang)
+            return await work(chat_language if public else own)
         except QuizError as exc:
-            return Reply(exc.render(lang))
+            return Reply(exc.render(own))
 
     async with adapter.inflight.busy() as running:
         if running:
@@ -130,7 +133,7 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
     async def streak_command(interaction: discord.Interaction) -> None:
         async def work(lang: str) -> Reply:
             stats = await quiz.stats(ShowStats(chat_ref(interaction), user_ref(interaction.user)))
-            return Reply(t(lang, "streak.body", streak=stats.streak, best=stats.best_streak))
+            return Reply(t(lang, "streak.body", count=stats.streak, best=stats.best_streak))
 
         await run(adapter, interaction, work)
 
@@ -140,9 +143,10 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
     async def bank_list(interaction: discord.Interaction) -> None:
         async def work(lang: str) -> Reply:
             current = quiz.bank_for(await quiz.chat(chat_ref(interaction)))
-            lines = [t(lang, "bank.using", title=current.title, count=len(current.questions)), ""]
-            lines += [t(lang, "bank.list_row", id=b.id, title=b.title, count=len(b.questions))
-                      for b in quiz.banks.values()]  # fmt: skip
+            title = bank_text(lang, current.title)
+            lines = [t(lang, "bank.using", title=title, count=len(current.questions)), ""]
+            lines += [t(lang, "bank.list_row", id=b.id, title=bank_text(lang, b.title),
+                        count=len(b.questions)) for b in quiz.banks.values()]  # fmt: skip
             return Reply(fit(MD.escape("\n".join(lines)), 2000))
 
         await run(adapter, interaction, work)
@@ -154,7 +158,8 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
         async def work(lang: str) -> Reply:
             chat = await quiz.update_settings(chat_ref(interaction), bank_id=bank_id.strip())
             current = quiz.bank_for(chat)
-            title = t(chat.settings.language, "bank.using", title=current.title, count=len(current.questions))
+            lang = chat.settings.language
+            title = t(lang, "bank.using", title=bank_text(lang, current.title), count=len(current.questions))
             return Reply(MD.escape(title), ephemeral=False)
 
         await run(adapter, interaction, work, public=True, admin=True)
@@ -164,7 +169,7 @@ def install(tree: app_commands.CommandTree, adapter: Any) -> None:
     @tree.command(name=text("cmd.lang.name"), description=text("cmd.lang.desc"))
     @app_commands.rename(language=text("cmd.opt.language.name"))
     @app_commands.describe(language=text("cmd.opt.language.desc"))
-    @app_commands.choices(language=[Choice(name="中文", value="zh-CN"), Choice(name="English", value="en")])
+    @app_commands.choices(language=[Choice(name=t(lang, "tg.lang_name"), value=lang) for lang in LANGUAGES])
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
     async def lang_command(interaction: discord.Interaction, language: Choice[str]) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from adapters.discord.render import CONTENT_MAX, fit, fit_embed
-from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.i18n import DEFAULT_LANGUAGE, match_language, t
 from bot.records import ChatKind, ChatRef, Platform, UserRef
 
 log = logging.getLogger("studybot.discord")
@@ -21,12 +21,22 @@ DEFER_AFTER = 2.0  # seconds of work before the reply is deferred (Discord allow
 
 
 def chat_ref(interaction: discord.Interaction) -> ChatRef:
+    """The core's reference to the interaction's channel; a channel new to the bot starts in the
+    server's preferred locale (a DM: the user's locale) unless the server chose a language."""
     channel = interaction.channel
     key = str(interaction.channel_id or getattr(channel, "id", "") or interaction.user.id)
+    title = getattr(channel, "name", None) or ""
     if interaction.guild_id is None:
-        return ChatRef(Platform.DISCORD, key, ChatKind.PRIVATE, title=getattr(channel, "name", None) or "")
-    return ChatRef(Platform.DISCORD, key, ChatKind.GROUP, guild_key=str(interaction.guild_id),
-                   title=getattr(channel, "name", None) or "")  # fmt: skip
+        locale = str(interaction.locale)
+        return ChatRef(Platform.DISCORD, key, ChatKind.PRIVATE, title=title, language_hint=locale)
+    hint = str(interaction.guild_locale) if interaction.guild_locale is not None else None
+    return ChatRef(Platform.DISCORD, key, ChatKind.GROUP, guild_key=str(interaction.guild_id), title=title,
+                   language_hint=hint)  # fmt: skip
+
+
+def user_language(interaction: discord.Interaction) -> str | None:
+    """The catalog language of the user's Discord client, for replies only they see."""
+    return match_language(str(interaction.locale))
 
 
 def user_ref(user: discord.abc.User) -> UserRef:

@@ -1,4 +1,4 @@
-"""Slash-command names, descriptions and choices in zh-CN and en-US, from the message catalog.
+"""Slash-command names, descriptions and choices in zh-CN, zh-TW and en-US, from the message catalog.
 
 Every localizable string is a `locale_str` whose `key` extra names a catalog entry; strings
 without a key (e.g. the choice "English") are left as they are.
@@ -11,7 +11,11 @@ from discord import app_commands
 
 from bot.i18n import t
 
-LOCALES = {discord.Locale.chinese: "zh-CN", discord.Locale.american_english: "en"}
+LOCALES = {
+    discord.Locale.chinese: "zh-CN",
+    discord.Locale.taiwan_chinese: "zh-TW",
+    discord.Locale.american_english: "en",
+}
 
 
 def text(key: str) -> app_commands.locale_str:

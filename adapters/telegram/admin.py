@@ -16,6 +16,7 @@ from telegram.error import TelegramError
 from adapters.command_args import contest_start_numbers
 from adapters.telegram.incoming import Incoming
 from bot.daily_times import parse_duration
+from bot.i18n import bank_text
 from bot.quiz import QuizError
 from bot.text import HTML, render_contest_status, render_daily
 
@@ -122,7 +123,8 @@ async def bank(incoming: Incoming) -> None:
     action = args[0].lower() if args else "show"
     if action == "list":
         rows = [
-            incoming.text("bank.list_row", id=b.id, title=b.title, count=len(b.questions))
+            incoming.text("bank.list_row", id=b.id, title=bank_text(incoming.language, b.title),
+                          count=len(b.questions))
             for b in sorted(quiz.banks.values(), key=lambda b: b.id)
         ]
         await incoming.reply("\n".join(rows))
@@ -135,4 +137,5 @@ async def bank(incoming: Incoming) -> None:
         raise QuizError("error.bad_args", detail=BANK_USAGE)
     current = quiz.bank_for(chat)
     incoming.language = chat.settings.language
-    await incoming.say("bank.using", title=current.title, count=len(current.questions))
+    title = bank_text(incoming.language, current.title)
+    await incoming.say("bank.using", title=title, count=len(current.questions))

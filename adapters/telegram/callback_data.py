@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 MAX_BYTES = 64
 SELF_GRADE_LEVELS = ("full", "half", "zero")
-LANGUAGE_CODES = {"zh": "zh-CN", "en": "en"}
+LANGUAGE_CODES = {"zh": "zh-CN", "tw": "zh-TW", "en": "en"}
 
 _ROUND = r"([1-9][0-9]{0,14})"
 _TOKEN = r"([A-Z]|true|false)"
@@ -20,7 +20,7 @@ _PATTERNS = {
     "t1": re.compile(rf"t1:{_ROUND}:([A-Z])"),
     "s1": re.compile(rf"s1:{_ROUND}"),
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
-    "l1": re.compile(r"l1:(zh|en)"),
+    "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
 }
 
 
@@ -53,7 +53,7 @@ class SelfGradeLevel:
 
 @dataclass(frozen=True, slots=True)
 class ChooseLanguage:
-    language: str  # zh-CN | en
+    language: str  # zh-CN | zh-TW | en
 
 
 Action = AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | ChooseLanguage

@@ -19,6 +19,7 @@ from telegram.ext import (
 from adapters.telegram import admin
 from adapters.telegram.incoming import Incoming, guarded
 from adapters.telegram.render import chat_ref, language_keyboard, self_grade_keyboard
+from bot.i18n import bank_text, match_language
 from bot.messages import Ask, ReceiptView, ShowLeaderboard, ShowStats, SubmitAnswer
 from bot.model import QuestionType
 from bot.quiz import QuizError
@@ -66,7 +67,8 @@ class Handlers:
     async def start(self, incoming: Incoming) -> None:
         chat = await self.quiz.chat(incoming.chat)
         bank = self.quiz.bank_for(chat)
-        text = incoming.text("tg.welcome", title=bank.title, count=len(bank.questions))
+        title = bank_text(incoming.language, bank.title)
+        text = incoming.text("tg.welcome", title=title, count=len(bank.questions))
         await incoming.reply(text, language_keyboard())
 
     async def help(self, incoming: Incoming) -> None:
@@ -100,7 +102,7 @@ class Handlers:
     async def streak(self, incoming: Incoming) -> None:
         if incoming.user is not None:
             view = await self.quiz.stats(ShowStats(incoming.chat, incoming.user))
-            await incoming.say("streak.body", streak=view.streak, best=view.best_streak)
+            await incoming.say("streak.body", count=view.streak, best=view.best_streak)
 
     async def leaderboard(self, incoming: Incoming) -> None:
         """/leaderboard [week | month | all]"""
@@ -120,10 +122,10 @@ class Handlers:
     # ------------------------------------------------------------ settings (admins in groups)
 
     async def lang(self, incoming: Incoming) -> None:
-        """/lang zh | en"""
-        choice = incoming.args[0].lower() if incoming.args else ""
-        if choice not in ("zh", "zh-cn", "en"):
-            raise QuizError("error.bad_args", detail="/lang zh | en")
+        """/lang zh | zh-TW | en"""
+        choice = match_language(incoming.args[0]) if incoming.args else None
+        if choice is None:
+            raise QuizError("error.bad_args", detail="/lang zh | zh-TW | en")
         chat = await self.quiz.update_settings(incoming.chat, language=choice)
         incoming.language = chat.settings.language
         await incoming.say("lang.set")

@@ -38,7 +38,7 @@ class Incoming:
         message = update.effective_message
         if message is None:
             return None
-        ref = chat_ref(message.chat)
+        ref = chat_ref(message.chat, message.from_user)
         chat = await adapter.app.quiz.chat(ref)
         user = user_ref(message.from_user) if message.from_user else None
         args = list(context.args or [])

@@ -24,9 +24,12 @@ _TAG_NAME_RE = re.compile(r"</?\s*([a-zA-Z0-9-]+)")
 # ---------------------------------------------------------------- references
 
 
-def chat_ref(chat: TgChat) -> ChatRef:
+def chat_ref(chat: TgChat, sender: TgUser | None = None) -> ChatRef:
+    """The core's reference to a chat; a private chat new to the bot starts in the language of
+    the sender's Telegram client (`language_code`)."""
     kind = ChatKind.PRIVATE if chat.type == TgChat.PRIVATE else ChatKind.GROUP
-    return ChatRef(Platform.TELEGRAM, str(chat.id), kind, title=chat.effective_name or "")
+    hint = sender.language_code if sender is not None and kind is ChatKind.PRIVATE else None
+    return ChatRef(Platform.TELEGRAM, str(chat.id), kind, title=chat.effective_name or "", language_hint=hint)
 
 
 def user_ref(user: TgUser) -> UserRef:

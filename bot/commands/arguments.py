@@ -14,7 +14,7 @@ from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.daily_times import parse_duration, parse_local_time
-from bot.i18n import LANGUAGES, normalize_language, t
+from bot.i18n import LANGUAGES, match_language, t
 from bot.model import QuestionType
 from bot.quiz_settings import QuizError
 
@@ -131,10 +131,10 @@ class Arg:
         return text
 
     def _language(self, text: str) -> str:
-        known = {code.casefold() for code in LANGUAGES} | {"zh", "zh_cn", "zh-hans", "cn", "english"}
-        if text.casefold() not in known:
+        language = match_language(text)
+        if language is None:
             raise self._error("arg.choice", choices=" | ".join(LANGUAGES))
-        return normalize_language(text)
+        return language
 
     def _qtype(self, text: str) -> QuestionType:
         folded = text.casefold()

@@ -129,6 +129,7 @@ class FakeGuild:
     roles: dict[int, FakeRole] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
     channels: dict[int, FakeChannel] = field(default_factory=dict)
+    preferred_locale: str = "en-US"  # the server's "primary language" (Server Settings)
 
     def __post_init__(self) -> None:
         # The @everyone role shares the guild's id.
@@ -169,7 +170,8 @@ class FakeGuild:
             "features": [], "mfa_level": 0, "application_id": None, "system_channel_id": None,
             "system_channel_flags": 0, "rules_channel_id": None, "max_members": 500000,
             "vanity_url_code": None, "description": None, "banner": None, "premium_tier": 0,
-            "premium_subscription_count": 0, "preferred_locale": "en-US", "public_updates_channel_id": None,
+            "premium_subscription_count": 0, "preferred_locale": self.preferred_locale,
+            "public_updates_channel_id": None,
             "nsfw_level": 0, "premium_progress_bar_enabled": False, "safety_alerts_channel_id": None,
             "joined_at": joined_at, "large": False, "unavailable": False, "member_count": len(self.members),
             "voice_states": [], "members": [m.payload() for m in members],

@@ -191,12 +191,13 @@ class SimulationMixin(_Base):
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
-            "guild_id": str(guild.id), "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
             "channel_id": str(channel.id),
             "channel": {**channel.payload(), "permissions": str(member.permissions(channel))},
             "member": member.payload(channel=channel), "token": token, "version": 1,
             "app_permissions": str(self.bot_member(guild).permissions(channel)), "locale": locale,
-            "guild_locale": "en-US", "entitlements": [], "entitlement_sku_ids": [],
+            "guild_locale": guild.preferred_locale, "entitlements": [], "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
