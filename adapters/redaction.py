@@ -6,9 +6,10 @@ Telegram bot token (`123456:AA…`), a Discord bot token, and Discord interactio
 webhook credentials that discord.py logs at DEBUG in URLs (`/interactions/{id}/{token}/callback`,
 `/webhooks/{app_id}/{token}`) and in gateway payloads (`'token': '…'`).
 
-`install()` puts one filter on every root handler and on the libraries' loggers (a handler
-attached to a library logger never sees a token either); `install_excepthooks()` redacts
-uncaught exceptions in the main thread and in other threads.
+`install_record_factory()` scrubs every log record as it is made; `Redaction.install()` also puts
+one filter on every root handler and on the libraries' loggers (for records made before, or by
+a factory set later); `install_excepthooks()` redacts uncaught exceptions in the main thread and
+in other threads.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sys
 import threading
 import traceback
 from types import TracebackType
+from typing import Any
 
 REDACTED = "<token>"
 
@@ -28,7 +30,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Gateway payloads logged as dicts or JSON: an interaction's "token" field
     (re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+"""), r"\1" + REDACTED),
     # A Telegram bot token anywhere (even under a variable name we do not read)
-    (re.compile(r"\b\d{5,}:[A-Za-z0-9_-]{30,}"), REDACTED),
+    (re.compile(r"(?<![0-9])\d{5,}:[A-Za-z0-9_-]{30,}"), REDACTED),
     # A Discord bot token anywhere: three base64url parts joined by dots
     (re.compile(r"\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}"), REDACTED),
 )
@@ -106,6 +108,23 @@ class Redaction:
         for target in self._targets:
             target.removeFilter(self.filter)
         self._targets.clear()
+
+
+def install_record_factory() -> None:
+    """Redact every log record where it is made, so a handler added at any time (by a library or
+    an adapter) never sees a secret, whatever filters it has."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "redacting", False):
+        return
+    scrub = TokenFilter()
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        scrub.filter(record)
+        return record
+
+    factory.redacting = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
 
 
 def format_exception(exc: BaseException) -> str:

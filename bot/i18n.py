@@ -277,6 +277,18 @@ _CATALOG: dict[str, tuple[str, str]] = {
     "cmd.choice.contest": ("本次竞赛", "This contest"),
     "cmd.choice.channel": ("本频道", "This channel"),
     "cmd.choice.server": ("全服", "Whole server"),
+    # Start-up: one line to the operator on stderr, naming the cause and what to do
+    "startup.data_unwritable": ("无法写入数据目录 {path}（{detail}）。请让运行 studybot 的用户可以写这个目录，或用 STUDYBOT_DATA_DIR / data_dir 换一个目录。", "cannot write to the data directory {path} ({detail}). Make it writable for the user running studybot, or choose another with STUDYBOT_DATA_DIR / data_dir."),
+    "startup.disk_full": ("无法写入数据库 {path}：磁盘已满或写入出错（{detail}）。请腾出磁盘空间（或检查磁盘）后再启动。", "cannot write the database {path}: the disk is full or failing ({detail}). Free some space (or check the disk), then start again."),
+    "startup.db_damaged": ("数据库 {path} 已损坏（{detail}）。请从备份恢复，或把它移走后重新启动（将从空数据库开始）。", "the database {path} is damaged ({detail}). Restore it from a backup, or move it aside and start again with an empty one."),
+    "startup.db_newer": ("数据库 {path} 由更新版本的 studybot 写入（{detail}）。请升级 studybot。", "the database {path} was written by a newer studybot ({detail}). Upgrade studybot."),
+    "startup.token_rejected": ("{platform} 拒绝了 {variable}（{detail}）。请重新复制机器人令牌（{where}）并设置 {variable}。", "{platform} rejected {variable} ({detail}). Copy the bot token again ({where}) and set {variable}."),
+    "startup.token_where.discord": ("Discord 开发者门户 → 你的应用 → Bot → Reset Token", "Discord Developer Portal → your application → Bot → Reset Token"),
+    "startup.token_where.telegram": ("在 @BotFather 中发送 /token", "send /token to @BotFather"),
+    "startup.unreachable": ("无法连接 {platform}（{address}：{detail}）。请检查网络、代理或 {variable}。", "cannot reach {platform} at {address} ({detail}). Check the network, a proxy, or {variable}."),
+    "startup.no_token": ("没有可运行的内容：环境变量中没有 DISCORD_TOKEN 或 TELEGRAM_TOKEN，且标准输入不是终端、也没有内容，控制台无从读取。请设置令牌（如 docker run -e TELEGRAM_TOKEN=…），或在终端中运行以使用控制台（docker run -it）。", "nothing to run: neither DISCORD_TOKEN nor TELEGRAM_TOKEN is set, and stdin is not a terminal and has no input for the console. Set a token (e.g. docker run -e TELEGRAM_TOKEN=…), or run in a terminal (docker run -it) to use the console."),
+    "startup.near_miss": ("已设置环境变量 {name}，但 studybot 不读取它；你是不是想设置 {expected}？", "{name} is set, but studybot does not read it; did you mean {expected}?"),
+    "startup.console_no_token": ("未设置 DISCORD_TOKEN 或 TELEGRAM_TOKEN：启动控制台。", "neither DISCORD_TOKEN nor TELEGRAM_TOKEN is set: starting the console."),
 }
 
 
