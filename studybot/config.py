@@ -171,7 +171,8 @@ class Config(BaseModel):
     daily: DailyConfig = Field(default_factory=DailyConfig, description="a mapping of daily settings")
     contest: ContestConfig = Field(default_factory=ContestConfig, description="a mapping of contest settings")
     telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
-    telegram_webhook_port: int = Field(8443, gt=0, lt=65536, strict=True, description="a port number 1-65535")
+    telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,
+                                       description="a port number 1-65535 (0: any free port)")  # fmt: skip
     # secrets and endpoints, from the environment only
     discord_token: Secret = Field(default_factory=Secret)
     telegram_token: Secret = Field(default_factory=Secret)
@@ -299,10 +300,13 @@ def _explain(error: Any, where: str) -> str:
     prefix = f"{where}: " + "".join(f"{name}: " for name in section)
     key = loc[-1] if loc else ""
     if error["type"] == "extra_forbidden":
+        key = str(error["loc"][-1])  # a YAML key may be a number
         known = FILE_KEYS if model is Config else tuple(model.model_fields)
         close = difflib.get_close_matches(key, known, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"{prefix}unknown key {key!r}{hint}; allowed keys: {', '.join(sorted(known))}"
+    if not key:  # about the mapping itself, e.g. a key that is not a name
+        return f"{prefix}{error['input']!r} is not allowed: {error['msg'].lower()}"
     dotted = ".".join([*section, key]) if section else key
     if error["type"] == "time_unquoted":
         return f"{prefix.removesuffix(': ')}.{key}: {error['msg']}" if section else f"{prefix}{error['msg']}"

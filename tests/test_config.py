@@ -64,7 +64,7 @@ def test_tokens_never_show(caplog):
         ("langauge: en\n", "unknown key 'langauge' (did you mean 'language'?)"),
         ("daily: {deadline_hour: 3}\n", "daily: unknown key 'deadline_hour' (did you mean 'deadline_hours'"),
         ("log_level: loud\n", "DEBUG, INFO, WARNING, ERROR"),
-        ("telegram_webhook_port: 99999\n", "port number 1-65535"),
+        ("telegram_webhook_port: 99999\n", "a port number 1-65535"),
         ("contest: {questions: 2.5}\n", "contest.questions = 2.5"),
         ("bank_paths: banks\n", "a list of paths"),
         ("TELEGRAM_TOKEN: abc\n", "environment"),
