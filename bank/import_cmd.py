@@ -95,7 +95,13 @@ def run_import(
     if not _check_dump(yaml_text, report_to):
         return 1
     if output:
-        Path(output).write_text(yaml_text, encoding="utf-8")
+        target = Path(output)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(yaml_text, encoding="utf-8")
+        except OSError as exc:
+            print(f"studybot bank import: cannot write {output}: {exc.strerror or exc}", file=err)
+            return 2
         print(f"wrote {output}; review the warnings, then run `studybot bank check {output}`",
               file=report_to)
     else:
@@ -116,7 +122,7 @@ def add_import_parser(subparsers: argparse._SubParsersAction) -> argparse.Argume
         description="Read a pasted exam paper (pinyin and traditional characters are cleaned) "
         "and write it as a bank (docs/bank-format.md). Prints the items per type and every "
         "warning with its line:col in SRC. Exit status: 0 done, 1 no item found, 2 SRC "
-        "unreadable.",
+        "unreadable or OUT not writable.",
     )
     parser.add_argument("src", metavar="SRC", help="the paper, a UTF-8 (or GB18030) text file")
     parser.add_argument(

@@ -5,10 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 
+from adapters.redaction import (
+    Redaction,
+    add_secret,
+    format_exception,
+    install_excepthooks,
+    install_record_factory,
+)
 from studybot import __version__
 from studybot.config import ConfigError, load_config
+from studybot.preflight import console_has_no_input, near_misses
+from studybot.startup_failures import say
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,13 +64,21 @@ def _add_config_option(parser: argparse.ArgumentParser, *, top: bool = False) ->
 
 
 def main(argv: list[str] | None = None) -> int:
+    install_excepthooks()
+    install_record_factory()
     parser = build_parser()
     _add_config_option(parser, top=True)
     args = parser.parse_args(argv)
     if args.command is None:
         args.func = _run
         args.console = False
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug of ours: its traceback, with every secret redacted
+        sys.stderr.write(format_exception(exc))
+        return 1
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -69,6 +87,16 @@ def _run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"studybot: {exc}", file=sys.stderr)
         return 2
+    add_secret(config.discord_token.value)
+    add_secret(config.telegram_token.value)
+    for name, expected in near_misses(os.environ):
+        add_secret(os.environ[name].strip())  # a token under another name is still a token
+        say(config.language, "startup.near_miss", name=name, expected=expected)
+    if not args.console and not (config.discord_token or config.telegram_token):
+        if console_has_no_input(sys.stdin):
+            say(config.language, "startup.no_token")
+            return 2
+        say(config.language, "startup.console_no_token")
     logging.basicConfig(
         level=config.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -76,6 +104,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     # APScheduler logs every job run at INFO; our own modules say what matters.
     logging.getLogger("apscheduler").setLevel(max(logging.WARNING, logging.getLogger().level))
+    Redaction().install()
     if args.console or not (config.discord_token or config.telegram_token):
         from adapters.console.logs import log_to_file
 

@@ -1,17 +1,36 @@
 """Configuration: a documented YAML file (see studybot.example.yaml) plus secrets from the environment.
 
-Unknown keys and bad values are refused with a message naming the key and what is allowed.
-Tokens are read from the environment only and never appear in reprs or logs.
+The settings are pydantic models: `Config` (with its `daily` and `contest` sections) declares
+every key, its type and what is allowed; pydantic-settings reads the environment variables
+(`_Environment`). Unknown keys and bad values are refused with a message naming the key, what
+is allowed and, for a typo, the closest known key. Relative paths in the file are read from
+the file's folder. Tokens are read from the environment only and never appear in reprs or logs.
 """
 
 from __future__ import annotations
 
+import contextvars
+import difflib
 import os
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import yaml
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    StrictBool,
+    ValidationError,
+    ValidationInfo,
+)
+from pydantic_core import PydanticCustomError, core_schema
+from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.clock import zone
 from bot.i18n import LANGUAGES
@@ -36,54 +55,137 @@ class Secret:
     def __bool__(self) -> bool:
         return bool(self.value)
 
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(cls._coerce)
+
+    @classmethod
+    def _coerce(cls, value: Any) -> Secret:
+        if isinstance(value, Secret):
+            return value
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if isinstance(value, str):
+            return cls(value.strip())
+        raise ValueError("a token is text")
+
 
 def default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "studybot"
 
 
-@dataclass(frozen=True)
-class DailyConfig:
-    time: str = "09:00"
-    deadline_hours: float = 12.0
-    grace_minutes: float = 60.0
+# ------------------------------------------------------------------ value types
 
 
-@dataclass(frozen=True)
-class ContestConfig:
-    questions: int = 10
-    seconds: int = 30
-    pause_seconds: float = 5.0
+def _in_file_folder(value: Path, info: ValidationInfo) -> Path:
+    """A relative path in a config file is relative to that file, not to where studybot runs."""
+    value = value.expanduser()
+    base = (info.context or {}).get("base")
+    return value if value.is_absolute() or base is None else base / value
 
 
-@dataclass(frozen=True)
-class QuizRateConfig:
-    private: int = 60
-    group: int = 6
+def _nonempty_path(value: Any) -> Any:
+    if isinstance(value, Path) or (isinstance(value, str) and value):
+        return value
+    raise ValueError("not a path")
 
 
-@dataclass(frozen=True)
-class Config:
-    data_dir: Path = field(default_factory=default_data_dir)
-    database: Path | None = None
-    default_bank: str = "ai-trainer-2025"
-    bank_paths: tuple[Path, ...] = ()
-    language: str = "zh-CN"
-    timezone: str = "Asia/Shanghai"
-    reveal_policy: RevealPolicy = RevealPolicy.PRACTICE
-    answer_policy: AnswerPolicy = AnswerPolicy.FIRST
-    partial_credit: bool = False
-    practice_minutes: float = 60.0
-    quiz_per_minute: QuizRateConfig = field(default_factory=QuizRateConfig)
-    log_level: str = "INFO"
-    sqlite_synchronous: str = "FULL"
-    daily: DailyConfig = field(default_factory=DailyConfig)
-    contest: ContestConfig = field(default_factory=ContestConfig)
-    telegram_webhook_listen: str = "0.0.0.0"
-    telegram_webhook_port: int = 8443
+def _upper(value: Any) -> Any:
+    return value.upper() if isinstance(value, str) else value
+
+
+def _timezone(value: str) -> str:
+    zone(value)  # raises ValueError for an unknown name
+    return value
+
+
+def _hhmm(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise PydanticCustomError(
+            "time_unquoted",
+            'write the time in quotes, e.g. "09:00" (unquoted, YAML reads 9:30 as the number 570)',
+        )
+    if isinstance(value, str):
+        parts = value.split(":")
+        if len(parts) == 2 and all(p.isdigit() for p in parts) and int(parts[0]) < 24 and int(parts[1]) < 60:
+            return value
+    raise ValueError("not HH:MM")
+
+
+FilePath = Annotated[Path, BeforeValidator(_nonempty_path), AfterValidator(_in_file_folder)]
+Positive = Annotated[float, Field(gt=0, strict=True)]
+PositiveInt = Annotated[int, Field(gt=0, strict=True)]
+
+
+def _one_of(choices: Any) -> str:
+    return "one of " + ", ".join(getattr(choice, "value", choice) for choice in choices)
+
+
+POSITIVE = "a positive number"
+_SECTION = ConfigDict(frozen=True, extra="forbid")
+
+
+class DailyConfig(BaseModel):
+    model_config = _SECTION
+
+    time: Annotated[str, BeforeValidator(_hhmm)] = Field("09:00", description="HH:MM (24-hour)")
+    deadline_hours: Positive = Field(12.0, description=POSITIVE)
+    grace_minutes: Positive = Field(60.0, description=POSITIVE)
+
+
+class ContestConfig(BaseModel):
+    model_config = _SECTION
+
+    questions: PositiveInt = Field(10, description="a positive whole number")
+    seconds: PositiveInt = Field(30, description="a positive whole number of seconds")
+    pause_seconds: Positive = Field(5.0, description=POSITIVE)
+
+
+class QuizRateConfig(BaseModel):
+    model_config = _SECTION
+
+    private: PositiveInt = Field(60, description="a positive whole number of questions a minute")
+    group: PositiveInt = Field(6, description="a positive whole number of questions a minute")
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+SYNCHRONOUS = ("FULL", "NORMAL")
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    data_dir: FilePath = Field(default_factory=default_data_dir, description="a path")
+    database: FilePath | None = Field(None, description="a path")
+    default_bank: str = Field("ai-trainer-2025", min_length=1, strict=True,
+                              description="a bank id such as ai-trainer-2025")  # fmt: skip
+    bank_paths: tuple[FilePath, ...] = Field((), description="a list of paths to bank files or folders")
+    language: Literal[LANGUAGES] = Field("zh-CN", description=_one_of(LANGUAGES))  # type: ignore[valid-type]
+    timezone: Annotated[str, AfterValidator(_timezone)] = Field(
+        "Asia/Shanghai", description="an IANA timezone such as Asia/Shanghai or America/New_York"
+    )
+    reveal_policy: RevealPolicy = Field(RevealPolicy.PRACTICE, description=_one_of(RevealPolicy))
+    answer_policy: AnswerPolicy = Field(AnswerPolicy.FIRST, description=_one_of(AnswerPolicy))
+    partial_credit: StrictBool = Field(False, description="true or false")
+    practice_minutes: Positive = Field(60.0, description="a positive number of minutes")
+    log_level: Annotated[Literal[LOG_LEVELS], BeforeValidator(_upper)] = Field(  # type: ignore[valid-type]
+        "INFO", description=_one_of(LOG_LEVELS)
+    )
+    sqlite_synchronous: Annotated[Literal[SYNCHRONOUS], BeforeValidator(_upper)] = Field(  # type: ignore[valid-type]
+        "FULL", description=_one_of(SYNCHRONOUS)
+    )
+    daily: DailyConfig = Field(default_factory=DailyConfig, description="a mapping of daily settings")
+    contest: ContestConfig = Field(default_factory=ContestConfig, description="a mapping of contest settings")
+    quiz_per_minute: QuizRateConfig = Field(
+        default_factory=QuizRateConfig, description="a mapping with private and group limits"
+    )
+    telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
+    telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,
+                                       description="a port number 1-65535 (0: any free port)")  # fmt: skip
     # secrets and endpoints, from the environment only
-    discord_token: Secret = field(default_factory=Secret)
-    telegram_token: Secret = field(default_factory=Secret)
+    discord_token: Secret = Field(default_factory=Secret)
+    telegram_token: Secret = Field(default_factory=Secret)
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     discord_dev_guild: str | None = None
@@ -95,150 +197,129 @@ class Config:
         return self.database or self.data_dir / "studybot.db"
 
 
-_ENV_ONLY = {
-    "discord_token",
-    "telegram_token",
-    "discord_api_base",
-    "discord_gateway_url",
-    "discord_dev_guild",
-    "telegram_api_base",
-    "telegram_webhook_url",
-}
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "language": LANGUAGES,
-    "reveal_policy": tuple(p.value for p in RevealPolicy),
-    "answer_policy": tuple(p.value for p in AnswerPolicy),
-    "log_level": ("DEBUG", "INFO", "WARNING", "ERROR"),
-    "sqlite_synchronous": ("FULL", "NORMAL"),
-}
+# ------------------------------------------------------------------ the environment
+
+TOKEN_VARIABLES = ("DISCORD_TOKEN", "TELEGRAM_TOKEN")
+_environ: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("environ", default=None)
 
 
-def load_config(path: str | Path | None = None, env: dict[str, str] | None = None) -> Config:
-    env = dict(os.environ if env is None else env)
+class _GivenEnvironment(EnvSettingsSource):
+    """The process environment, or the mapping `load_config` was given instead."""
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        given = _environ.get()
+        if given is None:
+            return super()._load_env_vars()
+        return {name: value for name, value in given.items() if value != ""}  # case-sensitive, empty ignored
+
+
+def _absolute(value: Path | None) -> Path | None:
+    return None if value is None else value.expanduser().absolute()
+
+
+class _Environment(BaseSettings):
+    """Every environment variable studybot reads (and only those)."""
+
+    model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", env_ignore_empty=True)
+
+    data_dir: Annotated[Path | None, AfterValidator(_absolute)] = Field(None, alias="STUDYBOT_DATA_DIR")
+    discord_token: SecretStr | None = Field(None, alias="DISCORD_TOKEN")
+    telegram_token: SecretStr | None = Field(None, alias="TELEGRAM_TOKEN")
+    discord_api_base: str | None = Field(None, alias="DISCORD_API_BASE")
+    discord_gateway_url: str | None = Field(None, alias="DISCORD_GATEWAY_URL")
+    discord_dev_guild: str | None = Field(None, alias="DISCORD_DEV_GUILD")
+    telegram_api_base: str | None = Field(None, alias="TELEGRAM_API_BASE")
+    telegram_webhook_url: str | None = Field(None, alias="TELEGRAM_WEBHOOK_URL")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (_GivenEnvironment(settings_cls),)
+
+
+_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir"}
+FILE_KEYS = tuple(name for name in Config.model_fields if name not in _ENV_ONLY)
+
+
+def read_environment(env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The settings given by environment variables (`env`, else the process's)."""
+    reset = _environ.set(env)
+    try:
+        found = _Environment()
+        values = {name: getattr(found, name) for name in _Environment.model_fields}
+        return {name: value for name, value in values.items() if value is not None}
+    finally:
+        _environ.reset(reset)
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = None) -> Config:
     raw: dict[str, Any] = {}
+    where = str(path or "config")
     if path is not None:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
-        try:
-            raw = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
-        if not isinstance(raw, dict):
-            raise ConfigError(f"{path}: the top level must be a mapping of settings")
-    values = _parse(raw, str(path or "config"))
-    if "data_dir" not in values and env.get("STUDYBOT_DATA_DIR"):
-        values["data_dir"] = Path(env["STUDYBOT_DATA_DIR"])
-    secrets = {
-        "discord_token": Secret(env.get("DISCORD_TOKEN", "").strip()),
-        "telegram_token": Secret(env.get("TELEGRAM_TOKEN", "").strip()),
-        "discord_api_base": env.get("DISCORD_API_BASE") or None,
-        "discord_gateway_url": env.get("DISCORD_GATEWAY_URL") or None,
-        "discord_dev_guild": env.get("DISCORD_DEV_GUILD") or None,
-        "telegram_api_base": env.get("TELEGRAM_API_BASE") or None,
-        "telegram_webhook_url": env.get("TELEGRAM_WEBHOOK_URL") or None,
-    }
-    return Config(**values, **secrets)
+        raw = _read_file(Path(path))
+        _refuse_secrets(raw, where)
+    values = {**read_environment(env), **raw}  # a data_dir in the file wins over STUDYBOT_DATA_DIR
+    base = Path(path).absolute().parent if path is not None else None
+    try:
+        return Config.model_validate(values, context={"base": base})
+    except ValidationError as exc:
+        raise ConfigError("\n".join(_explain(error, where) for error in exc.errors())) from None
 
 
-def _parse(raw: dict[str, Any], where: str) -> dict[str, Any]:
-    allowed = {f.name: f for f in fields(Config) if f.name not in _ENV_ONLY}
-    out: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key in _ENV_ONLY or key.endswith("_token"):
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+    try:
+        raw = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of settings")
+    return raw
+
+
+def _refuse_secrets(raw: dict[str, Any], where: str) -> None:
+    for key in raw:
+        if key in _ENV_ONLY or str(key).lower().endswith("_token"):
             raise ConfigError(
                 f"{where}: {key!r} is a secret or endpoint; set it in the environment "
-                f"({key.upper()}), not in the file"
+                f"({str(key).upper()}), not in the file"
             )
-        if key not in allowed:
-            raise ConfigError(f"{where}: unknown key {key!r}; allowed keys: {', '.join(sorted(allowed))}")
-        out[key] = _value(key, value, where)
-    return out
 
 
-def _value(key: str, value: Any, where: str) -> Any:
-    def bad(expected: str) -> ConfigError:
-        return ConfigError(f"{where}: {key} = {value!r} is not allowed; expected {expected}")
-
-    if key in _CHOICES:
-        choices = _CHOICES[key]
-        text = str(value).upper() if key in ("log_level", "sqlite_synchronous") else str(value)
-        if text not in choices:
-            raise bad("one of " + ", ".join(choices))
-        if key == "reveal_policy":
-            return RevealPolicy(text)
-        if key == "answer_policy":
-            return AnswerPolicy(text)
-        return text
-    if key in ("data_dir", "database"):
-        if not isinstance(value, str) or not value:
-            raise bad("a path")
-        return Path(value).expanduser()
-    if key == "bank_paths":
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise bad("a list of paths to bank files or folders")
-        return tuple(Path(v).expanduser() for v in value)
-    if key == "default_bank":
-        if not isinstance(value, str) or not value:
-            raise bad("a bank id such as ai-trainer-2025")
-        return value
-    if key == "timezone":
-        try:
-            zone(str(value))
-        except ValueError:
-            raise bad("an IANA timezone such as Asia/Shanghai or America/New_York") from None
-        return str(value)
-    if key == "partial_credit":
-        if not isinstance(value, bool):
-            raise bad("true or false")
-        return value
-    if key == "practice_minutes":
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise bad("a positive number of minutes")
-        return float(value)
-    if key == "telegram_webhook_listen":
-        return str(value)
-    if key == "telegram_webhook_port":
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
-            raise bad("a port number 1-65535")
-        return value
-    if key == "daily":
-        return _section(DailyConfig, value, f"{where}: daily")
-    if key == "contest":
-        return _section(ContestConfig, value, f"{where}: contest")
-    if key == "quiz_per_minute":
-        return _section(QuizRateConfig, value, f"{where}: quiz_per_minute")
-    raise bad("a known value")  # pragma: no cover - every field is handled above
-
-
-def _section(cls: type, value: Any, where: str) -> Any:
-    if not isinstance(value, dict):
-        raise ConfigError(f"{where} must be a mapping")
-    known = {f.name: f for f in fields(cls)}
-    out: dict[str, Any] = {}
-    for key, item in value.items():
-        if key not in known:
-            raise ConfigError(f"{where}: unknown key {key!r}; allowed keys: {', '.join(known)}")
-        default = getattr(cls(), key)
-        if key == "time":
-            if isinstance(item, int):
-                raise ConfigError(
-                    f'{where}.time: write the time in quotes, e.g. "09:00" '
-                    "(unquoted, YAML reads 9:30 as the number 570)"
-                )
-            if not isinstance(item, str) or not _is_hhmm(item):
-                raise ConfigError(f"{where}.time = {item!r} is not allowed; expected HH:MM (24-hour)")
-            out[key] = item
-        elif isinstance(item, bool) or not isinstance(item, int | float) or item <= 0:
-            raise ConfigError(f"{where}.{key} = {item!r} is not allowed; expected a positive number")
-        else:
-            out[key] = type(default)(item)
-    return cls(**out)
-
-
-def _is_hhmm(text: str) -> bool:
-    parts = text.split(":")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        return False
-    return 0 <= int(parts[0]) < 24 and 0 <= int(parts[1]) < 60
+def _explain(error: Any, where: str) -> str:
+    """One pydantic error as a sentence naming the key and what is allowed."""
+    loc = [part for part in error["loc"] if isinstance(part, str)]
+    model: type[BaseModel] = Config
+    section: list[str] = []
+    for part in loc[:-1]:
+        annotation = model.model_fields[part].annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            model, section = annotation, [*section, part]
+    prefix = f"{where}: " + "".join(f"{name}: " for name in section)
+    key = loc[-1] if loc else ""
+    if error["type"] == "extra_forbidden":
+        key = str(error["loc"][-1])  # a YAML key may be a number
+        known = FILE_KEYS if model is Config else tuple(model.model_fields)
+        close = difflib.get_close_matches(key, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        return f"{prefix}unknown key {key!r}{hint}; allowed keys: {', '.join(sorted(known))}"
+    if not key:  # about the mapping itself, e.g. a key that is not a name
+        return f"{prefix}{error['input']!r} is not allowed: {error['msg'].lower()}"
+    dotted = ".".join([*section, key]) if section else key
+    if error["type"] == "time_unquoted":
+        return f"{prefix.removesuffix(': ')}.{key}: {error['msg']}" if section else f"{prefix}{error['msg']}"
+    info = model.model_fields.get(key)
+    expected = info.description if info is not None and info.description else error["msg"]
+    return f"{where}: {dotted} = {error['input']!r} is not allowed; expected {expected}"

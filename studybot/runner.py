@@ -8,10 +8,12 @@ import signal
 import sys
 from typing import Protocol
 
+from adapters.storage.open_errors import StoreOpenError
 from bank.loader import BankError
 from bot.ports import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
+from studybot.startup_failures import AdapterStartError, platform_failure, store_failure
 from studybot.tuning import tune_gc
 
 log = logging.getLogger("studybot")
@@ -44,11 +46,19 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
+    except StoreOpenError as exc:
+        store_failure(exc, config.language)
+        return 1
     tune_gc()
     try:
         adapters = [] if force_console else platform_adapters(app, config)
         if adapters:
-            await run_platforms(app, adapters)
+            try:
+                await run_platforms(app, adapters)
+            except AdapterStartError as exc:
+                if not platform_failure(exc, config):
+                    raise exc.cause from None  # not the operator's to fix: a bug, keep its traceback
+                return 1
         else:
             from adapters.console import ConsoleAdapter
 
@@ -75,7 +85,10 @@ async def run_platforms(app: App, adapters: list[PlatformAdapter], stop: asyncio
     started: list[PlatformAdapter] = []
     try:
         for adapter in adapters:
-            await adapter.start()
+            try:
+                await adapter.start()
+            except Exception as exc:
+                raise AdapterStartError(adapter.platform, exc) from exc
             started.append(adapter)
             log.info("%s adapter started", adapter.platform)
         await app.start()

@@ -56,3 +56,57 @@ def test_tokens_never_show(caplog):
     with caplog.at_level(logging.INFO):
         logging.getLogger("test").info("config: %s %r", config, config)
     assert "sekrit" not in repr(config) and "sekrit" not in str(config) and "sekrit" not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("langauge: en\n", "unknown key 'langauge' (did you mean 'language'?)"),
+        ("daily: {deadline_hour: 3}\n", "daily: unknown key 'deadline_hour' (did you mean 'deadline_hours'"),
+        ("log_level: loud\n", "DEBUG, INFO, WARNING, ERROR"),
+        ("telegram_webhook_port: 99999\n", "a port number 1-65535"),
+        ("contest: {questions: 2.5}\n", "contest.questions = 2.5"),
+        ("bank_paths: banks\n", "a list of paths"),
+        ("TELEGRAM_TOKEN: abc\n", "environment"),
+    ],
+)
+def test_typos_get_the_closest_key_and_values_what_is_allowed(tmp_path, text, named):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path, env={})
+    assert named in str(err.value)
+    assert "abc" not in str(err.value)
+
+
+def test_relative_paths_in_the_file_are_read_from_its_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    path = folder / "c.yaml"
+    path.write_text("data_dir: data\nbank_paths: [banks, /abs/bank.yaml, ~/mine]\nlog_level: debug\n")
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("conf/c.yaml"), env={})
+    assert config.data_dir == folder / "data"
+    assert config.bank_paths == (folder / "banks", Path("/abs/bank.yaml"), Path("~/mine").expanduser())
+    assert config.log_level == "DEBUG"
+
+
+def test_the_environment_and_its_precedence(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    env = {"STUDYBOT_DATA_DIR": "rel", "TELEGRAM_TOKEN": "  123:tok  ", "DISCORD_TOKEN": "", "LANGUAGE": "fr"}
+    config = load_config(None, env=env)
+    assert config.data_dir == tmp_path / "rel"  # relative to where studybot runs
+    assert config.telegram_token.value == "123:tok" and not config.discord_token
+    assert config.language == "zh-CN"  # only studybot's own variables are read
+    path = tmp_path / "c.yaml"
+    path.write_text("data_dir: /from/file\n")
+    assert load_config(path, env=env).data_dir == Path("/from/file")  # the file wins, as before
+
+
+def test_the_process_environment_is_read_through_pydantic_settings(monkeypatch):
+    monkeypatch.setenv("TELEGRAM_TOKEN", "from-the-process")
+    monkeypatch.setenv("TELEGRAM_API_BASE", "http://127.0.0.1:1/bot")
+    config = load_config(None)
+    assert config.telegram_token.value == "from-the-process"
+    assert config.telegram_api_base == "http://127.0.0.1:1/bot"
+    assert "from-the-process" not in repr(config)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from adapters.storage.open_errors import SchemaTooNew
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: chats, users, rounds, answers, materialised scores and streaks
     """
@@ -218,7 +220,7 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
     conn.isolation_level = None  # explicit BEGIN/COMMIT below
     found = conn.execute("PRAGMA user_version").fetchone()[0]
     if found > LATEST:
-        raise RuntimeError(
+        raise SchemaTooNew(
             f"database schema version {found} is newer than this studybot ({LATEST}); upgrade studybot"
         )
     for version in range(found + 1, target + 1):
@@ -229,7 +231,8 @@ def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
             conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite already rolled back after an I/O error or a full disk
+                conn.execute("ROLLBACK")
             raise
     return found
 

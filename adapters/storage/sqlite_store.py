@@ -20,6 +20,7 @@ import aiosqlite
 from adapters.storage import answer_reads, chat_user_writes
 from adapters.storage.answer_writes import CREATE_INCOMING, record_answers, update_streaks
 from adapters.storage.migrations import migrate
+from adapters.storage.open_errors import SchemaTooNew, classify, quick_check
 from adapters.storage.sql import (
     APPLY_SCORES,
     CHAT_COLUMNS,
@@ -64,12 +65,20 @@ class SqliteStore:
         return store
 
     async def connect(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        await asyncio.to_thread(_prepare_file, self.path)
-        self._db = await self._connection()
-        await self._db.execute(CREATE_INCOMING)
-        self._reader = await self._connection()
+        """Open (creating, checking and migrating) the file; a StoreOpenError says why not."""
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(_prepare_file, self.path)
+            self._db = await self._connection()
+            await self._db.execute(CREATE_INCOMING)
+            self._reader = await self._connection()
+        except (sqlite3.Error, OSError, SchemaTooNew) as exc:
+            await self.close()
+            problem = classify(exc, self.path)
+            if problem is None:
+                raise
+            raise problem from exc
 
     async def _connection(self) -> aiosqlite.Connection:
         conn = await aiosqlite.connect(self.path, isolation_level=None)
@@ -340,6 +349,7 @@ class SqliteStore:
 def _prepare_file(path: str) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
+        quick_check(conn, path)  # before anything writes to a damaged file
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn)

@@ -18,6 +18,8 @@ ALLOWED_WORDS = frozenset(
     "off start stop status list use set show week month all zh en zh-TW HH:MM 12h 30m Area/City".split()
 )
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# Quoted literals stay as they are in any language: a command to type, a button's own label.
+_LITERAL = re.compile(r"`[^`]*`|「[^」]*」")
 _WORD_RUN = re.compile(r"[/<]?[A-Za-z][\w'/<>:.-]*(?:[ \t]+[/<]?[A-Za-z][\w'/<>:.-]*)+")
 
 
@@ -31,7 +33,7 @@ def forms(template: str | tuple[str, ...]) -> tuple[str, ...]:
 
 def english_runs(template: str) -> list[str]:
     """Runs of two or more English words that are not commands, arguments or placeholders."""
-    text = _PLACEHOLDER.sub(" ", template)
+    text = _LITERAL.sub(" ", _PLACEHOLDER.sub(" ", template))
     runs = []
     for match in _WORD_RUN.finditer(text):
         words = [w for w in match.group().split() if not w.startswith(("/", "<")) and w not in ALLOWED_WORDS]
