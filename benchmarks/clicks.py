@@ -118,8 +118,12 @@ async def run(args: argparse.Namespace) -> Report:
 def _brief(burst: Burst) -> str:
     if burst.error:
         return "FAILED: " + burst.error.splitlines()[0]
-    return (f"p50 {fmt_ms(burst.p(50))}, p99 {fmt_ms(burst.p(99))}, max {fmt_ms(burst.max)}, "
+    return (f"p50 {_ms(burst.p(50))}, p99 {_ms(burst.p(99))}, max {_ms(burst.max)}, "
             f"{burst.late} past 3 s, CPU {burst.cpu_per_click_s * 1e3:.2f} ms/click")  # fmt: skip
+
+
+def _ms(seconds: float) -> str:
+    return "unanswered" if math.isinf(seconds) else fmt_ms(seconds)
 
 
 def _ratio(a: float, b: float) -> str:
@@ -143,7 +147,7 @@ def _table(report: Report, bursts: list[Burst], args: argparse.Namespace) -> Non
             met = False
             continue
         floor = _find(bursts, burst.platform, "floor", burst.hogs)
-        shown = " / ".join(fmt_ms(burst.p(q)) for q in (50, 99)) + " / " + fmt_ms(burst.max)
+        shown = " / ".join(_ms(burst.p(q)) for q in (50, 99)) + " / " + _ms(burst.max)
         target = P99_TARGET_S.get((burst.platform, bool(burst.hogs)))
         if target is not None:
             ok = burst.p(99) <= target
@@ -153,12 +157,12 @@ def _table(report: Report, bursts: list[Burst], args: argparse.Namespace) -> Non
         else:
             report.line("studybot p50 / p99 / max", shown)
         if floor is not None and not floor.error:
-            floor_shown = " / ".join(fmt_ms(floor.p(q)) for q in (50, 99)) + " / " + fmt_ms(floor.max)
+            floor_shown = " / ".join(_ms(floor.p(q)) for q in (50, 99)) + " / " + _ms(floor.max)
             report.line("bare library p50 / p99 / max", floor_shown)
             report.line("studybot / bare library, p99", _ratio(burst.p(99), floor.p(99)))
         other = _find(bursts, burst.platform, "compare", burst.hogs)
         if other is not None and not other.error:
-            other_shown = " / ".join(fmt_ms(other.p(q)) for q in (50, 99)) + " / " + fmt_ms(other.max)
+            other_shown = " / ".join(_ms(other.p(q)) for q in (50, 99)) + " / " + _ms(other.max)
             report.line("compared studybot p50 / p99 / max", other_shown)
             report.line("studybot / compared, p99", _ratio(burst.p(99), other.p(99)))
             report.line("compared: past 3 s; CPU per click",
@@ -180,8 +184,8 @@ def _table(report: Report, bursts: list[Burst], args: argparse.Namespace) -> Non
         met &= answered_once and stored_ok
         stored = f"{burst.stored[0]} by {burst.stored[1]} users" if burst.stored else "?"
         verdict = "target met" if answered_once and stored_ok else "MISSED"
-        shown = f"{burst.clicks - burst.unanswered} ({burst.refused_answers} refused) / {stored}"
-        report.line("answered once / answers stored", shown, f"{burst.clicks} / {burst.clicks}", verdict)
+        shown = f"{burst.clicks - burst.unanswered} ({burst.refused_answers} twice) / {stored}"
+        report.line("answered / answers stored", shown, f"{burst.clicks} / {burst.clicks}", verdict)
     for hogs in sorted({b.hogs for b in bursts}):
         tg, dc = _find(bursts, "telegram", "studybot", hogs), _find(bursts, "discord", "studybot", hogs)
         if tg and dc and not tg.error and not dc.error:

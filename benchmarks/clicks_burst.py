@@ -27,7 +27,7 @@ class Burst:
     clicks: int
     latencies: list[float] = field(default_factory=list)  # seconds, answered clicks only
     unanswered: int = 0  # never answered, or refused by the fake as too late
-    refused_answers: int = 0  # answers the fake refused (a second answer, an unknown query)
+    refused_answers: int = 0  # second answers to one click (the fake refuses them)
     bot_cpu_s: float = math.nan
     send_span_s: float = math.nan  # first click to last click sent
     stored: tuple[int, int] | None = None  # (answers, distinct users) in the bot's database
@@ -39,11 +39,12 @@ class Burst:
         return sum(1 for s in self.latencies if s > LATE_S) + self.unanswered
 
     def p(self, q: float) -> float:
-        return percentile(self.latencies, q) if len(self.latencies) == self.clicks else math.inf
+        """Percentile over all clicks, an unanswered one counting as answered never (inf)."""
+        return percentile(self.latencies + [math.inf] * self.unanswered, q)
 
     @property
     def max(self) -> float:
-        return max(self.latencies) if len(self.latencies) == self.clicks else math.inf
+        return math.inf if self.unanswered or not self.latencies else max(self.latencies)
 
     @property
     def cpu_per_click_s(self) -> float:
