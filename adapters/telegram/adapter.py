@@ -95,8 +95,9 @@ class TelegramAdapter:
         self.app = app
         self.config = config
         self.poll_timeout = poll_timeout
-        # httpx logs every Bot API call at INFO, a line per click in a burst; failures reach us anyway.
-        logging.getLogger("httpx").setLevel(max(logging.WARNING, logging.getLogger().level))
+        # httpx logs every Bot API call at INFO, a line per click in a burst: kept for DEBUG only.
+        quiet = logging.getLogger().getEffectiveLevel() > logging.DEBUG
+        logging.getLogger("httpx").setLevel(logging.WARNING if quiet else logging.NOTSET)
         self.redaction = Redaction(token)
         self.redaction.install()  # PTB logs its API URLs, token included, while it is being built
         builder = (
