@@ -15,7 +15,6 @@ from telegram import InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyPar
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -37,6 +36,7 @@ from adapters.telegram.render import (
     split_html,
 )
 from adapters.telegram.rounds import RoundIndex
+from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
 from bot.i18n import t
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
@@ -95,11 +95,14 @@ class TelegramAdapter:
         self.app = app
         self.config = config
         self.poll_timeout = poll_timeout
+        # httpx logs every Bot API call at INFO, a line per click in a burst: kept for DEBUG only.
+        quiet = logging.getLogger().getEffectiveLevel() > logging.DEBUG
+        logging.getLogger("httpx").setLevel(logging.WARNING if quiet else logging.NOTSET)
         self.redaction = Redaction(token)
         self.redaction.install()  # PTB logs its API URLs, token included, while it is being built
         builder = (
-            ApplicationBuilder().token(token).rate_limiter(AIORateLimiter(max_retries=max_retries))
-            .concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
+            ApplicationBuilder().token(token).rate_limiter(RateLimiter(max_retries=max_retries))
+            .request(AiohttpRequest()).concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
         )  # fmt: skip
         if config.telegram_api_base:
             builder = builder.base_url(config.telegram_api_base)
