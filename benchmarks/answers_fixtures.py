@@ -18,8 +18,8 @@ from benchmarks._common import (
     fmt_ms,
 )
 from bot.clock import ManualClock
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.quiz import CoreSettings, Quiz
-from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from studybot.tuning import tune_gc
 
 START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai

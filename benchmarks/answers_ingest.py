@@ -39,9 +39,9 @@ from benchmarks.answers_fixtures import (
     user_ref,
 )
 from bot.group_commit import GroupCommitter
+from bot.kinds import AnswerStatus, UserRef
 from bot.messages import SubmitAnswer
 from bot.quiz import Quiz
-from bot.records import AnswerStatus, UserRef
 
 
 @dataclass

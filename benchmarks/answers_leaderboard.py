@@ -33,9 +33,9 @@ from benchmarks.answers_fixtures import (
     user_ref,
 )
 from bot.clock import ManualClock
+from bot.kinds import ChatKind, ChatRef
 from bot.messages import ShowLeaderboard
 from bot.quiz import Quiz, chat_scope
-from bot.records import ChatKind, ChatRef
 from bot.windows import month_key, week_key
 
 BOARD_CHAT = ChatRef(PLATFORM, "-100999", ChatKind.GROUP, title="leaderboard bench")

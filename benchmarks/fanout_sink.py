@@ -21,8 +21,9 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
+from bot.kinds import ChatKind, ChatRef, Platform
 from bot.ports import PaceLimits, RetryLater
-from bot.records import Chat, ChatKind, ChatRef, Platform
+from bot.records import Chat
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.i18n import t
+from bot.kinds import AnswerMode, ChatKind, ChatRef, UserRef
 from bot.messages import (
     Ask,
     ContestStatusView,
@@ -30,7 +31,6 @@ from bot.messages import (
 from bot.model import QuestionType
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
-from bot.records import AnswerMode, ChatKind, ChatRef, UserRef
 from bot.windows import Window
 
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.kinds import Platform
 from bot.model import QuestionType
 from bot.presenting import option_views
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
-from bot.records import Platform
 
 SELF_GRADE_LEVELS = frozenset({"full", "half", "zero"})
 

@@ -14,21 +14,13 @@ from datetime import timedelta
 from bot.clock import Clock
 from bot.kahoot import PlayerState, score_question
 from bot.keyed_locks import KeyedLocks
+from bot.kinds import AnswerStatus, ChatRef, RoundKind, RoundState
 from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
 from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
 from bot.quiz import Quiz, QuizError, no_questions
-from bot.records import (
-    AnswerStatus,
-    ChatRef,
-    Contest,
-    ContestPhase,
-    ContestScore,
-    Round,
-    RoundKind,
-    RoundState,
-)
+from bot.records import Contest, ContestPhase, ContestScore, Round
 from bot.selection import choose_question, matching
 
 log = logging.getLogger("studybot.contest")

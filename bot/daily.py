@@ -16,12 +16,13 @@ from datetime import datetime, timedelta
 
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
+from bot.kinds import AnswerMode, ChatRef, RoundKind
 from bot.messages import DailyView
 from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import DailyStore, DuplicateDaily, Scheduler
 from bot.quiz import Quiz, QuizError, no_questions
-from bot.records import AnswerMode, ChatRef, DailySchedule, Round, RoundKind
+from bot.records import DailySchedule, Round
 
 log = logging.getLogger("studybot.daily")
 

@@ -9,15 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.kinds import AnswerPolicy, AnswerStatus, ChatRef, RevealPolicy, RoundKind, UserRef
 from bot.model import QuestionType
-from bot.records import (
-    AnswerPolicy,
-    AnswerStatus,
-    ChatRef,
-    RevealPolicy,
-    RoundKind,
-    UserRef,
-)
 from bot.windows import Window
 
 # ---------------------------------------------------------------- inbound commands

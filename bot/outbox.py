@@ -16,9 +16,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
+from bot.kinds import ChatRef
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, PostRejected, RetryLater
-from bot.records import Chat, ChatRef
+from bot.records import Chat
 
 log = logging.getLogger("studybot.outbox")
 T = TypeVar("T")

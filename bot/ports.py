@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.kinds import ChatRef, Platform, UserRef
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.records import (
     AnswerOutcome,
     Chat,
-    ChatRef,
     ChatSettings,
     Contest,
     ContestPhase,
@@ -23,12 +23,10 @@ from bot.records import (
     DailySchedule,
     NewAnswer,
     NewRound,
-    Platform,
     Round,
     ScoreRow,
     StoredAnswer,
     StreakRecord,
-    UserRef,
     UserTotals,
 )
 

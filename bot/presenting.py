@@ -10,10 +10,11 @@ from collections import Counter
 from dataclasses import replace
 
 from bot.i18n import bank_text, t
+from bot.kinds import AnswerStatus, RevealPolicy, RoundKind
 from bot.messages import OptionCount, OptionView, QuestionView, ReceiptView, RevealView
 from bot.model import Question, QuestionType
 from bot.ports import Store
-from bot.records import AnswerStatus, Chat, RevealPolicy, Round, RoundKind, StoredAnswer
+from bot.records import Chat, Round, StoredAnswer
 
 
 def build_question(

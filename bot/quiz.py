@@ -18,6 +18,17 @@ from bot import grading, standings
 from bot.clock import Clock, zone
 from bot.group_commit import GroupCommitter
 from bot.i18n import match_language, normalize_language, simplified, t
+from bot.kinds import (
+    AnswerMode,
+    AnswerPolicy,
+    AnswerStatus,
+    ChatKind,
+    ChatRef,
+    RevealPolicy,
+    RoundKind,
+    RoundState,
+    UserRef,
+)
 from bot.messages import (
     Ask,
     LeaderboardView,
@@ -35,22 +46,7 @@ from bot.ports import Store
 from bot.presenting import build_question, build_receipt, build_reveal, response_label
 from bot.quiz_cache import QuizCache, RoundContext
 from bot.quiz_settings import CoreSettings, QuizError, no_questions
-from bot.records import (
-    AnswerMode,
-    AnswerOutcome,
-    AnswerPolicy,
-    AnswerStatus,
-    Chat,
-    ChatKind,
-    ChatRef,
-    NewAnswer,
-    NewRound,
-    RevealPolicy,
-    Round,
-    RoundKind,
-    RoundState,
-    UserRef,
-)
+from bot.records import AnswerOutcome, Chat, NewAnswer, NewRound, Round
 from bot.selection import choose_question, matching
 from bot.selections import Selections
 from bot.standings import chat_scope, guild_scope

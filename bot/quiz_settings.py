@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from bot.bidi import isolate
 from bot.i18n import t
-from bot.records import AnswerPolicy, ChatSettings, RevealPolicy
+from bot.kinds import AnswerPolicy, RevealPolicy
+from bot.records import ChatSettings
 
 
 def no_questions(*filters: object) -> QuizError:

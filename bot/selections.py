@@ -5,7 +5,7 @@ Kept in memory: a half-built selection is UI state, not an answer; only Submit m
 
 from __future__ import annotations
 
-from bot.records import UserRef
+from bot.kinds import UserRef
 
 
 class Selections:

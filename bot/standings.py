@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.kinds import Platform
 from bot.messages import LeaderboardView, LeaderRow, ShowLeaderboard, ShowStats, StatsView
-from bot.records import Platform, ScoreRow
+from bot.records import ScoreRow
 from bot.windows import ALL_TIME_KEY, window_key
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from datetime import datetime
 from bot.bidi import isolate
 from bot.clock import zone
 from bot.i18n import format_points, t
+from bot.kinds import AnswerStatus, RevealPolicy, RoundKind
 from bot.messages import (
     ContestStatusView,
     DailyView,
@@ -28,7 +29,6 @@ from bot.messages import (
     StatsView,
 )
 from bot.model import QuestionType
-from bot.records import AnswerStatus, RevealPolicy, RoundKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSetti
 
 from bot.clock import zone
 from bot.i18n import LANGUAGES
-from bot.records import AnswerPolicy, RevealPolicy
+from bot.kinds import AnswerPolicy, RevealPolicy
 
 
 class ConfigError(ValueError):

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from bot.application import Application, Caller, DailyReply, HelpView, TextView
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import ContestStatusView, LeaderboardView, QuestionView, StatsView
-from bot.records import ChatKind, ChatRef, Platform, UserRef
 from bot.reply_text import render_reply
 
 PRIVATE = ChatRef(Platform.TELEGRAM, "10", ChatKind.PRIVATE, title="Ann")

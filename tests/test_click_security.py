@@ -10,21 +10,19 @@ from datetime import timedelta
 
 from bot.clicks import Act, Click, admits
 from bot.i18n import t
-from bot.quiz_cache import RoundContext
-from bot.quiz_settings import CoreSettings
-from bot.records import (
+from bot.kinds import (
     AnswerMode,
     AnswerPolicy,
-    Chat,
     ChatKind,
     ChatRef,
-    ChatSettings,
     Platform,
     RevealPolicy,
-    Round,
     RoundKind,
     RoundState,
 )
+from bot.quiz_cache import RoundContext
+from bot.quiz_settings import CoreSettings
+from bot.records import Chat, ChatSettings, Round
 from tests.conftest import START, make_bank
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)

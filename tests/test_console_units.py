@@ -10,9 +10,9 @@ import wcwidth
 
 from adapters.console import ConsoleAdapter
 from adapters.console.layout import wrap
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import Ask, SubmitAnswer
 from bot.quiz import QuizError
-from bot.records import ChatKind, ChatRef, Platform, UserRef
 
 ALICE = UserRef(Platform.TELEGRAM, "1", "Alice")
 PRIVATE = ChatRef(Platform.TELEGRAM, "1", ChatKind.PRIVATE)

@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from bot.kahoot import PlayerState, answer_points, score_question, streak_bonus
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import SubmitAnswer
 from bot.model import Bank, Question, QuestionType
 from bot.quiz import QuizError
-from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
 
 CHAT = ChatRef(Platform.CONSOLE, "contest-room", ChatKind.GROUP)
 ALICE, BOB, CAROL = (

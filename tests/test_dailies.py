@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, RoundState, UserRef
 from bot.messages import SubmitAnswer
 from bot.quiz import QuizError
-from bot.records import ChatKind, ChatRef, Platform, RoundKind, RoundState, UserRef
 
 CHAT = ChatRef(Platform.CONSOLE, "group-1", ChatKind.GROUP)
 ALICE = UserRef(Platform.CONSOLE, "a", "Alice")

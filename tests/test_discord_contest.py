@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.kinds import RoundKind
 from bot.model import QuestionType
-from bot.records import Round, RoundKind
+from bot.records import Round
 from tests.fakes.discord_models import FakeMember, MessageRecord
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.kinds import RoundKind, RoundState
 from bot.model import QuestionType
-from bot.records import RoundKind, RoundState
 from tests.conftest import make_bank
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

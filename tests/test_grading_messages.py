@@ -10,9 +10,9 @@ import pytest
 
 from bot.grading import InvalidResponse, grade, self_grade
 from bot.i18n import keys
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import SelfGrade, SubmitAnswer
 from bot.model import Question, QuestionType
-from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.text import render_receipt
 
 SINGLE = Question("s", 1, QuestionType.SINGLE, "题干", ("B",), 1.0, tuple((c, c) for c in "ABCD"))

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import Ask, ShowLeaderboard, SubmitAnswer
-from bot.records import ChatKind, ChatRef, Platform, UserRef
 from bot.windows import Window, month_key, week_key
 
 ALICE = UserRef(Platform.TELEGRAM, "1", "Alice")

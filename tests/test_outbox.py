@@ -7,10 +7,11 @@ import logging
 
 import pytest
 
+from bot.kinds import ChatKind, ChatRef, Platform
 from bot.messages import notice
 from bot.outbox import Outbox, Pacer
 from bot.ports import PaceLimits, RetryLater
-from bot.records import Chat, ChatKind, ChatRef, ChatSettings, Platform
+from bot.records import Chat, ChatSettings
 from tests.fakes.ports import RecordingPort
 
 

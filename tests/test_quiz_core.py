@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.kinds import AnswerPolicy, AnswerStatus, ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import Ask, SelfGrade, ShowLeaderboard, ShowStats, SubmitAnswer
 from bot.ports import DuplicateDaily
 from bot.quiz import QuizError
-from bot.records import AnswerPolicy, AnswerStatus, ChatKind, ChatRef, Platform, RoundKind, UserRef
 
 CHAT = ChatRef(Platform.TELEGRAM, "-100", ChatKind.GROUP, title="group")
 ALICE = UserRef(Platform.TELEGRAM, "1", "Alice")

@@ -6,8 +6,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from bot.clock import SystemClock, zone
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import SubmitAnswer
-from bot.records import ChatKind, ChatRef, Platform, UserRef
 from studybot.bootstrap import bootstrap
 from studybot.config import Config
 from tests.fakes.ports import RecordingPort

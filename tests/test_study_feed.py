@@ -9,8 +9,8 @@ import fsrs
 import pytest
 
 from adapters.storage.study_store import SqliteStudyStore
+from bot.kinds import AnswerPolicy, ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import SubmitAnswer
-from bot.records import AnswerPolicy, ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.study.feed import StudyFeed
 from bot.study.records import Outcome, StudyAnswer
 from bot.study.spaced import SpacedRepetition, rating

@@ -18,8 +18,8 @@ import pytest
 from adapters.telegram import TelegramAdapter
 from bot.clock import ManualClock
 from bot.i18n import LANGUAGES, t
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind
 from bot.model import Bank
-from bot.records import ChatKind, ChatRef, Platform, RoundKind
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
 from tests.fakes.ports import ManualScheduler

@@ -27,6 +27,7 @@ from adapters.console.schedule_commands import ScheduleCommands
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.i18n import bank_text, match_language, t
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import (
     Ask,
     Notice,
@@ -41,7 +42,6 @@ from bot.messages import (
 from bot.model import QuestionType
 from bot.ports import PaceLimits
 from bot.quiz import Quiz, QuizError
-from bot.records import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.text import (
     render_leaderboard,
     render_notice,

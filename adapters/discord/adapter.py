@@ -19,9 +19,10 @@ from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal
 from adapters.discord.replies import InFlight
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
+from bot.kinds import Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, PaceLimits, PostRejected, RetryLater
-from bot.records import Chat, Platform
+from bot.records import Chat
 from bot.text import render_notice
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from adapters.discord.replies import Reply, chat_ref
 from adapters.discord.translator import text
 from bot.daily_times import parse_duration
 from bot.i18n import t
+from bot.kinds import AnswerMode
 from bot.quiz import QuizError
-from bot.records import AnswerMode
 from bot.text import render_contest_status, render_daily
 
 ADMIN = discord.Permissions(manage_guild=True)

@@ -18,12 +18,12 @@ from adapters.discord.replies import InFlight, Reply, chat_ref, respond, send, u
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.clicks import Act, Click, admitted
 from bot.i18n import t
+from bot.kinds import AnswerStatus, Platform
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
 from bot.model import QuestionType
 from bot.presenting import response_label
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
-from bot.records import AnswerStatus, Platform
 
 log = logging.getLogger("studybot.discord")
 RECORDED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED)

@@ -13,9 +13,9 @@ import discord
 
 from adapters.discord.render import question_embed
 from bot.keyed_locks import KeyedLocks
+from bot.kinds import RoundState
 from bot.messages import QuestionView
 from bot.quiz import Quiz
-from bot.records import RoundState
 
 log = logging.getLogger("studybot.discord")
 REMEMBERED = 2000  # question views kept for re-rendering; older ones are rebuilt from the store

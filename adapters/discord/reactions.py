@@ -9,10 +9,10 @@ import discord
 
 from adapters.discord.replies import InFlight
 from bot.keyed_locks import KeyedLocks
+from bot.kinds import AnswerMode, AnswerStatus, Platform, UserRef
 from bot.messages import QuestionView, SubmitAnswer
 from bot.model import QuestionType
 from bot.quiz import Quiz
-from bot.records import AnswerMode, AnswerStatus, Platform, UserRef
 
 log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}

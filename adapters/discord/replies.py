@@ -14,7 +14,7 @@ import discord
 
 from adapters.discord.render import CONTENT_MAX, fit, fit_embed
 from bot.i18n import DEFAULT_LANGUAGE, match_language, t
-from bot.records import ChatKind, ChatRef, Platform, UserRef
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 
 log = logging.getLogger("studybot.discord")
 DEFER_AFTER = 2.0  # seconds of work before the reply is deferred (Discord allows 3)

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 import aiosqlite
 
 from adapters.storage.sql import APPLY_SCORES, from_db, to_db
-from bot.records import AnswerOutcome, AnswerPolicy, AnswerStatus, NewAnswer, StoredAnswer
+from bot.kinds import AnswerPolicy, AnswerStatus
+from bot.records import AnswerOutcome, NewAnswer, StoredAnswer
 
 CREATE_INCOMING = (
     "CREATE TEMP TABLE IF NOT EXISTS incoming (seq INTEGER PRIMARY KEY, round_id INTEGER, "

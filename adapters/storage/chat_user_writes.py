@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 import aiosqlite
 
 from adapters.storage.sql import to_db
-from bot.records import ChatRef, ChatSettings, UserRef
+from bot.kinds import ChatRef, UserRef
+from bot.records import ChatSettings
 
 
 async def insert_chat(db: aiosqlite.Connection, ref: ChatRef, defaults: ChatSettings) -> None:

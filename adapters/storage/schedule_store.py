@@ -10,15 +10,9 @@ from typing import Any
 
 from adapters.storage.sql import ROUND_COLUMNS, Params, from_db, round_from_row, to_db
 from adapters.storage.sqlite_store import SqliteStore
+from bot.kinds import AnswerMode
 from bot.ports import ContestRunning
-from bot.records import (
-    AnswerMode,
-    Contest,
-    ContestPhase,
-    ContestScore,
-    DailySchedule,
-    Round,
-)
+from bot.records import Contest, ContestPhase, ContestScore, DailySchedule, Round
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _DAILY_COLUMNS = "chat_id, local_time, timezone, weekdays, deadline_seconds, tag, mode, enabled, updated_at"

@@ -8,19 +8,17 @@ from typing import Any, cast
 
 import aiosqlite
 
-from bot.records import (
+from bot.kinds import (
     AnswerMode,
     AnswerPolicy,
-    Chat,
     ChatKind,
     ChatRef,
-    ChatSettings,
     Platform,
     RevealPolicy,
-    Round,
     RoundKind,
     RoundState,
 )
+from bot.records import Chat, ChatSettings, Round
 
 Params = Sequence[Any] | dict[str, Any]
 

@@ -32,20 +32,18 @@ from adapters.storage.sql import (
     round_from_row,
     to_db,
 )
+from bot.kinds import ChatRef, RevealPolicy, UserRef
 from bot.ports import DuplicateDaily
 from bot.records import (
     AnswerOutcome,
     Chat,
-    ChatRef,
     ChatSettings,
     NewAnswer,
     NewRound,
-    RevealPolicy,
     Round,
     ScoreRow,
     StoredAnswer,
     StreakRecord,
-    UserRef,
     UserTotals,
 )
 

@@ -39,9 +39,10 @@ from adapters.telegram.rounds import RoundIndex
 from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
 from bot.i18n import t
+from bot.kinds import Platform, RoundKind
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, ChatMoved, PaceLimits, PostRejected, RetryLater
-from bot.records import Chat, Platform, RoundKind
+from bot.records import Chat
 from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
 from studybot.config import Config
 

@@ -20,9 +20,9 @@ from adapters.telegram import callback_data as cd
 from adapters.telegram.render import chat_ref, clip, message_ref, user_ref
 from bot import clicks
 from bot.i18n import t
+from bot.kinds import AnswerStatus, Platform
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
 from bot.presenting import response_label
-from bot.records import AnswerStatus, Platform
 from bot.text import HTML, receipt_headline, render_receipt
 
 if TYPE_CHECKING:

@@ -20,10 +20,10 @@ from adapters.telegram import admin
 from adapters.telegram.incoming import Incoming, guarded
 from adapters.telegram.render import chat_ref, language_keyboard, self_grade_keyboard
 from bot.i18n import bank_text, match_language
+from bot.kinds import AnswerStatus, ChatKind, ChatRef, Platform
 from bot.messages import Ask, ReceiptView, ShowLeaderboard, ShowStats, SubmitAnswer
 from bot.model import QuestionType
 from bot.quiz import QuizError
-from bot.records import AnswerStatus, ChatKind, ChatRef, Platform
 from bot.text import HTML, render_leaderboard, render_receipt, render_stats
 from bot.windows import Window
 

@@ -13,8 +13,8 @@ from telegram.ext import ContextTypes
 
 from adapters.telegram.render import chat_ref, user_ref
 from bot.i18n import t
+from bot.kinds import ChatRef, UserRef
 from bot.quiz import QuizError
-from bot.records import ChatRef, UserRef
 from bot.text import HTML
 
 if TYPE_CHECKING:

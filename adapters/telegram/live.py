@@ -15,7 +15,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.i18n import t
-from bot.records import AnswerStatus, Round
+from bot.kinds import AnswerStatus
+from bot.records import Round
 from bot.text import HTML
 
 if TYPE_CHECKING:

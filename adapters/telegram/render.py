@@ -11,9 +11,9 @@ from telegram import User as TgUser
 
 from adapters.telegram import callback_data
 from bot.i18n import t
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import QuestionView
 from bot.model import QuestionType
-from bot.records import ChatKind, ChatRef, Platform, UserRef
 
 MAX_TEXT = 4096
 MAX_TOAST = 200

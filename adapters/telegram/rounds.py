@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from adapters.telegram.render import message_ref
+from bot.kinds import ChatRef
 from bot.quiz import Quiz
-from bot.records import ChatRef
 
 
 class RoundIndex:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.commands.arguments import Arg, ArgKind, Choice
+from bot.kinds import AnswerMode
 from bot.model import QuestionType
-from bot.records import AnswerMode
 from bot.windows import Window
 
 

@@ -1,0 +1,77 @@
+"""The vocabulary both stored records and views speak: platforms and kinds of chat, round,
+answer mode, status and policy, and the references that name a chat and a person.
+
+Chat adapters may use these (they cross the boundary in commands and views); the records that
+the store keeps (bot/records.py) never leave the core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Platform(StrEnum):
+    CONSOLE = "console"
+    DISCORD = "discord"
+    TELEGRAM = "telegram"
+
+
+class ChatKind(StrEnum):
+    PRIVATE = "private"
+    GROUP = "group"
+
+
+class RevealPolicy(StrEnum):
+    PRACTICE = "practice"  # grade and explanation at once
+    ROUND = "round"  # only "recorded" until the deadline
+
+
+class AnswerPolicy(StrEnum):
+    FIRST = "first"  # the first answer is final
+    CHANGEABLE = "changeable"  # the last answer before the deadline counts
+
+
+class RoundKind(StrEnum):
+    PRACTICE = "practice"
+    DAILY = "daily"
+    CONTEST = "contest"
+
+
+class AnswerMode(StrEnum):
+    BUTTONS = "buttons"
+    REACTIONS = "reactions"
+
+
+class RoundState(StrEnum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRef:
+    """Where a command came from: a Discord channel (with its guild), a Telegram chat, the console."""
+
+    platform: Platform
+    chat_key: str
+    kind: ChatKind = ChatKind.GROUP
+    guild_key: str | None = None
+    title: str = ""
+    # The language the platform suggests (a Telegram user's language_code, a Discord server's
+    # locale): used only when the chat is first seen, never to override a chosen language.
+    language_hint: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    platform: Platform
+    user_key: str
+    display_name: str
+
+
+class AnswerStatus(StrEnum):
+    ACCEPTED = "accepted"
+    CHANGED = "changed"  # a changeable round: this answer replaced an earlier one
+    DUPLICATE = "duplicate"  # an answer was already final; the stored one is returned
+    CLOSED = "closed"
+    UNKNOWN_ROUND = "unknown_round"
