@@ -66,6 +66,7 @@ def _build(data: dict) -> Bank:
                 key_points=tuple(q.get("key_points", ())),
                 errata=tuple(Erratum(**e) for e in q.get("errata", ())),
                 completed_by_editor=q.get("completed_by_editor", False),
+                tolerance=float(q["tolerance"]) if "tolerance" in q else None,
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}

@@ -293,6 +293,8 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         out["answer"] = list(q.answer)
     else:
         out["answer"] = q.answer[0] if len(q.answer) == 1 else list(q.answer)
+    if q.tolerance is not None:
+        out["tolerance"] = _number(q.tolerance)
     out["explanation"] = q.explanation
     if q.key_points:
         out["key_points"] = list(q.key_points)

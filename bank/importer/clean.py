@@ -83,6 +83,7 @@ class CleanText:
     origin: tuple[int, ...]
     original: str
     notes: tuple[tuple[int, str], ...] = ()  # (original offset, what the cleaner did)
+    converted: int = 0  # characters changed from traditional to simplified
     _line_starts: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -158,4 +159,5 @@ def clean_text(original: str) -> CleanText:
                                     for c in line)
             lines.append(converted)
         simplified = "\n".join(lines)
-    return CleanText(simplified, tuple(offsets), original, tuple(notes))
+    converted = sum(1 for a, b in zip(stripped, simplified, strict=True) if a != b)
+    return CleanText(simplified, tuple(offsets), original, tuple(notes), converted)
