@@ -38,6 +38,10 @@ _TOKEN_RE = re.compile(
 )
 _NUMBERED_RE = re.compile(r"^[ \t\u3000]*[(（]?(\d+)[ \t\u3000]*[.．、)）:：][ \t\u3000]*", re.MULTILINE)
 _SEPARATORS = re.compile(r"[\s,，;；、]*")
+_SECTION_HEAD_RE = re.compile(
+    rf"^[ \t\u3000]*(?:第?[{_NUMERAL}]+(?:部分)?[、.．]|[(（][{_NUMERAL}]+[)）]"
+    r"|\S{0,8}题[ \t\u3000]*(?:答案)?[ \t\u3000]*[:：]?[ \t\u3000]*$)"
+)
 # Lines in a key that carry no answer but are expected there: a section title, a note.
 _SECTION_LINE_RE = re.compile(rf"^[ \t\u3000]*(?:第?[{_NUMERAL}]+[、.．]|[(（]?[{_NUMERAL}]+[)）])|题")
 
@@ -148,6 +152,9 @@ def _answers(doc: CleanText, start: int, end: int, report: Report) -> list[_Entr
             entries.extend(choices)
             continue
         numbered = _NUMBERED_RE.match(line)
+        if not numbered and _SECTION_HEAD_RE.match(line):
+            pending = None  # `二、多选题`: a section of the key, not a continued answer
+            continue
         if numbered:
             pending = _Entry(int(numbered.group(1)), line[numbered.end():].strip(),
                              line_start + numbered.end(), line_start + len(line))

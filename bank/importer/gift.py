@@ -39,10 +39,11 @@ def escape(text: str) -> str:
 
 
 def _protect(text: str) -> str:
-    """`\\X` -> a private-use stand-in for X plus a filler, same length."""
+    """`\\X` -> a private-use stand-in for X plus a filler, same length (`\\n` stands for a
+    line break inside a question)."""
     return re.sub(r"\\([~=#{}:\\n])",
-                  lambda m: (chr(0xE000 + ord(m.group(1))) + _FILL) if m.group(1) != "n"
-                  else "\n" + _FILL, text)
+                  lambda m: chr(0xE000 + (10 if m.group(1) == "n" else ord(m.group(1)))) + _FILL,
+                  text)
 
 
 def _restore(text: str) -> str:
@@ -55,11 +56,30 @@ def _uncomment(text: str) -> str:
     return re.sub(r"(?m)^[ \t]*//.*$", lambda m: " " * len(m.group(0)), text)
 
 
+# What `bank export --format gift` records that GIFT has no place for; Moodle ignores comments.
+_META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(.*)$")
+
+
+def _apply_meta(draft: Draft, text: str, report: Report) -> None:
+    meta = dict(part.split("=", 1) for part in text.split() if "=" in part)
+    try:
+        draft.number = int(meta.get("number", draft.number))
+        draft.points = float(meta.get("points", draft.points))
+    except ValueError:
+        report.warn("unplaced", f"unreadable studybot comment {text!r}", draft.where, draft.number)
+    if meta.get("tags"):
+        draft.tags = tuple(meta["tags"].split(","))
+    if meta.get("type") == "short" and draft.alternatives:
+        draft.type_hint, draft.answer = _T.SHORT, draft.alternatives[0]
+        draft.alternatives = None
+
+
 class GiftReader:
     name = "gift"
 
     def read(self, doc: CleanText, report: Report) -> PaperDraft:
-        work = _uncomment(_protect(doc.text))
+        raw = _protect(doc.text)
+        work = _uncomment(raw)
         drafts: list[Draft] = []
         start = 0
         titled = False
@@ -69,6 +89,9 @@ class GiftReader:
             if block.strip():
                 lead = len(block) - len(block.lstrip())
                 draft = self._question(doc, work, start + lead, end, len(drafts) + 1, report)
+                meta = _META_RE.search(raw, start, end)
+                if draft is not None and meta:
+                    _apply_meta(draft, meta.group(1), report)
                 if draft is not None:
                     titled = titled or draft.qid is not None
                     drafts.append(draft)
@@ -109,9 +132,8 @@ class GiftReader:
             report.fail("gift", "a second answer block or a stray brace in one question; "
                         "escape a literal brace as \\{ or \\}", doc.where(at), number)
             return None
-        before = _restore(work[body_at:opening])
-        rest = _restore(after)
-        stem = join_lines(before + ("____" + rest if rest.strip() else ""))
+        rest = after.strip()
+        stem = _restore(join_lines(work[body_at:opening] + ("____" + rest if rest else "")))
         draft = Draft(number=number, stem=stem, where=where, qid=qid,
                       spans={"stem": (body_at, opening)})
         content = work[opening + 1:closing]

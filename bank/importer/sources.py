@@ -318,6 +318,9 @@ def _read_docx(data: bytes, name: str, report: Report):
     lines: list[str] = []
     places: list[str] = []
     paragraph = table_no = 0
+    question_table = _question_table(document, report)
+    if question_table is not None:
+        return clean_text(""), question_table, None
     for child in document.element.body.iterchildren():
         tag = child.tag.rsplit("}", 1)[-1]
         if tag == "p":
@@ -328,11 +331,6 @@ def _read_docx(data: bytes, name: str, report: Report):
         elif tag == "tbl":
             table_no += 1
             table = Table(child, document)
-            cells = [[cell.text for cell in row.cells] for row in table.rows]
-            if cells and {"stem", "answer"} <= set(header_columns(cells[0]).values()):
-                where = _table_place(table_no)
-                return clean_text(""), read_table(enumerate(cells, 1), report, where,
-                                                  f"table {table_no}"), None
             for r, row in enumerate(table.rows, 1):
                 seen = set()
                 for c, cell in enumerate(row.cells, 1):
@@ -351,6 +349,25 @@ def _read_docx(data: bytes, name: str, report: Report):
         return f"{places[int(match.group(1)) - 1]}, col {match.group(2)}"
 
     return doc, paper, relocate
+
+
+def _question_table(document, report: Report) -> PaperDraft | None:
+    """The first table whose first row is a question-table header, read as a table; every
+    other non-empty paragraph or table is reported as not imported."""
+    tables = document.tables
+    for number, table in enumerate(tables, 1):
+        cells = [[cell.text for cell in row.cells] for row in table.rows]
+        if cells and {"stem", "answer"} <= set(header_columns(cells[0]).values()):
+            for i, paragraph in enumerate(document.paragraphs, 1):
+                if paragraph.text.strip():
+                    report.warn("unplaced", f"text outside the question table not imported: "
+                                f"{paragraph.text.strip()[:40]!r}", f"paragraph {i}")
+            for other in range(1, len(tables) + 1):
+                if other != number:
+                    report.warn("unplaced", "only the first question table is read; this table "
+                                "is not imported", f"table {other}")
+            return read_table(enumerate(cells, 1), report, _table_place(number), f"table {number}")
+    return None
 
 
 def _table_place(table_no: int):

@@ -28,6 +28,7 @@ HEADERS: dict[str, str] = {
     **{name: "tags" for name in ("tags", "tag", "标签", "知识点")},
     **{name: "points" for name in ("points", "score", "分值", "分数")},
     **{name: "id" for name in ("id",)},
+    **{name: "tolerance" for name in ("tolerance", "误差")},
     **{name: "number" for name in ("number", "no", "题号", "序号")},
     **{f"{prefix}{letter.lower()}": f"options.{letter}" for letter in _LETTERS
        for prefix in ("", "option", "选项", "选项_")},
@@ -167,6 +168,12 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
         else:
             report.warn("points", f"points {text('points')!r} is not a positive number; 1 used",
                         where(row, values["points"][1]))
+    if text("tolerance"):
+        try:
+            draft.tolerance = abs(float(text("tolerance")))
+        except ValueError:
+            report.warn("unplaced", f"tolerance {text('tolerance')!r} is not a number; not "
+                        "imported", where(row, values["tolerance"][1]))
     if text("tags"):
         tags = [t.lower() for t in re.split(r"[\s,;，；、]+", text("tags")) if t]
         bad = [t for t in tags if not _TAG_RE.fullmatch(t)]
