@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bank.importer import FORMATS, ImportRefused, import_source
-from bank.importer.sources import slug
+from bank.importer.sources import MAX_BYTES, slug
 
 __all__ = ["add_import_parser", "read_source", "run_import", "slug"]
 
@@ -22,9 +22,11 @@ class UnreadableSource(Exception):
 
 
 def read_source(path: Path) -> bytes:
-    """The bytes of `path`. Raises UnreadableSource for a missing or unreadable file."""
+    """The bytes of `path`, at most one byte over MAX_BYTES (import_source refuses more).
+    Raises UnreadableSource for a missing or unreadable file."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as source:
+            return source.read(MAX_BYTES + 1)
     except OSError as exc:
         raise UnreadableSource(f"{path}: {exc.strerror or exc}") from exc
 
@@ -82,6 +84,10 @@ def run_import(
         return 2
     report_to = out if output else err
     progress = _ProgressBar(sys.stderr, path.name) if sys.stderr.isatty() else None
+    if len(data) > MAX_BYTES:
+        print(f"studybot bank import: {path.name}: {path.stat().st_size / 2**20:.1f} MB is over "
+              f"the {MAX_BYTES // 2**20} MB limit for one source; nothing written", file=report_to)
+        return 1
     try:
         result = import_source(
             data, path.name, format=reader, bank_id=bank_id or slug(path.stem), title=title,

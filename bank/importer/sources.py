@@ -41,7 +41,7 @@ __all__ = [
 
 TEXT_READERS = {reader.name: reader for reader in (PaperReader(), AikenReader(), GiftReader())}
 FORMATS = ("paper", "aiken", "gift", "csv", "xlsx", "docx", "apkg")
-MAX_BYTES = 64 * 1024 * 1024  # larger sources are refused before anything is read
+MAX_BYTES = 32 * 1024 * 1024  # larger sources are refused before anything is read
 _EXTENSIONS = {".gift": "gift", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx", ".docx": "docx",
                ".apkg": "apkg", ".aiken": "aiken"}
 _BANK_ID_RE = re.compile(r"[a-z0-9][a-z0-9-_]*")
