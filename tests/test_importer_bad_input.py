@@ -73,7 +73,7 @@ def test_gift_with_an_unclosed_brace(tmp_path: Path) -> None:
 
 def test_undecodable_text(tmp_path: Path) -> None:
     src = tmp_path / "latin.txt"
-    src.write_bytes("1. café\nA. x\nB. y\n答案：A\n".encode("utf-8") + b"\x81\xff\xfe")
+    src.write_bytes("1. café\nA. x\nB. y\n答案：A\n".encode() + b"\x81\xff\xfe")
     assert "latin.txt:5: neither UTF-8 nor GB18030" in refused(src, tmp_path)
 
 
@@ -83,5 +83,5 @@ def test_forced_format_that_does_not_fit(tmp_path: Path, fmt: str) -> None:
     target = tmp_path / "out.yaml"
     out = io.StringIO()
     assert run_import(str(src), str(target), reader=fmt, out=out, err=io.StringIO()) == 1
-    assert not target.exists() and "choose one with --format" in out.getvalue() or \
+    assert (not target.exists() and "choose one with --format" in out.getvalue()) or \
         "[header]" in out.getvalue()
