@@ -10,7 +10,8 @@ from typing import NamedTuple
 
 from bank.answers import multi_letters
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
-from bank.yaml_io import YamlSyntaxError, parse_located
+from bank.fast_load import Doubt, fast_parse, surely_valid
+from bank.yaml_io import Located, YamlSyntaxError, parse_located
 from bot.model import Bank, Erratum, Question, QuestionType
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "BankProblem",
     "BankReport",
     "bank_files",
+    "check_data",
     "load_bank",
     "load_bank_report",
     "load_bank_text",
@@ -77,9 +79,37 @@ def _by_line(problem: BankProblem) -> tuple[int, str]:
     return (problem.line or 0, problem.message)
 
 
+def _fast_report(text: str, filename: str) -> BankReport | None:
+    """The report of a bank with no problem at all, read on the fast path (bank/fast_load.py);
+    None when the slow path must speak (a doubt, an error or a warning to place on a line)."""
+    try:
+        data = fast_parse(text)
+    except Doubt:
+        return None
+    report = check_data(data, filename)
+    return report if report.bank is not None and not report.warnings else None
+
+
+def check_data(data: dict, filename: str = "<data>") -> BankReport:
+    """Validate bank data already in memory (no lines to give): the schema, fast when it can
+    be proven valid directly, then the per-question rules; the Bank if there is no error."""
+    checker = BankChecker(Located(value=data), filename)
+    if surely_valid(data):
+        for path, q, kind in checker._questions():
+            checker.check_question(path, q, kind)
+    else:
+        checker.check_schema()
+    checker.check_unique()
+    checker.check_warnings()
+    return BankReport(None if checker.errors else _build(data), checker.errors, checker.warnings)
+
+
 def load_bank_text_report(text: str, filename: str = "<string>") -> BankReport:
     """Validate bank text and build the Bank if there is no error; never raises for a bad bank.
     Errors and warnings come sorted by line."""
+    fast = _fast_report(text, filename)
+    if fast is not None:
+        return fast
     try:
         located = parse_located(text)
     except YamlSyntaxError as exc:
