@@ -54,18 +54,18 @@ def _check_dump(yaml_text: str, expected, out: TextIO) -> bool:
 
 
 class _ProgressBar:
-    """A one-line progress bar on a terminal's stderr (nothing when stderr is not a TTY)."""
+    """A one-line progress bar on a terminal's stderr (used only when stderr is a TTY)."""
 
     def __init__(self, stream: TextIO, label: str) -> None:
-        self.stream, self.label, self.shown = stream, label, -1
+        self.stream, self.label, self.shown = stream, label, ("", -1)
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, stage: str, done: int, total: int) -> None:
         percent = 100 * done // total if total else 100
-        if percent != self.shown:
-            self.shown = percent
+        if (stage, percent) != self.shown:
+            self.shown = (stage, percent)
             bar = "#" * (percent // 4)
-            self.stream.write(f"\r{self.label} [{bar:<25}] {done}/{total} items")
-            if done >= total:
+            self.stream.write(f"\r{self.label}: {stage:<8} [{bar:<25}] {percent:3d}%")
+            if stage == "building" and done >= total:
                 self.stream.write("\n")
             self.stream.flush()
 

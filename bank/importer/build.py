@@ -88,19 +88,19 @@ def _same_item_key(question: Question) -> tuple:
 
 
 def build_questions(
-    paper: PaperDraft, doc: CleanText, bank_id: str, report: Report, progress=None,
+    paper: PaperDraft, doc: CleanText, bank_id: str, report: Report,
     duplicates: bool = False,
 ) -> list[Question]:
     """Questions for every usable draft; each unusable one is reported, never dropped silently.
     With `duplicates`, items with the same stem and options as an earlier one are reported.
-    `progress(done, total)` is called now and then for a progress bar."""
+    Progress goes to `report.tick` now and then."""
     questions: list[Question] = []
     used: set[str] = set()
     seen: dict[tuple, Question] = {}
     total = len(paper.drafts)
     for done, draft in enumerate(paper.drafts):
-        if progress is not None and done % 500 == 0:
-            progress(done, total)
+        if done % 500 == 0:
+            report.tick("building", done, total)
         _scan(draft, doc, report)
         _duplicates(draft, report)
         settled = ((QuestionType.FILL, draft.alternatives)
@@ -138,6 +138,5 @@ def build_questions(
                 report.warn("duplicate", f"same stem and options as item {first.number}",
                             draft.where, draft.number)
         questions.append(question)
-    if progress is not None:
-        progress(total, total)
+    report.tick("building", total, total)
     return questions

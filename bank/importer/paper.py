@@ -238,6 +238,8 @@ class PaperReader:
             nxt = self._next_marker(index, body, section.end, number, answers)
             end = nxt[0] if nxt else section.end
             drafts.append(self._draft(doc, number + offset, mstart, body, end, section, report))
+            if len(drafts) % 500 == 0:
+                report.tick("reading", body, len(doc.text))
             if nxt is None:
                 return drafts
             if nxt[3] != number + 1:
@@ -247,12 +249,14 @@ class PaperReader:
     def _next_marker(self, index, body, end, number, answers):
         """The next item's marker: looked for after this item's answer marker and before the
         following one first, since every item's number precedes its own answer."""
-        after = answers[bisect.bisect_left(answers, body):bisect.bisect_left(answers, end)]
+        # Answers in [body, end) are answers[lo:hi]; never sliced out, which made long
+        # sections quadratic.
+        lo, hi = bisect.bisect_left(answers, body), bisect.bisect_left(answers, end)
         tight = []
-        if after:
-            answer_end = ANSWER_RE.match(index.text, after[0]).end()
-            tight.append((answer_end, after[1] if len(after) > 1 else end))
-            tight.append((body, after[0]))  # this item has no answer of its own
+        if lo < hi:
+            answer_end = ANSWER_RE.match(index.text, answers[lo]).end()
+            tight.append((answer_end, answers[lo + 1] if lo + 1 < hi else end))
+            tight.append((body, answers[lo]))  # this item has no answer of its own
         for windows, last in ((tight, True), ([(body, end)], False)):
             for candidate in (number + 1, number + 2, number + 3):
                 for wstart, wend in windows:
@@ -261,7 +265,7 @@ class PaperReader:
                     # question whose answer was lost.
                     markers = [
                         m for m in index.markers(wstart, wend, candidate)
-                        if m[2] > 0 or any(m[1] <= a < end for a in after)
+                        if m[2] > 0 or bisect.bisect_left(answers, m[1], lo, hi) < hi
                     ]
                     # Between two answers, an equal candidate later on is the real one: an
                     # earlier one sits in this item's explanation (`1. … 2. … 3. …`).

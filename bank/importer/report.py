@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.model import Bank, QuestionType
@@ -49,6 +50,12 @@ class Report:
     warnings: list[ImportWarning] = field(default_factory=list)
     errors: list[ImportWarning] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # progress(stage, done, total), for a progress bar; readers call tick() now and then
+    progress: Callable[[str, int, int], None] | None = None
+
+    def tick(self, stage: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(stage, done, total)
 
     def warn(self, kind: str, message: str, where: str = "", number: int | None = None) -> None:
         self.warnings.append(ImportWarning(kind, message, where, number))

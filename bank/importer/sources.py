@@ -46,7 +46,7 @@ _EXTENSIONS = {".gift": "gift", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx", "
                ".apkg": "apkg", ".aiken": "aiken"}
 _BANK_ID_RE = re.compile(r"[a-z0-9][a-z0-9-_]*")
 
-Progress = Callable[[int, int], None]
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
 class ImportRefused(Exception):
@@ -142,7 +142,7 @@ def import_source(
     if format is not None and format not in FORMATS:
         raise ImportRefused(f"unknown format {format!r}; {_formats_hint()}")
     chosen = format or detect_format(data, name)
-    report = Report()
+    report = Report(progress=progress)
     relocate: Callable[[str], str] | None = None
     doc = clean_text("")
     if chosen in TEXT_READERS or chosen == "csv":
@@ -159,8 +159,7 @@ def import_source(
         paper = _read_xlsx(data, name, report)
     else:
         paper = read_table(_apkg_rows(data, name), report, _note_field, "Anki deck")
-    questions = build_questions(paper, doc, bank_id, report, progress,
-                                duplicates=True) if not report.errors else []
+    questions = build_questions(paper, doc, bank_id, report, duplicates=True) if not report.errors else []
     if not questions and not report.errors:
         report.warn("empty", f"no item found; looked for {_LOOKED_FOR[chosen]} ({_formats_hint()})")
     warnings, errors = report.warnings, report.errors
