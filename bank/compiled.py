@@ -86,7 +86,8 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
         for (qid, number, kind, stem, answer, points, options, explanation, tags, key_points,
              errata, completed, tolerance) in payload["questions"]
     )
-    bank = Bank(*payload["bank"], questions=questions)
+    bank_id, title, language, source = payload["bank"]
+    bank = Bank(bank_id, title, language, source, questions)
     warnings = [BankProblem(filename, line, qid, message)
                 for line, qid, message in payload["warnings"]]
     return bank, warnings

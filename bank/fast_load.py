@@ -23,13 +23,13 @@ class Doubt(Exception):
     """The fast path cannot vouch for this text; use the slow one."""
 
 
-class _FastLoader(yaml.CSafeLoader):  # type: ignore[misc,name-defined]
+class _FastLoader(yaml.CSafeLoader):
     yaml_implicit_resolvers = BankLoader.yaml_implicit_resolvers
 
-    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[str, Any]:
+    def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
         # No merge keys (`<<`), keys as written (an option `1` is the text "1"), and a
         # duplicate key is a doubt (the slow path reports it with its line).
-        result: dict[str, Any] = {}
+        result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, ScalarNode) or key_node.value in result:
                 raise Doubt

@@ -84,7 +84,7 @@ class Origins(Sequence[int]):
     def __len__(self) -> int:
         return self._length
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._length))]
         if index < 0:
@@ -182,11 +182,11 @@ def clean_text(original: str) -> CleanText:
         # character keeps its origin.
         lines = []
         for line in stripped.split("\n"):
-            converted = to_simplified(line)
-            if len(converted) != len(line):
-                converted = "".join(to_simplified(c) if len(to_simplified(c)) == 1 else c
+            line_text = to_simplified(line)
+            if len(line_text) != len(line):
+                line_text = "".join(to_simplified(c) if len(to_simplified(c)) == 1 else c
                                     for c in line)
-            lines.append(converted)
+            lines.append(line_text)
         simplified = "\n".join(lines)
     converted = 0 if simplified == stripped else sum(
         1 for a, b in zip(stripped, simplified, strict=True) if a != b)
