@@ -173,3 +173,25 @@ def test_nothing_found_names_what_was_looked_for() -> None:
     assert not r.ok
     message = str(r.warnings[-1])
     assert "no item found" in message and "formats: paper, aiken, gift, csv, xlsx, docx, apkg" in message
+
+
+def test_docx_places_are_paragraphs(tmp_path: Path) -> None:
+    import io as _io
+
+    import docx
+
+    document = docx.Document()
+    for text in ("练习", "请在30分钟内完成", "1. 哪个是优化器", "A. Adam", "B. ReLU", "答案：A"):
+        document.add_paragraph(text)
+    buffer = _io.BytesIO()
+    document.save(buffer)
+    r = import_source(buffer.getvalue(), "quiz.docx")
+    assert rows(r) == [(T.SINGLE, ("A",))]
+    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 2, col 1")]
+
+
+def test_aiken_without_answer_line_is_reported() -> None:
+    text = "Q one?\nA. x\nB. y\nANSWER: A\n\nQ two?\nA. x\nB. y\n\nQ three?\nA. x\nB. y\nANSWER: B\n"
+    r = import_source(text.encode(), "a.txt", format="aiken")
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.SINGLE, ("B",))]
+    assert [(w.kind, w.where) for w in r.warnings] == [("no-answer", "6:1")]
