@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TextIO
 
 import bank as bank_package
-from bank.loader import BankProblem, bank_files, load_bank_report
+from bank.compiled import default_cache_dir, load_bank_report_cached
+from bank.loader import BankProblem, bank_files
 from bot.model import Bank, QuestionType
 
 __all__ = ["add_check_parser", "default_bank_dir", "default_bank_path", "run_check", "summary"]
@@ -60,15 +61,17 @@ def _files(paths: list[str], out: TextIO) -> tuple[list[Path], bool]:
     return files, bad
 
 
-def run_check(paths: list[str], out: TextIO | None = None) -> int:
+def run_check(paths: list[str], out: TextIO | None = None, cache_dir: Path | None = None) -> int:
     """Check the banks at `paths` (files, or directories meaning their *.yaml files; none means
     the packaged bank directory). Prints to `out` (default sys.stdout). Returns 1 if any error.
+    With `cache_dir`, a bank whose bytes were checked before by the same code is not checked
+    again (bank/compiled.py).
     """
     out = out if out is not None else sys.stdout
     files, failed = _files([str(p) for p in paths] or [str(default_bank_dir())], out)
     first_file: dict[str, Path] = {}
     for path in files:
-        bank, errors, warnings = load_bank_report(path)
+        bank, errors, warnings = load_bank_report_cached(path, cache_dir)
         for problem in errors:
             print(problem, file=out)
         for w in warnings:
@@ -86,7 +89,7 @@ def run_check(paths: list[str], out: TextIO | None = None) -> int:
 
 
 def _command(args: argparse.Namespace) -> int:
-    return run_check(args.paths)
+    return run_check(args.paths, cache_dir=None if args.no_cache else default_cache_dir())
 
 
 def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -102,6 +105,10 @@ def add_check_parser(subparsers: argparse._SubParsersAction) -> argparse.Argumen
         nargs="*",
         metavar="PATH",
         help="bank file or directory of *.yaml banks (default: the packaged bank directory)",
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true",
+        help="check every bank in full, even one checked before unchanged",
     )
     parser.set_defaults(func=_command)
     return parser

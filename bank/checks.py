@@ -189,6 +189,8 @@ class BankChecker:
             self.error((*path, "errata"), message, self.doc.line_of((*path, "completed_by_editor")))
         if kind is None:
             return
+        if "tolerance" in q and kind is not QuestionType.FILL:
+            self.error((*path, "tolerance"), f"tolerance is for numeric fill items, not {kind}")
         if "key_points" in q and kind is not QuestionType.SHORT:
             self.error((*path, "key_points"), f"key_points are for short items, not {kind}")
         options = q.get("options")

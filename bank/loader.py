@@ -10,7 +10,8 @@ from typing import NamedTuple
 
 from bank.answers import multi_letters
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
-from bank.yaml_io import YamlSyntaxError, parse_located
+from bank.fast_load import Doubt, fast_parse, surely_valid
+from bank.yaml_io import Located, YamlSyntaxError, parse_located
 from bot.model import Bank, Erratum, Question, QuestionType
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "BankProblem",
     "BankReport",
     "bank_files",
+    "check_data",
     "load_bank",
     "load_bank_report",
     "load_bank_text",
@@ -66,6 +68,7 @@ def _build(data: dict) -> Bank:
                 key_points=tuple(q.get("key_points", ())),
                 errata=tuple(Erratum(**e) for e in q.get("errata", ())),
                 completed_by_editor=q.get("completed_by_editor", False),
+                tolerance=float(q["tolerance"]) if "tolerance" in q else None,
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}
@@ -76,9 +79,37 @@ def _by_line(problem: BankProblem) -> tuple[int, str]:
     return (problem.line or 0, problem.message)
 
 
+def _fast_report(text: str, filename: str) -> BankReport | None:
+    """The report of a bank with no problem at all, read on the fast path (bank/fast_load.py);
+    None when the slow path must speak (a doubt, an error or a warning to place on a line)."""
+    try:
+        data = fast_parse(text)
+    except Doubt:
+        return None
+    report = check_data(data, filename)
+    return report if report.bank is not None and not report.warnings else None
+
+
+def check_data(data: dict, filename: str = "<data>") -> BankReport:
+    """Validate bank data already in memory (no lines to give): the schema, fast when it can
+    be proven valid directly, then the per-question rules; the Bank if there is no error."""
+    checker = BankChecker(Located(value=data), filename)
+    if surely_valid(data):
+        for path, q, kind in checker._questions():
+            checker.check_question(path, q, kind)
+    else:
+        checker.check_schema()
+    checker.check_unique()
+    checker.check_warnings()
+    return BankReport(None if checker.errors else _build(data), checker.errors, checker.warnings)
+
+
 def load_bank_text_report(text: str, filename: str = "<string>") -> BankReport:
     """Validate bank text and build the Bank if there is no error; never raises for a bad bank.
     Errors and warnings come sorted by line."""
+    fast = _fast_report(text, filename)
+    if fast is not None:
+        return fast
     try:
         located = parse_located(text)
     except YamlSyntaxError as exc:
@@ -130,14 +161,18 @@ def bank_files(dir_or_paths: str | Path | Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def load_banks(dir_or_paths: str | Path | Iterable[str | Path]) -> list[Bank]:
+def load_banks(dir_or_paths: str | Path | Iterable[str | Path],
+               cache_dir: Path | None = None) -> list[Bank]:
     """Every bank named (see bank_files); raises BankError listing the errors of all files,
-    including two files with the same bank id."""
+    including two files with the same bank id. With `cache_dir`, unchanged banks are read
+    from their compiled form there (bank/compiled.py)."""
+    from bank.compiled import load_bank_report_cached
+
     banks: list[Bank] = []
     problems: list[BankProblem] = []
     first_file: dict[str, str] = {}
     for path in bank_files(dir_or_paths):
-        bank, errors, _ = load_bank_report(path)
+        bank, errors, _ = load_bank_report_cached(path, cache_dir)
         problems.extend(errors)
         if bank is not None and bank.id in first_file:
             message = f"bank id {bank.id!r} is also used by {first_file[bank.id]}"

@@ -58,6 +58,8 @@ class Question:
     key_points: tuple[str, ...] = ()
     errata: tuple[Erratum, ...] = ()
     completed_by_editor: bool = False  # truncated in the source, completed by the editors
+    # fill only: a numeric answer accepts any number within this distance of an alternative
+    tolerance: float | None = None
 
     @property
     def letters(self) -> tuple[str, ...]:

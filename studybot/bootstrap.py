@@ -15,6 +15,7 @@ import bank
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
+from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
@@ -78,7 +79,7 @@ def load_all_banks(config: Config) -> dict[str, Bank]:
     """The packaged banks plus any configured ones; a broken bank stops start-up with its errors."""
     paths: list[Path] = [PACKAGED_BANKS, *config.bank_paths]
     banks: dict[str, Bank] = {}
-    for loaded in load_banks(paths):
+    for loaded in load_banks(paths, cache_dir=config.data_dir / CACHE_DIR_NAME):
         banks[loaded.id] = loaded
     if config.default_bank not in banks:
         known = ", ".join(sorted(banks)) or "none"

@@ -41,15 +41,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     bank = commands.add_parser(
         "bank",
-        help="check and import question banks",
-        description="Check and import question banks.",
+        help="check, import and export question banks",
+        description="Check, import and export question banks.",
     )
     bank_commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
     from bank.check import add_check_parser
+    from bank.export_cmd import add_export_parser
     from bank.import_cmd import add_import_parser
 
     add_check_parser(bank_commands)
     add_import_parser(bank_commands)
+    add_export_parser(bank_commands)
     return parser
 
 

@@ -72,7 +72,7 @@ def test_unreadable_source_exits_2(tmp_path: Path) -> None:
     binary = tmp_path / "paper.docx"
     binary.write_bytes(b"PK\x03\x04\x00\x00binary")
     status, _, err = run(binary)
-    assert status == 2 and "binary" in err
+    assert status == 1 and "damaged zip" in err  # content refused: 1, not unopenable
     status, _, _ = run(tmp_path)  # a directory
     assert status == 2
 

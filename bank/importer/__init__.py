@@ -1,7 +1,10 @@
-"""Importing exam papers into banks: `import_paper(text, bank_id=..., title=..., source=...)`
-cleans the text, reads it with a format reader and returns the bank plus warnings.
+"""Importing question sources into banks. `import_source(data, filename)` takes a file's bytes
+in any supported format (detected, or given as `format=`) and returns the bank plus warnings
+and errors, printing nothing; `import_paper(text, ...)` reads text with one text reader.
 
-Readers (one module each, see base.Reader): `paper` -- pasted Chinese exam papers.
+Readers (one module each): `paper` (pasted papers, answer keys at the end in answer_key.py),
+`aiken`, `gift` (text, see base.Reader), `table` (CSV, Excel, Word tables, Anki decks);
+sources.py decodes bytes and picks the reader.
 """
 
 from __future__ import annotations
@@ -13,24 +16,28 @@ from bot.model import Bank
 from .base import Draft, PaperDraft, Reader
 from .build import build_questions, question_id
 from .clean import CleanText, clean_text
-from .paper import PaperReader
 from .report import ImportResult, ImportWarning, Report, SectionInfo
+from .sources import FORMATS, TEXT_READERS, ImportRefused, detect_format, import_source
 
 __all__ = [
+    "FORMATS",
     "READERS",
     "CleanText",
     "Draft",
+    "ImportRefused",
     "ImportResult",
     "ImportWarning",
     "PaperDraft",
     "Reader",
     "SectionInfo",
     "clean_text",
+    "detect_format",
     "import_paper",
+    "import_source",
     "question_id",
 ]
 
-READERS: dict[str, Reader] = {reader.name: reader for reader in (PaperReader(),)}
+READERS: dict[str, Reader] = dict(TEXT_READERS)
 
 _BANK_ID_RE = re.compile(r"[a-z0-9][a-z0-9-_]*")
 
@@ -68,8 +75,13 @@ def import_paper(
         source=source,
         questions=tuple(questions),
     )
+    if doc.converted:
+        report.note(f"converted {doc.converted} traditional character(s) to simplified")
     return ImportResult(
         bank=bank,
+        errors=tuple(report.errors),
+        notes=tuple(report.notes),
+        format=reader,
         warnings=tuple(report.warnings),
         sections=tuple(paper.sections),
     )

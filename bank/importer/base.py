@@ -39,6 +39,12 @@ class Draft:
     # The stem with the option text still in it: what the question says if it turns out to
     # be a type without options (`简述A.和B.的区别` is not a choice item).
     whole_stem: str = ""
+    tags: tuple[str, ...] = ()
+    qid: str | None = None  # an id the source gives (a CSV `id` column, a GIFT `::title::`)
+    tolerance: float | None = None  # numeric fill answers: accepted distance from the value
+    # Fill alternatives when the format lists them one by one (GIFT `=a =b`, a CSV `a|b`),
+    # taken as they are instead of splitting the answer text.
+    alternatives: tuple[str, ...] | None = None
 
 
 @dataclass

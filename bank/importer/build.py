@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.model import Question
+from bot.model import Question, QuestionType
 
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
@@ -69,15 +69,43 @@ def _judge_pair(draft: Draft) -> bool:
     return all(parse_judge(text, loose=False) is not None for _, text in draft.options)
 
 
+_QID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _identity(draft: Draft, bank_id: str, used: set[str], report: Report) -> str:
+    """The source's own id if it gives a usable one, else `<bank>-<NNN>`."""
+    if draft.qid and _QID_RE.fullmatch(draft.qid) and draft.qid not in used:
+        return draft.qid
+    if draft.qid:
+        why = "is used twice" if draft.qid in used else "is not [A-Za-z0-9][A-Za-z0-9._-]*"
+        report.warn("id", f"id {draft.qid!r} {why}; numbered instead", draft.where, draft.number)
+    return question_id(bank_id, draft.number)
+
+
+def _same_item_key(question: Question) -> tuple:
+    return (re.sub(r"\s+", "", question.stem).casefold(),
+            tuple(re.sub(r"\s+", "", text).casefold() for _, text in question.options))
+
+
 def build_questions(
-    paper: PaperDraft, doc: CleanText, bank_id: str, report: Report
+    paper: PaperDraft, doc: CleanText, bank_id: str, report: Report,
+    duplicates: bool = False,
 ) -> list[Question]:
-    """Questions for every usable draft; each unusable one is reported, never dropped silently."""
+    """Questions for every usable draft; each unusable one is reported, never dropped silently.
+    With `duplicates`, items with the same stem and options as an earlier one are reported.
+    Progress goes to `report.tick` now and then."""
     questions: list[Question] = []
-    for draft in paper.drafts:
+    used: set[str] = set()
+    seen: dict[tuple, Question] = {}
+    total = len(paper.drafts)
+    for done, draft in enumerate(paper.drafts):
+        if done % 500 == 0:
+            report.tick("building", done, total)
         _scan(draft, doc, report)
         _duplicates(draft, report)
-        settled = settle(draft, report)
+        settled = ((QuestionType.FILL, draft.alternatives)
+                   if draft.alternatives and draft.type_hint is QuestionType.FILL
+                   else settle(draft, report))
         if settled is None:
             continue
         kind, answer = settled
@@ -96,9 +124,19 @@ def build_questions(
         if not answer or not all(answer):
             report.warn("empty", "empty answer; item not imported", draft.where, draft.number)
             continue
-        questions.append(Question(
-            id=question_id(bank_id, draft.number), number=draft.number, type=kind,
+        qid = _identity(draft, bank_id, used, report)
+        used.add(qid)
+        question = Question(
+            id=qid, number=draft.number, type=kind,
             stem=stem.strip(), answer=answer, points=draft.points, options=options,
-            explanation=draft.explanation.strip(),
-        ))
+            explanation=draft.explanation.strip(), tags=draft.tags,
+            tolerance=draft.tolerance if kind is QuestionType.FILL else None,
+        )
+        if duplicates:
+            first = seen.setdefault(_same_item_key(question), question)
+            if first is not question:
+                report.warn("duplicate", f"same stem and options as item {first.number}",
+                            draft.where, draft.number)
+        questions.append(question)
+    report.tick("building", total, total)
     return questions

@@ -7,6 +7,7 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -67,12 +68,31 @@ def to_simplified(text: str) -> str:
     return _converter().convert(text)
 
 
-def _fold_width(char: str) -> str:
-    code = ord(char)
-    # Full-width digits and Latin letters only; full-width punctuation is proper Chinese text.
-    if 0xFF10 <= code <= 0xFF19 or 0xFF21 <= code <= 0xFF3A or 0xFF41 <= code <= 0xFF5A:
-        return chr(code - 0xFEE0)
-    return char
+# Full-width digits and Latin letters only; full-width punctuation is proper Chinese text.
+_FOLD_WIDTH = {code: code - 0xFEE0 for code in (*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B),
+                                                 *range(0xFF41, 0xFF5B))}
+
+
+class Origins(Sequence[int]):
+    """Where each cleaned character came from, stored as runs: cleaning only removes text
+    (pinyin, CR) and converts characters one for one, so a run of kept text maps by an offset.
+    A tuple of one int per character took 9 bytes a character (and 36 above 256)."""
+
+    def __init__(self, starts: list[int], bases: list[int], length: int) -> None:
+        self._starts, self._bases, self._length = starts, bases, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        run = bisect.bisect_right(self._starts, index) - 1
+        return self._bases[run] + index - self._starts[run]
 
 
 @dataclass(frozen=True)
@@ -80,14 +100,15 @@ class CleanText:
     """Cleaned text plus, for each of its characters, the offset it came from in `original`."""
 
     text: str
-    origin: tuple[int, ...]
+    origin: Sequence[int]
     original: str
     notes: tuple[tuple[int, str], ...] = ()  # (original offset, what the cleaner did)
+    converted: int = 0  # characters changed from traditional to simplified
     _line_starts: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        starts = [0] + [i + 1 for i, c in enumerate(self.original) if c == "\n"]
-        self._line_starts.extend(starts)
+        self._line_starts.append(0)
+        self._line_starts.extend(m.end() for m in re.finditer("\n", self.original))
 
     def source_offset(self, index: int) -> int:
         """Offset in the original text of cleaned character `index` (end maps to the end)."""
@@ -110,13 +131,28 @@ class CleanText:
         return f"{line}:{col}"
 
 
-def _strip_ruby(text: str) -> tuple[list[str], list[int], list[tuple[int, str]]]:
-    chars: list[str] = []
-    origin: list[int] = []
+def _kept_pieces(original: str) -> tuple[list[str], Origins, list[tuple[int, str]]]:
+    """The original without ruby pinyin and CR, width-folded, as pieces, with their origins."""
+    pieces: list[str] = []
+    starts: list[int] = []
+    bases: list[int] = []
     notes: list[tuple[int, str]] = []
+    length = 0
+
+    def keep(start: int, end: int) -> None:
+        nonlocal length
+        pos = start
+        for part in original[start:end].split("\r"):
+            if part:
+                starts.append(length)
+                bases.append(pos)
+                pieces.append(part.translate(_FOLD_WIDTH))
+                length += len(part)
+            pos += len(part) + 1
+
     pos = 0
-    for match in _RUBY_RE.finditer(text):
-        before = text[match.start() - 1] if match.start() else ""
+    for match in _RUBY_RE.finditer(original):
+        before = original[match.start() - 1] if match.start() else ""
         if match.group("lost") is not None:
             # The `?` before it is reported as a lost character; no separate note.
             if not is_pinyin_syllable(match.group("lost")):
@@ -129,22 +165,16 @@ def _strip_ruby(text: str) -> tuple[list[str], list[int], list[tuple[int, str]]]
             if not after_cjk:
                 notes.append((match.start(), f"removed pinyin {match.group(0)!r} after "
                               f"{before or 'the start'!r}, not after a Chinese character"))
-        for i in range(pos, match.start()):
-            chars.append(_fold_width(text[i]))
-            origin.append(i)
+        keep(pos, match.start())
         pos = match.end()
-    for i in range(pos, len(text)):
-        chars.append(_fold_width(text[i]))
-        origin.append(i)
-    return chars, origin, notes
+    keep(pos, len(original))
+    return pieces, Origins(starts, bases, length), notes
 
 
 def clean_text(original: str) -> CleanText:
     """Clean a pasted paper: drop CR, strip ruby pinyin, fold full-width letters, t2s."""
-    chars, origin, notes = _strip_ruby(original)
-    kept = [(c, o) for c, o in zip(chars, origin, strict=True) if c != "\r"]
-    stripped = "".join(c for c, _ in kept)
-    offsets = [o for _, o in kept]
+    pieces, offsets, notes = _kept_pieces(original)
+    stripped = "".join(pieces)
     simplified = to_simplified(stripped)
     if len(simplified) != len(stripped):
         # Phrase conversions keep length in practice; if one does not, convert line by line
@@ -152,10 +182,12 @@ def clean_text(original: str) -> CleanText:
         # character keeps its origin.
         lines = []
         for line in stripped.split("\n"):
-            converted = to_simplified(line)
-            if len(converted) != len(line):
-                converted = "".join(to_simplified(c) if len(to_simplified(c)) == 1 else c
+            line_text = to_simplified(line)
+            if len(line_text) != len(line):
+                line_text = "".join(to_simplified(c) if len(to_simplified(c)) == 1 else c
                                     for c in line)
-            lines.append(converted)
+            lines.append(line_text)
         simplified = "\n".join(lines)
-    return CleanText(simplified, tuple(offsets), original, tuple(notes))
+    converted = 0 if simplified == stripped else sum(
+        1 for a, b in zip(stripped, simplified, strict=True) if a != b)
+    return CleanText(simplified, offsets, original, tuple(notes), converted)

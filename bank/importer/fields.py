@@ -17,9 +17,11 @@ __all__ = ["ANSWER_RE", "EXPLANATION_RE", "ItemFields", "join_lines", "split_ite
 
 ANSWER_RE = re.compile(
     r"【\s*(?:参考|正确)?答案\s*】|\[\s*答案\s*\]|(?:正确|参考|标准)?答案\s*[：:]"
+    r"|\b(?:(?:Correct|correct)\s+)?(?:Answer|ANSWER|answer)\s*[：:]"
 )
 EXPLANATION_RE = re.compile(
     r"【\s*(?:答案)?(?:解析|分析|解答)\s*】|\[\s*解析\s*\]|(?:答案|试题)?解析\s*[：:]"
+    r"|\b(?:Explanation|EXPLANATION|explanation)\s*[：:]"
 )
 _LETTERS = "ABCDEFGH"
 _OPENERS = "(（"

@@ -4,11 +4,13 @@ numbered consecutively (`1.` `1、` `1．`), one item per line or all run togeth
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
 from bot.model import QuestionType
 
+from .answer_key import find_answer_key
 from .base import Draft, PaperDraft
 from .clean import CleanText
 from .fields import ANSWER_RE, join_lines, keep_lines, split_item
@@ -87,15 +89,16 @@ def _parse_header(match: re.Match[str], doc: CleanText, end: int) -> _Section:
     )
 
 
-def _sections(doc: CleanText) -> tuple[int, list[_Section]]:
-    """End of the preamble and the sections, each running to the next header."""
-    matches = list(_HEADER_RE.finditer(doc.text))
+def _sections(doc: CleanText, items_end: int) -> tuple[int, list[_Section]]:
+    """End of the preamble and the sections, each running to the next header (the items
+    end where an answer key at the end starts)."""
+    matches = list(_HEADER_RE.finditer(doc.text, 0, items_end))
     sections = []
     for i, match in enumerate(matches):
-        end = matches[i + 1].start() if i + 1 < len(matches) else len(doc.text)
+        end = matches[i + 1].start() if i + 1 < len(matches) else items_end
         sections.append(_parse_header(match, doc, end))
     if not sections:
-        return 0, [_Section("", None, None, None, 0, len(doc.text), doc.where(0))]
+        return 0, [_Section("", None, None, None, 0, items_end, doc.where(0))]
     return matches[0].start(), sections
 
 
@@ -114,15 +117,50 @@ def _level(text: str, start: int, pos: int) -> int:
     return 0
 
 
-def _markers(text: str, start: int, end: int, number: int) -> list[tuple[int, int, int]]:
-    """(start, body start, level) of each plausible marker for item `number` in [start, end).
+# Item numbers per style: `1.` `1．` `1、` (dot), `1)` `1）` (paren), `(1)` `（1）` (parens).
+# A digit or a dot right before, or a digit right after, means a number inside the text
+# (`119.`, `3.12.`, `19.5`), never an item marker.
+_NUMBER_RES = {
+    "dot": re.compile(r"(?<![0-9.．])(\d+)[ \t\u3000]*[.．、](?![0-9])"),
+    "paren": re.compile(r"(?<![0-9.．(（])(\d+)[ \t\u3000]*[)）](?![0-9])"),
+    "parens": re.compile(r"[(（][ \t\u3000]*(\d+)[ \t\u3000]*[)）](?![0-9])"),
+}
+_FIRST_RES = {
+    style: re.compile(r"^[ \t\u3000]*" + pattern, re.MULTILINE)
+    for style, pattern in (("dot", r"1[ \t\u3000]*[.．、]"), ("paren", r"1[ \t\u3000]*[)）]"),
+                           ("parens", r"[(（][ \t\u3000]*1[ \t\u3000]*[)）]"))
+}
 
-    A digit or a dot right before, or a digit right after, means a number inside the text
-    (`119.`, `3.12.`, `19.5`), never an item marker.
-    """
-    pattern = re.compile(rf"(?<![0-9.．]){number}[ \t\u3000]*[.．、](?![0-9])")
-    return [(m.start(), m.end(), _level(text, start, m.start()))
-            for m in pattern.finditer(text, start, end)]
+
+def number_style(text: str, end: int | None = None) -> str:
+    """How items are numbered: the style of the first `1` marker at a line start."""
+    found = [(m.start(), style) for style, regex in _FIRST_RES.items()
+             if (m := regex.search(text, 0, len(text) if end is None else end))]
+    return min(found)[1] if found else "dot"
+
+
+class MarkerIndex:
+    """Every item-number marker of a text, by number, found in one pass (a regex per number
+    and window made large papers quadratic)."""
+
+    def __init__(self, text: str, style: str = "dot") -> None:
+        self.text = text
+        self.by_number: dict[int, list[tuple[int, int]]] = {}
+        for m in _NUMBER_RES[style].finditer(text):
+            if len(m.group(1)) <= 6:
+                self.by_number.setdefault(int(m.group(1)), []).append((m.start(), m.end()))
+
+    def markers(self, start: int, end: int, number: int) -> list[tuple[int, int, int]]:
+        """(start, body start, level) of each plausible marker for item `number` in
+        [start, end)."""
+        found = self.by_number.get(number, ())
+        lo = bisect.bisect_left(found, (start, -1))
+        out = []
+        for mstart, mend in found[lo:]:
+            if mend > end:
+                break
+            out.append((mstart, mend, _level(self.text, start, mstart)))
+        return out
 
 
 def _pick(markers: list[tuple[int, int, int]], *, last: bool = False):
@@ -141,20 +179,23 @@ class PaperReader:
 
     def read(self, doc: CleanText, report: Report) -> PaperDraft:
         text = doc.text
-        preamble_end, sections = _sections(doc)
-        answers = [m.start() for m in ANSWER_RE.finditer(text)]
+        key = find_answer_key(doc, report)
+        items_end = key.start if key else len(text)
+        preamble_end, sections = _sections(doc, items_end)
+        index = MarkerIndex(text, number_style(text, items_end))
+        answers = [m.start() for m in ANSWER_RE.finditer(text, 0, items_end)]
         drafts: list[Draft] = []
         infos: list[SectionInfo] = []
         last = 0  # number of the last item found, across sections
         counted: list[tuple[_Section, list[Draft]]] = []
         for section in sections:
-            first = self._first_marker(text, section, last, answers)
+            first = self._first_marker(index, section, last, answers)
             lead_end = first[0] if first else section.end
             if section.title:
                 self._unplaced(doc, section.start, lead_end, report, "before the first item")
             else:  # no headers at all: what precedes the first item is the preamble
                 preamble_end = lead_end
-            found = self._items(doc, section, first, last, answers, report)
+            found = self._items(doc, index, section, first, last, answers, report)
             drafts.extend(found)
             if found:
                 last = found[-1].number
@@ -166,21 +207,22 @@ class PaperReader:
         numbers = {d.number for d in drafts}
         for section, found in counted:
             self._check_count(section, found, numbers, report)
-        if drafts:
+        if key:
+            key.apply(drafts, doc, report)
+        elif drafts:
             self._check_end(doc, drafts[-1], report)
         return PaperDraft(drafts, title=title, sections=infos)
 
-    def _first_marker(self, text, section, last, answers):
+    def _first_marker(self, index, section, last, answers):
         limit = next((a for a in answers if a >= section.start), section.end)
         limit = min(limit, section.end)
         for number in (last + 1, 1, last + 2, last + 3):
-            marker = _pick(_markers(text, section.start, limit, number))
+            marker = _pick(index.markers(section.start, limit, number))
             if marker:
                 return (*marker, number)
         return None
 
-    def _items(self, doc, section, first, last, answers, report) -> list[Draft]:
-        text = doc.text
+    def _items(self, doc, index, section, first, last, answers, report) -> list[Draft]:
         drafts: list[Draft] = []
         if first is None:
             return drafts
@@ -193,24 +235,28 @@ class PaperReader:
         elif number != last + 1:
             self._missing(doc, range(last + 1, number), mstart, report)
         while True:
-            nxt = self._next_marker(text, body, section.end, number, answers)
+            nxt = self._next_marker(index, body, section.end, number, answers)
             end = nxt[0] if nxt else section.end
             drafts.append(self._draft(doc, number + offset, mstart, body, end, section, report))
+            if len(drafts) % 500 == 0:
+                report.tick("reading", body, len(doc.text))
             if nxt is None:
                 return drafts
             if nxt[3] != number + 1:
                 self._missing(doc, range(number + 1 + offset, nxt[3] + offset), nxt[0], report)
             mstart, body, _, number = nxt
 
-    def _next_marker(self, text, body, end, number, answers):
+    def _next_marker(self, index, body, end, number, answers):
         """The next item's marker: looked for after this item's answer marker and before the
         following one first, since every item's number precedes its own answer."""
-        after = [a for a in answers if body <= a < end]
+        # Answers in [body, end) are answers[lo:hi]; never sliced out, which made long
+        # sections quadratic.
+        lo, hi = bisect.bisect_left(answers, body), bisect.bisect_left(answers, end)
         tight = []
-        if after:
-            answer_end = ANSWER_RE.match(text, after[0]).end()
-            tight.append((answer_end, after[1] if len(after) > 1 else end))
-            tight.append((body, after[0]))  # this item has no answer of its own
+        if lo < hi:
+            answer_end = ANSWER_RE.match(index.text, answers[lo]).end()
+            tight.append((answer_end, answers[lo + 1] if lo + 1 < hi else end))
+            tight.append((body, answers[lo]))  # this item has no answer of its own
         for windows, last in ((tight, True), ([(body, end)], False)):
             for candidate in (number + 1, number + 2, number + 3):
                 for wstart, wend in windows:
@@ -218,8 +264,8 @@ class PaperReader:
                     # answer follows it; at a line start or after a sentence end it may be a
                     # question whose answer was lost.
                     markers = [
-                        m for m in _markers(text, wstart, wend, candidate)
-                        if m[2] > 0 or any(m[1] <= a < end for a in after)
+                        m for m in index.markers(wstart, wend, candidate)
+                        if m[2] > 0 or bisect.bisect_left(answers, m[1], lo, hi) < hi
                     ]
                     # Between two answers, an equal candidate later on is the real one: an
                     # earlier one sits in this item's explanation (`1. … 2. … 3. …`).

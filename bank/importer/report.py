@@ -4,7 +4,9 @@ counts and the printable summary.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.model import Bank, QuestionType
@@ -43,27 +45,57 @@ class SectionInfo:
 
 @dataclass
 class Report:
-    """Collects warnings while a paper is read."""
+    """Collects warnings while a paper is read, and errors that refuse the whole file."""
 
     warnings: list[ImportWarning] = field(default_factory=list)
+    errors: list[ImportWarning] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # progress(stage, done, total), for a progress bar; readers call tick() now and then
+    progress: Callable[[str, int, int], None] | None = None
+
+    def tick(self, stage: str, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(stage, done, total)
 
     def warn(self, kind: str, message: str, where: str = "", number: int | None = None) -> None:
         self.warnings.append(ImportWarning(kind, message, where, number))
 
+    def fail(self, kind: str, message: str, where: str = "", number: int | None = None) -> None:
+        """A problem that refuses the file: nothing is written (an unclosed GIFT brace...)."""
+        self.errors.append(ImportWarning(kind, message, where, number))
+
+    def note(self, message: str) -> None:
+        """Something done to the whole source (decoded as GB18030, characters converted)."""
+        self.notes.append(message)
+
 
 def _where_key(warning: ImportWarning) -> tuple[int, int]:
-    try:
-        line, col = warning.where.split(":")
-        return int(line), int(col)
-    except ValueError:
-        return (1 << 30, 0)
+    """Sort key: `line:col`, `row R` / `cell C3` (by row), else last."""
+    numbers = [int(n) for n in re.findall(r"\d+", warning.where)]
+    if ":" in warning.where and len(numbers) == 2:
+        return numbers[0], numbers[1]
+    return (numbers[-1], 0) if numbers else (1 << 30, 0)
 
 
 @dataclass(frozen=True)
 class ImportResult:
+    """What an import gives back: the bank, what to review, and whether it may be written.
+
+    `errors` refuse the file (nothing may be written); `notes` say what was done to the whole
+    source; `format` is the reader used.
+    """
+
     bank: Bank
     warnings: tuple[ImportWarning, ...] = ()
     sections: tuple[SectionInfo, ...] = ()
+    errors: tuple[ImportWarning, ...] = ()
+    notes: tuple[str, ...] = ()
+    format: str = "paper"
+
+    @property
+    def ok(self) -> bool:
+        """True if the bank may be written: items found and no error."""
+        return bool(self.bank.questions) and not self.errors
 
     @property
     def counts(self) -> dict[QuestionType, int]:
@@ -82,8 +114,12 @@ class ImportResult:
         points_text = f"{points:g}"
         lines = [
             f"{len(self.bank.questions)} items ({counts}), {points_text} points"
-            f" -> bank {self.bank.id!r} {self.bank.title!r}"
+            f" -> bank {self.bank.id!r} {self.bank.title!r}",
+            f"  read as {self.format}" + "".join(f"; {note}" for note in self.notes),
         ]
+        if self.errors:
+            lines.append(f"{len(self.errors)} error(s), the file is refused:")
+            lines.extend(f"  {e}" for e in sorted(self.errors, key=_where_key))
         for s in self.sections:
             kind = s.type.value if s.type else "by shape"
             declared = "?" if s.declared is None else str(s.declared)

@@ -1,0 +1,140 @@
+"""Compiled banks: a bank that passed every check is kept as compact JSON in the data directory,
+keyed by the hash of the file's bytes and of the checking code, so a start-up or a `bank check`
+with unchanged banks reads that instead of parsing and validating YAML again.
+
+Nothing is trusted but the key: a changed file, a changed schema or checker, a damaged or
+missing cache file all mean a full load (whose result is then cached). Without a cache
+directory every load is a full one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bank.checks import BankProblem
+from bot.model import Bank, Erratum, Question, QuestionType
+
+__all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached"]
+
+log = logging.getLogger(__name__)
+
+CACHE_DIR_NAME = "bank-cache"
+_FORMAT = 1
+# The code whose verdict is cached: a change to any of these invalidates every entry.
+_CHECKER_FILES = ("schema.json", "checks.py", "answers.py", "loader.py", "fast_load.py",
+                  "yaml_io.py", "compiled.py")
+
+
+@cache
+def _checker_digest() -> bytes:
+    here = Path(__file__).parent
+    digest = hashlib.sha256(str(_FORMAT).encode())
+    for name in _CHECKER_FILES:
+        digest.update((here / name).read_bytes())
+    return digest.digest()
+
+
+def default_cache_dir() -> Path | None:
+    """`<data dir>/bank-cache` as the bot's configuration gives it (STUDYBOT_DATA_DIR...)."""
+    try:
+        from studybot.config import load_config
+
+        return load_config().data_dir / CACHE_DIR_NAME
+    except Exception:  # no usable configuration: no cache, every load a full one
+        return None
+
+
+def _entry(cache_dir: Path, path: Path, data: bytes) -> tuple[Path, str]:
+    """The cache file for these bytes at this path, and the prefix all of this path's use."""
+    where = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    key = hashlib.sha256(_checker_digest() + data).hexdigest()[:32]
+    return cache_dir / f"{where}-{key}.json", f"{where}-"
+
+
+def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
+    return {
+        "format": _FORMAT,
+        "bank": [bank.id, bank.title, bank.language, bank.source],
+        "questions": [
+            [q.id, q.number, q.type.value, q.stem, list(q.answer), q.points,
+             [list(o) for o in q.options], q.explanation, list(q.tags), list(q.key_points),
+             [[e.field, e.was, e.now, e.why] for e in q.errata], q.completed_by_editor,
+             q.tolerance]
+            for q in bank.questions
+        ],
+        "warnings": [[w.line, w.question_id, w.message] for w in warnings],
+    }
+
+
+def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[BankProblem]]:
+    if payload.get("format") != _FORMAT:
+        raise ValueError("another cache format")
+    questions = tuple(
+        Question(id=qid, number=number, type=QuestionType(kind), stem=stem,
+                 answer=tuple(answer), points=points,
+                 options=tuple((letter, text) for letter, text in options),
+                 explanation=explanation, tags=tuple(tags), key_points=tuple(key_points),
+                 errata=tuple(Erratum(*e) for e in errata), completed_by_editor=completed,
+                 tolerance=tolerance)
+        for (qid, number, kind, stem, answer, points, options, explanation, tags, key_points,
+             errata, completed, tolerance) in payload["questions"]
+    )
+    bank_id, title, language, source = payload["bank"]
+    bank = Bank(bank_id, title, language, source, questions)
+    warnings = [BankProblem(filename, line, qid, message)
+                for line, qid, message in payload["warnings"]]
+    return bank, warnings
+
+
+def _write(entry: Path, prefix: str, payload: dict[str, Any]) -> None:
+    """Atomically (a reader sees the old entry or the new one, never half), then drop this
+    path's older entries."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(payload, out, ensure_ascii=False, separators=(",", ":"))
+        os.replace(tmp, entry)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    for old in entry.parent.glob(f"{prefix}*.json"):
+        if old != entry:
+            old.unlink(missing_ok=True)
+
+
+def load_bank_report_cached(path: str | Path, cache_dir: Path | None):
+    """`load_bank_report(path)`, from the compiled cache in `cache_dir` when the same bytes were
+    loaded before by the same checking code; a full load is cached for next time."""
+    from bank.loader import BankReport, load_bank_text_report
+
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        return BankReport(None, [BankProblem(str(path), None, None, f"cannot read: {exc}")], [])
+    if cache_dir is None:
+        return load_bank_text_report(text, str(path))
+    entry, prefix = _entry(cache_dir, path, data)
+    try:
+        bank, warnings = _from_payload(json.loads(entry.read_bytes()), str(path))
+        return BankReport(bank, [], warnings)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.warning("compiled bank %s unusable (%s); loading %s in full", entry, exc, path)
+    report = load_bank_text_report(text, str(path))
+    if report.bank is not None:
+        try:
+            _write(entry, prefix, _to_payload(report.bank, report.warnings))
+        except OSError as exc:
+            log.warning("cannot cache compiled bank in %s: %s", cache_dir, exc)
+    return report

@@ -1,0 +1,188 @@
+"""Reader for question tables (CSV and Excel): a header row naming the columns, in English
+(`type, question, A … H, answer, explanation`, optional `tags, points, id, number`) or as the
+templates Chinese exam apps publish (`题型, 题干, 选项A … 选项H, 答案, 解析`, optional `标签, 分值,
+题号`), then one question per row.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from bot.model import QuestionType
+
+from .base import Draft, PaperDraft
+from .clean import to_simplified
+from .report import Report
+
+__all__ = ["HEADERS", "TYPE_WORDS", "header_columns", "read_table"]
+
+_T = QuestionType
+_LETTERS = "ABCDEFGH"
+# Column names, folded (lower case, no spaces, no `*` required-marks): the field they fill.
+HEADERS: dict[str, str] = {
+    **{name: "type" for name in ("type", "题型", "类型", "试题类型", "题目类型")},
+    **{name: "stem" for name in ("question", "stem", "题干", "题目", "试题", "题目内容", "试题内容")},
+    **{name: "answer" for name in ("answer", "答案", "正确答案", "标准答案", "参考答案")},
+    **{name: "explanation" for name in ("explanation", "解析", "答案解析", "试题解析")},
+    **{name: "tags" for name in ("tags", "tag", "标签", "知识点")},
+    **{name: "points" for name in ("points", "score", "分值", "分数")},
+    **{name: "id" for name in ("id",)},
+    **{name: "tolerance" for name in ("tolerance", "误差")},
+    **{name: "number" for name in ("number", "no", "题号", "序号")},
+    **{f"{prefix}{letter.lower()}": f"options.{letter}" for letter in _LETTERS
+       for prefix in ("", "option", "选项", "选项_")},
+}
+TYPE_WORDS: dict[str, QuestionType] = {
+    **{w: _T.SINGLE for w in ("single", "单选题", "单选", "单项选择题", "单项选择", "radio")},
+    **{w: _T.MULTI for w in ("multi", "multiple", "多选题", "多选", "多项选择题", "多项选择",
+                             "不定项选择题", "不定项", "checkbox")},
+    **{w: _T.JUDGE for w in ("judge", "truefalse", "true/false", "tf", "判断题", "判断", "是非题")},
+    **{w: _T.FILL for w in ("fill", "填空题", "填空", "blank")},
+    **{w: _T.SHORT for w in ("short", "简答题", "简答", "问答题", "问答", "essay")},
+}
+_TAG_RE = re.compile(r"[a-z0-9-]+")
+
+Where = Callable[[int, int], str]  # (row, column index) -> place in the source
+
+
+def _fold(name: str) -> str:
+    return re.sub(r"[\s*＊:：]+", "", name).lower()
+
+
+def header_columns(cells: list[str]) -> dict[int, str]:
+    """Column index -> field for the header cells that name a known column."""
+    return {i: HEADERS[_fold(c)] for i, c in enumerate(cells) if _fold(c) in HEADERS}
+
+
+class _Converted:
+    """Counts the characters changed by the traditional-to-simplified conversion."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, text: str) -> str:
+        if not text or text.isascii():
+            return text
+        simple = to_simplified(text)
+        if len(simple) == len(text):
+            self.count += sum(1 for a, b in zip(text, simple, strict=True) if a != b)
+        return simple
+
+
+def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Where,
+               what: str = "table") -> PaperDraft:
+    """Drafts from (row number, cells) pairs, the first non-empty row being the header.
+
+    A header naming neither the question nor the answer column refuses the file; columns it
+    does not know are reported, never dropped silently.
+    """
+    columns: dict[int, str] | None = None
+    drafts: list[Draft] = []
+    convert = _Converted()
+    used_columns: set[int] = set()
+    for row, raw in rows:
+        cells = [c.strip() for c in raw]
+        if not any(cells):
+            continue
+        if columns is None:
+            columns = header_columns(cells)
+            fields = set(columns.values())
+            if not {"stem", "answer"} <= fields:
+                found = ", ".join(repr(c) for c in cells if c) or "nothing"
+                report.fail("header", f"the first row of the {what} is not a header this reader "
+                            "knows: it needs a question column (question / 题干) and an answer "
+                            "column (answer / 答案), with optional type / 题型, A … H / 选项A … "
+                            f"选项H, explanation / 解析, tags / 标签, points / 分值, id; found {found}",
+                            where(row, 0))
+                return PaperDraft([])
+            for i, cell in enumerate(cells):
+                if cell and i not in columns:
+                    report.warn("unplaced", f"column {cell!r} is not a known column; its "
+                                "values are not imported", where(row, i))
+            header_row = row
+            continue
+        for i, cell in enumerate(cells):
+            if cell and i not in columns:
+                used_columns.add(i)
+        draft = _row_draft(row, cells, columns, len(drafts) + 1, report, where, convert)
+        if draft is not None:
+            drafts.append(draft)
+    if columns is None:
+        report.fail("empty", f"the {what} has no rows", where(1, 0))
+    elif used_columns:
+        names = ", ".join(str(i + 1) for i in sorted(used_columns))
+        report.warn("unplaced", f"values in column(s) {names}, which have no known header, "
+                    "were not imported", where(header_row, min(used_columns)))
+    if convert.count:
+        report.note(f"converted {convert.count} traditional character(s) to simplified")
+    return PaperDraft(drafts)
+
+
+def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | None:
+    values: dict[str, tuple[str, int]] = {}
+    for i, name in columns.items():
+        if i < len(cells) and cells[i]:
+            values[name] = (convert(cells[i]), i)
+    place = where(row, 0)
+
+    def text(name: str) -> str:
+        return values.get(name, ("", 0))[0]
+
+    if not text("stem"):
+        report.warn("empty", "row has no question text; not imported", place)
+        return None
+    options: list[tuple[str, str]] = []
+    for letter in _LETTERS:
+        value = text(f"options.{letter}")
+        if value:
+            if len(options) != _LETTERS.index(letter):
+                report.warn("unplaced", f"option {letter} follows an empty option; options "
+                            "must run A, B, C … without gaps", where(row, values[f"options.{letter}"][1]))
+                return None
+            options.append((letter, value))
+    kind = None
+    if text("type"):
+        kind = TYPE_WORDS.get(_fold(text("type")))
+        if kind is None:
+            report.warn("type", f"unknown type {text('type')!r} (single/multi/judge/fill/short or "
+                        "单选/多选/判断/填空/简答); type taken from the row's shape",
+                        where(row, values["type"][1]))
+    draft = Draft(number=number, stem=text("stem"), where=place, options=tuple(options),
+                  answer=text("answer") or None, explanation=text("explanation"), type_hint=kind)
+    if text("number"):
+        try:
+            draft.number = int(float(text("number")))
+        except ValueError:
+            report.warn("unplaced", f"number {text('number')!r} is not a whole number; row order "
+                        "used", where(row, values["number"][1]))
+    draft.where = where(row, 0)
+    draft.qid = text("id") or None
+    if text("points"):
+        try:
+            points = float(text("points"))
+        except ValueError:
+            points = 0
+        if points > 0:
+            draft.points = points
+        else:
+            report.warn("points", f"points {text('points')!r} is not a positive number; 1 used",
+                        where(row, values["points"][1]))
+    if text("tolerance"):
+        try:
+            draft.tolerance = abs(float(text("tolerance")))
+        except ValueError:
+            report.warn("unplaced", f"tolerance {text('tolerance')!r} is not a number; not "
+                        "imported", where(row, values["tolerance"][1]))
+    if text("tags"):
+        tags = [t.lower() for t in re.split(r"[\s,;，；、]+", text("tags")) if t]
+        bad = [t for t in tags if not _TAG_RE.fullmatch(t)]
+        if bad:
+            report.warn("tags", f"tag(s) {', '.join(map(repr, bad))} are not slugs [a-z0-9-]; "
+                        "not imported", where(row, values["tags"][1]))
+        draft.tags = tuple(dict.fromkeys(t for t in tags if t not in bad))
+    answer = draft.answer or ""
+    if "|" in answer and kind in (None, _T.FILL) and not options:
+        draft.type_hint = _T.FILL
+        draft.alternatives = tuple(dict.fromkeys(p.strip() for p in answer.split("|") if p.strip()))
+    return draft

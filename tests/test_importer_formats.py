@@ -1,0 +1,197 @@
+"""Every import format on a fixture of our own (tests/banks/import/): the items, answers,
+explanations and warnings each gives, and format detection."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bank.importer import ImportResult, detect_format, import_source
+from bot.model import QuestionType
+
+T = QuestionType
+HERE = Path(__file__).parent / "banks" / "import"
+
+
+def imp(name: str, **kwargs) -> ImportResult:
+    return import_source((HERE / name).read_bytes(), name, **kwargs)
+
+
+def rows(result: ImportResult) -> list[tuple]:
+    return [(q.type, q.answer) for q in result.bank.questions]
+
+
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [("aiken.txt", "aiken"), ("gift.gift", "gift"), ("zh.csv", "csv"), ("en.csv", "csv"),
+     ("questions.xlsx", "xlsx"), ("paper.docx", "docx"), ("table.docx", "docx"),
+     ("paper_key.txt", "paper"), ("english.txt", "paper"), ("parens.txt", "paper")],
+)
+def test_detected(name: str, fmt: str) -> None:
+    assert detect_format((HERE / name).read_bytes(), name) == fmt
+    # and from the content alone, whatever the file is called
+    assert detect_format((HERE / name).read_bytes(), "upload") == fmt
+
+
+def test_aiken() -> None:
+    r = imp("aiken.txt")
+    assert rows(r) == [(T.SINGLE, ("B",)), (T.SINGLE, ("C",))]
+    q = r.bank.questions[1]
+    assert q.stem == "下列哪个是激活函数？" and q.options[2] == ("C", "ReLU")
+    assert "converted 2 traditional character(s) to simplified" in r.notes
+    assert r.warnings == ()
+
+
+def test_gift() -> None:
+    r = imp("gift.gift")
+    by_id = {q.id: q for q in r.bank.questions}
+    assert list(by_id) == ["opt", "multi", "tf", "tf2", "short", "num", "tol", "range", "esc"]
+    assert by_id["opt"].answer == ("A",) and by_id["opt"].options[1] == ("B", "ReLU")
+    assert by_id["opt"].explanation == "Adam keeps moving averages of the gradients."
+    assert (by_id["multi"].type, by_id["multi"].answer) == (T.MULTI, ("A", "B"))
+    assert by_id["tf"].answer == ("true",) and by_id["tf"].explanation == "That is the definition."
+    assert by_id["tf2"].answer == ("false",)
+    assert (by_id["short"].type, by_id["short"].answer) == (T.FILL, ("cross-entropy", "交叉熵"))
+    assert by_id["short"].stem.endswith("is called ____.")
+    assert (by_id["num"].answer, by_id["num"].tolerance) == (("3.5",), None)
+    assert (by_id["tol"].answer, by_id["tol"].tolerance) == (("3.14",), 0.01)
+    assert (by_id["range"].answer, by_id["range"].tolerance) == (("1.5",), 0.5)
+    assert by_id["esc"].stem == "Which symbol opens a GIFT answer block: { or = ?"
+    assert by_id["esc"].options == (("A", "{"), ("B", "="))
+    kinds = {(w.kind, w.where) for w in r.warnings}
+    assert ("essay", "26:33") in kinds and ("unplaced", "2:1") in kinds
+    assert ("feedback", "4:40") in kinds
+
+
+def test_csv_chinese_headers_with_bom() -> None:
+    r = imp("zh.csv")
+    assert rows(r) == [
+        (T.SINGLE, ("C",)), (T.MULTI, ("A", "B", "D")), (T.JUDGE, ("false",)),
+        (T.JUDGE, ("true",)), (T.FILL, ("交叉熵", "cross-entropy")), (T.FILL, ("lr", "η")),
+        (T.SHORT, ("去重、处理缺失值、处理异常值。",)),
+    ]
+    first, multi = r.bank.questions[0], r.bank.questions[1]
+    assert first.tags == ("transformer",) and first.explanation == "解码器使用掩码。"
+    assert multi.points == 2 and multi.options[3] == ("D", "RMSprop")
+    assert r.bank.questions[6].stem == "简述数据清洗的主要步骤。"  # traditional converted
+    assert any("converted 4 traditional" in note for note in r.notes)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "gb18030"])
+def test_csv_encodings(encoding: str) -> None:
+    text = (HERE / "zh.csv").read_text(encoding="utf-8-sig")
+    r = import_source(text.encode(encoding), "zh.csv")
+    assert len(r.bank.questions) == 7 and r.bank.questions[0].stem == "用于防止未来信息泄露的机制是"
+    assert ("read as gb18030" in r.notes) == (encoding == "gb18030")
+
+
+def test_csv_english_headers_ids_and_points() -> None:
+    r = imp("en.csv")
+    assert [q.id for q in r.bank.questions] == ["add-1", "even-1", "sky-1", "fr-1"]
+    assert rows(r) == [(T.SINGLE, ("B",)), (T.MULTI, ("A", "C")), (T.JUDGE, ("false",)),
+                       (T.FILL, ("Paris",))]
+    assert r.bank.questions[1].points == 2 and r.bank.questions[0].explanation == "Basic arithmetic."
+
+
+def test_xlsx() -> None:
+    r = imp("questions.xlsx")
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.MULTI, ("A", "B")), (T.JUDGE, ("true",)),
+                       (T.FILL, ("3.14",))]
+    assert r.bank.questions[0].explanation == "Adam 是优化器。"
+    assert r.bank.questions[0].tags == ("optim",)
+
+
+def test_docx_paper_from_paragraphs_and_a_table() -> None:
+    r = imp("paper.docx")
+    assert r.bank.title == "深度学习测验"
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.SINGLE, ("B",)), (T.JUDGE, ("false",))]
+    assert r.bank.questions[1].options == (("A", "SGD"), ("B", "ReLU"), ("C", "L1"))
+
+
+def test_docx_question_table_reports_the_rest() -> None:
+    r = imp("table.docx")
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.MULTI, ("A", "B")), (T.JUDGE, ("true",)),
+                       (T.FILL, ("3.14",))]
+    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 1")]
+
+
+def test_paper_with_answer_key_at_the_end() -> None:
+    r = imp("paper_key.txt")
+    assert rows(r) == [
+        (T.SINGLE, ("A",)), (T.SINGLE, ("B",)), (T.SINGLE, ("B",)), (T.MULTI, ("A", "B", "C")),
+        (T.MULTI, ("A", "B")), (T.JUDGE, ("false",)), (T.JUDGE, ("true",)), (T.FILL, ("交叉熵",)),
+        (T.SHORT, ("模型在训练集上表现很好，在测试集上表现差。",)),
+    ]
+    explanations = [q.explanation for q in r.bank.questions]
+    assert explanations[0] == "Adam 是优化器。" and explanations[3] == "L1、L2 和 Dropout 都是正则化方法。"
+    assert explanations[2] == ""
+    assert {w.kind for w in r.warnings} == {"renumbered"}
+
+
+def test_answer_key_problems_are_reported(tmp_path: Path) -> None:
+    text = "1. 哪个是优化器\nA. Adam\nB. ReLU\n2. 哪个是激活函数\nA. SGD\nB. ReLU\n参考答案\n1-2 ABC\n3. A\n"
+    r = import_source(text.encode(), "k.txt")
+    messages = [str(w) for w in r.warnings]
+    assert any("8:1" in m and "3 answers for 2 items" in m for m in messages)
+    assert any("9:" in m and "item 3, which the paper does not have" in m for m in messages)
+
+
+def test_english_paper_with_paren_numbers() -> None:
+    r = imp("english.txt")
+    assert r.bank.title == "Practice quiz"
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.JUDGE, ("true",)), (T.FILL, ("cross-entropy",))]
+    assert r.bank.questions[0].explanation == "Adam keeps moving averages."
+    assert r.bank.questions[2].explanation == "It compares distributions."
+
+
+def test_bracketed_numbers() -> None:
+    r = imp("parens.txt")
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.SINGLE, ("B",))]
+    assert r.bank.questions[1].explanation == "ReLU 是激活函数。"
+
+
+def test_duplicates_are_reported() -> None:
+    item = "{n}. 哪个是优化器\nA. Adam\nB. ReLU\n答案：A\n"
+    text = "".join(item.format(n=n) for n in (1, 2, 3))
+    r = import_source(text.encode(), "d.txt")
+    assert [(w.kind, w.number) for w in r.warnings] == [("duplicate", 2), ("duplicate", 3)]
+    assert "same stem and options as item 1" in r.warnings[0].message
+
+
+def test_unknown_column_and_bad_tag_are_reported() -> None:
+    text = "question,answer,remarks,tags\n1+1=?,2,checked,数学\n"
+    r = import_source(text.encode(), "x.csv")
+    assert rows(r) == [(T.FILL, ("2",))] or rows(r) == [(T.SHORT, ("2",))]
+    messages = [str(w) for w in r.warnings]
+    assert any("'remarks' is not a known column" in m and m.startswith("1:3") for m in messages)
+    assert any("not slugs" in m and m.startswith("2:4") for m in messages)
+
+
+def test_nothing_found_names_what_was_looked_for() -> None:
+    r = import_source("会议纪要\n下周讨论。\n".encode(), "notes.txt")
+    assert not r.ok
+    message = str(r.warnings[-1])
+    assert "no item found" in message and "formats: paper, aiken, gift, csv, xlsx, docx, apkg" in message
+
+
+def test_docx_places_are_paragraphs(tmp_path: Path) -> None:
+    import io as _io
+
+    import docx
+
+    document = docx.Document()
+    for text in ("练习", "请在30分钟内完成", "1. 哪个是优化器", "A. Adam", "B. ReLU", "答案：A"):
+        document.add_paragraph(text)
+    buffer = _io.BytesIO()
+    document.save(buffer)
+    r = import_source(buffer.getvalue(), "quiz.docx")
+    assert rows(r) == [(T.SINGLE, ("A",))]
+    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 2, col 1")]
+
+
+def test_aiken_without_answer_line_is_reported() -> None:
+    text = "Q one?\nA. x\nB. y\nANSWER: A\n\nQ two?\nA. x\nB. y\n\nQ three?\nA. x\nB. y\nANSWER: B\n"
+    r = import_source(text.encode(), "a.txt", format="aiken")
+    assert rows(r) == [(T.SINGLE, ("A",)), (T.SINGLE, ("B",))]
+    assert [(w.kind, w.where) for w in r.warnings] == [("no-answer", "6:1")]
