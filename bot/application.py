@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.answering import Answering
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
 from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
@@ -103,12 +104,25 @@ class Application:
         self.quiz = quiz
         self.dailies = dailies
         self.contests = contests
+        self.answering = Answering(quiz)
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
             entry.use_case: getattr(self, f"_{entry.use_case}") for entry in CATALOG
         }
 
     async def language(self, chat: ChatRef) -> str:
         return (await self.quiz.chat(chat)).settings.language
+
+    async def question_posted(self, round_id: int, message_ref: str) -> None:
+        """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""
+        await self.quiz.set_message_ref(round_id, message_ref)
+
+    async def chat_moved(self, chat: ChatRef, new_chat_key: str) -> None:
+        """The platform moved the chat (a Telegram group became a supergroup)."""
+        await self.quiz.move_chat(chat, new_chat_key)
+
+    async def chat_gone(self, chat: ChatRef) -> None:
+        """The bot was removed or blocked: the chat's schedules pause until it talks again."""
+        await self.quiz.pause_chat(chat)
 
     async def run_text(self, line: str, caller: Caller, *, bot_name: str | None = None) -> Reply:
         """Parse and run one text command; any refusal becomes a TextView in the chat's language."""

@@ -132,16 +132,16 @@ class Outbox:
         self.pacers[str(port.platform)] = pacer or Pacer(port.limits)
 
     async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
-        return await self._deliver(chat, "question", lambda port, c: port.post_question(c, view))
+        return await self._deliver(chat, "question", lambda port, c: port.post_question(c.ref, view))
 
     async def post_reveal(self, chat: Chat, view: RevealView) -> None:
-        await self._deliver(chat, "reveal", lambda port, c: port.post_reveal(c, view))
+        await self._deliver(chat, "reveal", lambda port, c: port.post_reveal(c.ref, view))
 
     async def post_standings(self, chat: Chat, view: StandingsView) -> None:
-        await self._deliver(chat, "standings", lambda port, c: port.post_standings(c, view))
+        await self._deliver(chat, "standings", lambda port, c: port.post_standings(c.ref, view))
 
     async def post_notice(self, chat: Chat, notice: Notice) -> None:
-        await self._deliver(chat, notice.key, lambda port, c: port.post_notice(c, notice))
+        await self._deliver(chat, notice.key, lambda port, c: port.post_notice(c.ref, notice))
 
     async def _deliver(
         self, chat: Chat, what: str, call: Callable[[ChatPort, Chat], Awaitable[T]]

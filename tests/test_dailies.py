@@ -149,7 +149,7 @@ async def test_moved_chat_is_followed(make_app, clock):
     app.port.fail_with.append(ChatMoved("-100999"))
     await app.scheduler.advance(30 * 60)
     chat = next(c for k, c, _ in app.port.posted if k == "question")
-    assert chat.ref.chat_key == "-100999"
+    assert chat.chat_key == "-100999"
     assert (await app.quiz.store.get_chat(1)).ref.chat_key == "-100999"
 
 
@@ -163,7 +163,7 @@ async def test_a_chat_moved_to_one_already_known_is_posted_there_and_nothing_bre
     app.port.fail_with.append(ChatMoved("-100999"))
     await app.scheduler.advance(30 * 60)
     chat = next(c for k, c, _ in app.port.posted if k == "question")
-    assert chat.ref.chat_key == "-100999"
+    assert chat.chat_key == "-100999"
     moved = await app.quiz.chat(CHAT)
     assert moved.id != known.id and moved.ref.chat_key == CHAT.chat_key  # both records kept
     assert app.outbox.failures == 0

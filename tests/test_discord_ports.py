@@ -83,9 +83,12 @@ async def test_discord_errors_become_the_ports_errors(harness: Harness) -> None:
     hidden = guild.add_text_channel("hidden").overwrite(h.world.bot, deny=Perm.VIEW_CHANNEL)
     muted = guild.add_text_channel("muted").overwrite(h.world.bot, deny=Perm.SEND_MESSAGES)
 
-    async def chat(key: int):
+    async def record(key: int):
         ref = ChatRef(Platform.DISCORD, str(key), ChatKind.GROUP, guild_key=str(guild.id))
         return await h.app.quiz.chat(ref)
+
+    async def chat(key: int):
+        return (await record(key)).ref
 
     hello = notice("lang.set", "en")
     for key in (hidden.id, muted.id, 123):  # Missing Access, Missing Permissions, Unknown Channel
@@ -106,7 +109,7 @@ async def test_discord_errors_become_the_ports_errors(harness: Harness) -> None:
         await adapter.post_reveal(await chat(h.general.id), reveal)
 
     # Through the outbox, ChatGone pauses the chat's schedules.
-    general, gone = await chat(h.general.id), await chat(hidden.id)
+    general, gone = await record(h.general.id), await record(hidden.id)
     await h.app.outbox.post_notice(gone, hello)
     assert (await h.app.store.get_chat(gone.id)).paused
 

@@ -236,7 +236,7 @@ class ConsoleAdapter:
 
     # ------------------------------------------------------------ chat-side rendering
 
-    async def post_question(self, chat: object, view: QuestionView) -> str:
+    async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
         self._round_id = view.round_id
         self._round_kind = view.kind
         self._round_qtype = view.qtype
@@ -245,15 +245,15 @@ class ConsoleAdapter:
         self._posted.set()
         return f"console:{view.round_id}"
 
-    async def post_reveal(self, chat: object, view: RevealView) -> None:
+    async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
         self.say(render_reveal(view))
         self._posted.set()
 
-    async def post_standings(self, chat: object, view: StandingsView) -> None:
+    async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
         self.say(render_standings(view))
         self._posted.set()  # also the end of a contest, which a waiting script must notice
 
-    async def post_notice(self, chat: object, notice: Notice) -> None:
+    async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
         self.say(render_notice(notice))
         self._posted.set()
 
@@ -275,11 +275,11 @@ class ConsoleAdapter:
 
     async def _quiz(self, args: list[str]) -> None:
         view = await self.quiz.ask(Ask(self.chat, self.user, tag=args[0] if args else None))
-        await self.post_question(None, view)
+        await self.post_question(self.chat, view)
 
     async def _review(self, args: list[str]) -> None:
         view = await self.quiz.ask(Ask(self.chat, self.user, review=True))
-        await self.post_question(None, view)
+        await self.post_question(self.chat, view)
 
     async def _answer(self, text: str) -> None:
         if self.scripted and self._round_kind is RoundKind.CONTEST and self._round_id is not None:

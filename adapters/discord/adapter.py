@@ -19,10 +19,9 @@ from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal
 from adapters.discord.replies import InFlight
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
-from bot.kinds import Platform
+from bot.kinds import ChatRef, Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, PaceLimits, PostRejected, RetryLater
-from bot.records import Chat
 from bot.text import render_notice
 
 if TYPE_CHECKING:
@@ -161,7 +160,7 @@ class DiscordAdapter:
 
     # ------------------------------------------------------------ ChatPort
 
-    async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
+    async def post_question(self, chat: ChatRef, view: QuestionView) -> str | None:
         channel = self._channel(chat)
         self.counts.remember(view)
         reactions = view.mode == "reactions" and supports(view.qtype, len(view.options))
@@ -172,11 +171,11 @@ class DiscordAdapter:
             message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view)))
         return f"{message.channel.id}:{message.id}"
 
-    async def post_reveal(self, chat: Chat, view: RevealView) -> None:
+    async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
         where = parse_ref(view.message_ref)
         async with self.counts.lock(view.round_id):
             self.counts.mark_revealed(view.round_id)
-            if where is not None and int(where[0]) == int(chat.ref.chat_key):
+            if where is not None and int(where[0]) == int(chat.chat_key):
                 reactions = where[1] in self.reactions.rounds
                 self.reactions.forget(where[1])
                 buttons = None if reactions else revealed_buttons(view)
@@ -188,16 +187,16 @@ class DiscordAdapter:
                     log.info("question message of round %s is gone; posting its reveal", view.round_id)
             await _mapped(self._channel(chat).send(embed=reveal_embed(view)))
 
-    async def post_standings(self, chat: Chat, view: StandingsView) -> None:
+    async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
         await _mapped(self._channel(chat).send(embed=standings_embed(view)))
 
-    async def post_notice(self, chat: Chat, notice: Notice) -> None:
+    async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
         await _mapped(self._channel(chat).send(fit(render_notice(notice, MD), CONTENT_MAX)))
 
-    def _channel(self, chat: Chat) -> discord.PartialMessageable:
+    def _channel(self, chat: ChatRef) -> discord.PartialMessageable:
         if self.client is None:
             raise RetryLater(5.0, "the Discord client is not running")
-        return self.client.get_partial_messageable(int(chat.ref.chat_key))
+        return self.client.get_partial_messageable(int(chat.chat_key))
 
 
 async def _mapped(call: Awaitable[T]) -> T:

@@ -39,10 +39,9 @@ from adapters.telegram.rounds import RoundIndex
 from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
 from bot.i18n import t
-from bot.kinds import Platform, RoundKind
+from bot.kinds import ChatRef, Platform, RoundKind
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, ChatMoved, PaceLimits, PostRejected, RetryLater
-from bot.records import Chat
 from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
 from studybot.config import Config
 
@@ -227,17 +226,17 @@ class TelegramAdapter:
 
     # ------------------------------------------------------------ ChatPort
 
-    async def post_question(self, chat: Chat, view: QuestionView) -> str:
-        return await self._port(lambda: self.send_question(int(chat.ref.chat_key), view))
+    async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
+        return await self._port(lambda: self.send_question(int(chat.chat_key), view))
 
-    async def post_reveal(self, chat: Chat, view: RevealView) -> None:
-        await self._port(lambda: self._reveal(int(chat.ref.chat_key), view))
+    async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
+        await self._port(lambda: self._reveal(int(chat.chat_key), view))
 
-    async def post_standings(self, chat: Chat, view: StandingsView) -> None:
-        await self._port(lambda: self.send(int(chat.ref.chat_key), render_standings(view, HTML)))
+    async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
+        await self._port(lambda: self.send(int(chat.chat_key), render_standings(view, HTML)))
 
-    async def post_notice(self, chat: Chat, notice: Notice) -> None:
-        await self._port(lambda: self.send(int(chat.ref.chat_key), render_notice(notice, HTML)))
+    async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
+        await self._port(lambda: self.send(int(chat.chat_key), render_notice(notice, HTML)))
 
     async def _reveal(self, chat_id: int, view: RevealView) -> None:
         """Edit the question into its reveal (dropping the buttons); a new message if that fails."""

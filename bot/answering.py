@@ -1,0 +1,156 @@
+"""Answering use cases for every platform: a click (an option, a multiple-choice toggle or
+Submit, a form, a self-grade) and a typed answer, each checked once (bot/clicks) and recorded
+once. Adapters turn a platform event into a `Click` or a typed text and render what comes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.clicks import Act, Click, admitted
+from bot.i18n import LANGUAGES, t
+from bot.kinds import AnswerStatus, ChatRef, UserRef
+from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
+from bot.model import QuestionType
+from bot.presenting import response_label
+from bot.quiz import Quiz
+from bot.quiz_cache import RoundContext
+
+SELF_GRADE_LEVELS = ("full", "half", "zero")
+# What a person may type to grade their own short answer: the buttons' labels in every language,
+# the level ids, and the numbers the prompt offers.
+_TYPED_LEVELS = {"1": "full", "2": "half", "3": "zero", "全对": "full", "部分": "half", "不会": "zero"}
+
+
+@dataclass(frozen=True, slots=True)
+class TextReply:
+    """A sentence in the chat's language (nothing was recorded, or nothing more to show)."""
+
+    text: str
+    language: str
+    closed: bool = False  # the click names nothing that takes answers: adapters may drop buttons
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionReply:
+    """The multiple-choice selection so far ("" when empty)."""
+
+    chosen: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class FormReply:
+    """Open a form for a typed answer to this round (long: a short-answer question)."""
+
+    round_id: int
+    long: bool
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptReply:
+    receipt: ReceiptView
+
+    @property
+    def language(self) -> str:
+        return self.receipt.language
+
+    @property
+    def recorded(self) -> bool:
+        """An answer was stored (a live count may change)."""
+        return self.receipt.status in (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED)
+
+    @property
+    def awaits_self_grade(self) -> bool:
+        return self.receipt.verdict == "pending" and self.receipt.status == AnswerStatus.ACCEPTED
+
+
+AnswerReply = TextReply | SelectionReply | FormReply | ReceiptReply
+
+
+def typed_level(text: str) -> str | None:
+    """The self-grade level a typed text names, in any catalog language; None if none."""
+    word = text.strip().casefold()
+    if word in SELF_GRADE_LEVELS:
+        return word
+    if word in _TYPED_LEVELS:
+        return _TYPED_LEVELS[word]
+    for language in LANGUAGES:
+        for level in SELF_GRADE_LEVELS:
+            if word == t(language, f"button.self_{level}").casefold():
+                return level
+    return None
+
+
+class Answering:
+    def __init__(self, quiz: Quiz) -> None:
+        self.quiz = quiz
+
+    async def _closed(self, chat: ChatRef) -> TextReply:
+        language = (await self.quiz.chat(chat)).settings.language
+        return TextReply(t(language, "receipt.closed"), language, closed=True)
+
+    async def click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
+        """A button press or a form submit (`click.token` carries a form's text)."""
+        context = await admitted(self.quiz, click)
+        if context is None:
+            return await self._closed(chat)
+        if click.act is Act.SELF_GRADE:
+            return await self._self_grade(context, user, click.token or "")
+        if await self.quiz.answerable(context.round.id) is None:
+            return await self._closed(chat)
+        language = context.chat.settings.language
+        round_id = context.round.id
+        if click.act is Act.TOGGLE:
+            chosen = self.quiz.selections.toggle(round_id, user, click.token or "")
+            label = response_label(context.question, ",".join(chosen), language) if chosen else ""
+            return SelectionReply(label, language)
+        if click.act is Act.SUBMIT:
+            chosen = self.quiz.selections.take(round_id, user)
+            if not chosen:
+                return SelectionReply("", language)
+            return await self._submit(round_id, user, ",".join(chosen))
+        if click.act is Act.OPEN_FORM:
+            return FormReply(round_id, context.question.type is QuestionType.SHORT, language)
+        return await self._submit(round_id, user, click.token or "")
+
+    async def typed(self, chat: ChatRef, user: UserRef, text: str, *, round_id: int | None = None,
+                    reply_to: str | None = None) -> AnswerReply:  # fmt: skip
+        """A typed answer in `chat`: to `round_id` (an adapter's own index of what it posted),
+        to the question message `reply_to` answers, else to the chat's open question. A self-grade
+        word after a short answer grades it instead of answering again."""
+        context = await self._round_for_text(chat, round_id, reply_to)
+        if context is None:
+            language = (await self.quiz.chat(chat)).settings.language
+            return TextReply(t(language, "error.no_round"), language)
+        level = typed_level(text) if context.question.type is QuestionType.SHORT else None
+        if level is not None and await self._awaits_self_grade(context, user):
+            return await self._self_grade(context, user, level)
+        return await self._submit(context.round.id, user, text)
+
+    async def _round_for_text(self, chat: ChatRef, round_id: int | None,
+                              reply_to: str | None) -> RoundContext | None:  # fmt: skip
+        if round_id is None and reply_to is not None:
+            found = await self.quiz.round_for_message(chat, reply_to)
+            round_id = found.id if found else None
+            if round_id is None:
+                return None
+        if round_id is None:
+            current = await self.quiz.current_round(chat)
+            round_id = current.id if current else None
+        context = await self.quiz.round_context(round_id) if round_id is not None else None
+        where = context.chat.ref if context is not None else None
+        if where is None or (where.platform, where.chat_key) != (chat.platform, chat.chat_key):
+            return None
+        return context
+
+    async def _awaits_self_grade(self, context: RoundContext, user: UserRef) -> bool:
+        stored = await self.quiz.store.user_answer(context.round.id, await self.quiz.user_id(user))
+        return stored is not None and stored.verdict == "pending"
+
+    async def _submit(self, round_id: int, user: UserRef, response: str) -> ReceiptReply:
+        return ReceiptReply(await self.quiz.submit(SubmitAnswer(round_id, user, response)))
+
+    async def _self_grade(self, context: RoundContext, user: UserRef, level: str) -> ReceiptReply:
+        return ReceiptReply(await self.quiz.self_grade(SelfGrade(context.round.id, user, level)))
