@@ -90,13 +90,26 @@ View = (
 
 
 @dataclass(frozen=True, slots=True)
+class FileView:
+    """A file sent with a reply: an image (a chart: a photo on Telegram, an attachment on
+    Discord, a file in the data directory on the console) or a document (an export)."""
+
+    filename: str
+    data: bytes
+    caption: str = ""
+    image: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """What a command answers: a view in `language`; `public` when everyone in a group should see
-    it (a question, a board), else only the caller where the platform can do that."""
+    it (a question, a board), else only the caller where the platform can do that; `files` go
+    with it."""
 
     view: View
     language: str
     public: bool = False
+    files: tuple[FileView, ...] = ()
 
 
 class Application:

@@ -75,3 +75,13 @@ class AnswerStatus(StrEnum):
     DUPLICATE = "duplicate"  # an answer was already final; the stored one is returned
     CLOSED = "closed"
     UNKNOWN_ROUND = "unknown_round"
+
+
+class InputKind(StrEnum):
+    """How a question is answered; chat adapters render by this, never by question type."""
+
+    CHOOSE_ONE = "choose_one"  # one option button each; the press is the answer
+    CHOOSE_MANY = "choose_many"  # option toggles, then Submit
+    TRUE_FALSE = "true_false"  # two buttons
+    TYPED = "typed"  # a typed answer (a form where the platform has one)
+    SELF_GRADED = "self_graded"  # a typed answer, then a self-grade against the reference

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.kinds import AnswerPolicy, AnswerStatus, ChatRef, RevealPolicy, RoundKind, UserRef
+from bot.kinds import AnswerPolicy, AnswerStatus, ChatRef, InputKind, RevealPolicy, RoundKind, UserRef
 from bot.model import QuestionType
 from bot.windows import Window
 
@@ -70,6 +70,7 @@ class QuestionView:
     chat_id: int
     kind: RoundKind
     qtype: QuestionType
+    input_kind: InputKind  # how it is answered: what adapters render by
     number: int
     stem: str
     options: tuple[OptionView, ...]

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from bot.kinds import InputKind
+
 
 class QuestionType(StrEnum):
     SINGLE = "single"
@@ -25,6 +27,19 @@ class QuestionType(StrEnum):
     def is_choice(self) -> bool:
         """Answered by picking (buttons/reactions), as opposed to typing text."""
         return self in (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE)
+
+    @property
+    def input_kind(self) -> InputKind:
+        return _INPUT_KINDS[self]
+
+
+_INPUT_KINDS = {
+    QuestionType.SINGLE: InputKind.CHOOSE_ONE,
+    QuestionType.MULTI: InputKind.CHOOSE_MANY,
+    QuestionType.JUDGE: InputKind.TRUE_FALSE,
+    QuestionType.FILL: InputKind.TYPED,
+    QuestionType.SHORT: InputKind.SELF_GRADED,
+}
 
 
 @dataclass(frozen=True, slots=True)

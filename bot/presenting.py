@@ -26,6 +26,7 @@ def build_question(
         chat_id=chat.id,
         kind=round_.kind,
         qtype=question.type,
+        input_kind=question.type.input_kind,
         number=question.number,
         stem=bank_text(lang, question.stem),
         options=option_views(question, lang),
