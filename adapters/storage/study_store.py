@@ -39,12 +39,6 @@ def _mistake(row: Sequence[Any]) -> Mistake:
     return Mistake(row[0], row[1], row[2], row[3], row[4], missed, bool(row[6]))
 
 
-def _keyed(keys: Sequence[Key]) -> tuple[str, list[object]]:
-    """A VALUES list matching (user_id, bank_id, question_id) keys, and its parameters."""
-    values = ", ".join("(?, ?, ?)" for _ in keys)
-    return values, [part for key in keys for part in key]
-
-
 class SqliteStudyStore:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
@@ -62,26 +56,23 @@ class SqliteStudyStore:
         return out
 
     async def cards(self, keys: Sequence[Key]) -> dict[Key, Card]:
-        if not keys:
-            return {}
-        values, params = _keyed(keys)
-        rows = await self.store.all(
-            f"SELECT {_CARD_COLUMNS} FROM study_cards "
-            f"WHERE (user_id, bank_id, question_id) IN (VALUES {values})",
-            params,
-        )
-        return {(r[0], r[1], r[2]): _card(r) for r in rows}
+        rows = await self._by_key("study_cards", _CARD_COLUMNS, keys)
+        return {key: _card(row) for key, row in rows.items()}
 
     async def mistakes(self, keys: Sequence[Key]) -> dict[Key, Mistake]:
+        rows = await self._by_key("mistakes", _MISTAKE_COLUMNS, keys)
+        return {key: _mistake(row) for key, row in rows.items()}
+
+    async def _by_key(self, table: str, columns: str, keys: Sequence[Key]) -> dict[Key, tuple[Any, ...]]:
+        """The rows of `table` for these (user, bank, question) keys; its columns start with them."""
         if not keys:
             return {}
-        values, params = _keyed(keys)
+        values = ", ".join("(?, ?, ?)" for _ in keys)
         rows = await self.store.all(
-            f"SELECT {_MISTAKE_COLUMNS} FROM mistakes "
-            f"WHERE (user_id, bank_id, question_id) IN (VALUES {values})",
-            params,
+            f"SELECT {columns} FROM {table} WHERE (user_id, bank_id, question_id) IN (VALUES {values})",
+            [part for key in keys for part in key],
         )
-        return {(r[0], r[1], r[2]): _mistake(r) for r in rows}
+        return {(r[0], r[1], r[2]): r for r in rows}
 
     async def save_study(
         self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
