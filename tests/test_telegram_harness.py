@@ -105,12 +105,14 @@ class TelegramHarness:
     # ------------------------------------------------------------ users
 
     async def say(
-        self, chat: FakeChat | int, user: FakeUser, text: str, reply_to: int | None = None
-    ) -> dict[str, Any]:
+        self, chat: FakeChat | int, user: FakeUser, text: str, reply_to: int | None = None,
+        timeout: float = 5,
+    ) -> dict[str, Any]:  # fmt: skip
         """A user writes; returns the bot's next message into that chat (sendMessage params)."""
         chat_id = chat if isinstance(chat, int) else chat.id
         self.server.user_message(chat, user, text, reply_to_message_id=reply_to)
-        return await self.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == chat_id)
+        return await self.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == chat_id,
+                                                  timeout=timeout)  # fmt: skip
 
     async def click(
         self, chat: FakeChat | int, user: FakeUser, message_id: int, data: str, *, check: bool = True
