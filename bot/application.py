@@ -17,7 +17,8 @@ from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.i18n import t
-from bot.kinds import AnswerMode, ChatKind, ChatRef, UserRef
+from bot.kinds import AnswerMode, ChatKind, ChatRef, RoundKind, UserRef
+from bot.live_counts import LiveCounts, ShowCount
 from bot.messages import (
     Ask,
     ContestStatusView,
@@ -136,6 +137,18 @@ class Application:
     async def chat_gone(self, chat: ChatRef) -> None:
         """The bot was removed or blocked: the chat's schedules pause until it talks again."""
         await self.quiz.pause_chat(chat)
+
+    def live_counts(self, interval: float, show: ShowCount, kinds: frozenset[RoundKind]) -> LiveCounts:
+        """Debounced answer counts under posted questions of `kinds` (bot/live_counts)."""
+        return LiveCounts(self.quiz, interval, show, kinds)
+
+    def command_for(self, line: str, *, bot_name: str | None = None) -> Command | None:
+        """The catalog command a text line would run (so an adapter knows its permission before
+        asking the platform who is an admin); None when the line runs none."""
+        try:
+            return parse(line, bot_name=bot_name).command
+        except QuizError:
+            return None
 
     async def run_text(self, line: str, caller: Caller, *, bot_name: str | None = None) -> Reply:
         """Parse and run one text command; any refusal becomes a TextView in the chat's language."""

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from adapters.storage.open_errors import StoreOpenError
 from bank.loader import BankError
@@ -16,12 +16,25 @@ from studybot.config import Config
 from studybot.startup_failures import AdapterStartError, platform_failure, store_failure
 from studybot.tuning import tune_gc
 
+if TYPE_CHECKING:
+    from adapters.telegram.settings import TelegramSettings
+
 log = logging.getLogger("studybot")
 
 
 class PlatformAdapter(ChatPort, Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
+
+
+def telegram_settings(config: Config) -> TelegramSettings:
+    from adapters.telegram.settings import TelegramSettings
+
+    return TelegramSettings(
+        token=config.telegram_token, api_base=config.telegram_api_base,
+        webhook_url=config.telegram_webhook_url, webhook_listen=config.telegram_webhook_listen,
+        webhook_port=config.telegram_webhook_port, language=config.language,
+    )  # fmt: skip
 
 
 def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
@@ -34,7 +47,7 @@ def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
     if config.telegram_token:
         from adapters.telegram import TelegramAdapter
 
-        adapters.append(TelegramAdapter(app, config))
+        adapters.append(TelegramAdapter(app.application, telegram_settings(config)))
     return adapters
 
 

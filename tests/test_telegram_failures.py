@@ -6,7 +6,10 @@ from __future__ import annotations
 import logging
 
 import pytest
+from telegram.error import BadRequest, RetryAfter, TimedOut
 
+from adapters.telegram.transient import InvalidResponse, is_transient
+from adapters.telegram.transport import AiohttpRequest
 from bot.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat
@@ -133,3 +136,44 @@ async def test_webhook_mode_sets_the_webhook_or_says_what_is_missing(tg: Telegra
     hook = await tg.server.wait_for_request("setWebhook")
     assert hook["url"] == url and hook["secret_token"]
     assert "getUpdates" not in {m for m, _ in tg.server.requests}
+
+
+async def test_a_bad_gateway_is_one_warning_line_per_failure_and_the_bot_recovers(
+    tg: TelegramHarness, caplog
+) -> None:
+    server = tg.server
+    await tg.start()
+    caplog.set_level(logging.DEBUG)
+    server.fail_next("getUpdates", times=2, code=502)  # polling: PTB retries after 1 s, 1.5 s
+
+    def bad_polls() -> int:
+        return sum(1 for e in server.log if e.method == "getUpdates" and e.status == 502)
+
+    await server.wait_until(lambda: bad_polls() == 2, timeout=10)
+    reply = await tg.say(ANN.id, ANN, "/stats", timeout=10)  # polling again: the bot recovered
+    assert reply["text"].startswith("<b>Stats for Ann</b>")
+
+    server.fail_next("sendMessage", code=502)  # a reply lost to a 502: the user is told
+    assert (await tg.say(ANN.id, ANN, "/stats"))["text"] == t("en", "error.internal")
+
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    polling = [r for r in warnings if "polling failed" in r.getMessage()]
+    assert len(polling) == 2 and "Bad Gateway" in polling[0].getMessage()
+    assert "retry 1 in 1.0 s" in polling[0].getMessage() and "retry 2 in 1.5 s" in polling[1].getMessage()
+    assert any("update not handled: NetworkError: Bad Gateway" in r.getMessage() for r in warnings)
+    assert all(r.exc_info is None and r.levelno == logging.WARNING for r in warnings), [
+        r.getMessage() for r in warnings
+    ]
+    assert "Traceback" not in caplog.text
+    assert server.token not in caplog.text
+
+
+def test_an_answer_that_is_not_json_is_a_passing_network_error_logged_by_nobody_here(caplog) -> None:
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(InvalidResponse) as caught:
+        AiohttpRequest.parse_json_payload(b"<html><body>502 Bad Gateway</body></html>")
+    assert is_transient(caught.value) and "Invalid server response" in str(caught.value)
+    assert caplog.records == []  # PTB's parser logged a traceback here; the caller reports it once
+    assert AiohttpRequest.parse_json_payload(b'{"ok": true}') == {"ok": True}
+    assert not is_transient(BadRequest("Bad Request: chat not found"))  # a refusal: our mistake
+    assert is_transient(TimedOut()) and is_transient(RetryAfter(3))

@@ -107,6 +107,10 @@ async def test_contest_is_for_admins_and_runs_to_the_results(tg: TelegramHarness
     server.user_message(GROUP, BOSS, "/contest start 3 20")
     started = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)
     assert started["text"] == t("en", "contest.started", count=3, seconds=20)
+    running = await server.wait_for_request(  # the reply to the admin's command
+        "sendMessage", lambda p: p["chat_id"] == GROUP.id and p["text"].startswith("Contest running")
+    )
+    assert running["reply_parameters"]["message_id"]
     for position in range(1, 4):
         message = await tg.question(GROUP.id)
         assert f"Question {position} of 3" in message.text and "20 seconds" in message.text

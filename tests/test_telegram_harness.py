@@ -10,6 +10,7 @@ the function's other name keeps linters from reading a `tg` parameter as a redef
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from bot.kinds import ChatKind, ChatRef, Platform, RoundKind
 from bot.model import Bank
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
+from studybot.runner import telegram_settings
 from tests.fakes.ports import ManualScheduler
 from tests.fakes.telegram_model import FakeChat, FakeMessage, FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer
@@ -60,7 +62,8 @@ class TelegramHarness:
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
             scheduler=ManualScheduler(self.clock),
         )  # fmt: skip
-        adapter = TelegramAdapter(app, cfg, poll_timeout=5, **self._adapter_options)
+        settings = replace(telegram_settings(cfg), poll_timeout=5, **self._adapter_options)
+        adapter = TelegramAdapter(app.application, settings)
         app.add_port(adapter)
         self.app, self.adapter = app, adapter
         await adapter.start()
@@ -102,12 +105,14 @@ class TelegramHarness:
     # ------------------------------------------------------------ users
 
     async def say(
-        self, chat: FakeChat | int, user: FakeUser, text: str, reply_to: int | None = None
-    ) -> dict[str, Any]:
+        self, chat: FakeChat | int, user: FakeUser, text: str, reply_to: int | None = None,
+        timeout: float = 5,
+    ) -> dict[str, Any]:  # fmt: skip
         """A user writes; returns the bot's next message into that chat (sendMessage params)."""
         chat_id = chat if isinstance(chat, int) else chat.id
         self.server.user_message(chat, user, text, reply_to_message_id=reply_to)
-        return await self.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == chat_id)
+        return await self.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == chat_id,
+                                                  timeout=timeout)  # fmt: skip
 
     async def click(
         self, chat: FakeChat | int, user: FakeUser, message_id: int, data: str, *, check: bool = True

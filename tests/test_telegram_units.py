@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters.telegram import callback_data as cd
-from adapters.telegram.adapter import retry_seconds, webhook_settings
+from adapters.telegram.adapter import retry_seconds
 from adapters.telegram.redaction import REDACTED, Redaction, TokenFilter
 from adapters.telegram.render import clip, split_html, utf16_len
 from studybot.config import Config
+from studybot.runner import telegram_settings
 from tests.fakes.telegram_format import format_text
 
 TOKEN = "123456789:AAFakeTelegramTokenForStudybotTests_x"
@@ -134,7 +135,7 @@ def test_webhook_settings_and_retry_seconds() -> None:
         telegram_webhook_url="https://bot.example.org/tg/hook", telegram_webhook_listen="127.0.0.1",
         telegram_webhook_port=8443,
     )  # fmt: skip
-    assert webhook_settings(config) == {
+    assert telegram_settings(config).webhook() == {
         "listen": "127.0.0.1", "port": 8443, "url_path": "tg/hook",
         "webhook_url": "https://bot.example.org/tg/hook",
     }  # fmt: skip

@@ -1,5 +1,6 @@
 """The Telegram adapter: runs a python-telegram-bot Application on the app's own event loop
-(long polling, or a webhook when TELEGRAM_WEBHOOK_URL is set) and is the core's ChatPort."""
+(long polling, or a webhook when a webhook URL is set), turns updates into application calls,
+renders the replies by view kind, and is the core's ChatPort."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, TypeVar
-from urllib.parse import urlsplit
+from typing import TypeVar
 
+from telegram import Chat as TgChat
 from telegram import InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.ext import Application as PtbApplication
 from telegram.ext import (
-    Application,
     ApplicationBuilder,
     CallbackQueryHandler,
     ContextTypes,
@@ -25,28 +26,30 @@ from telegram.ext import (
 from adapters.telegram.admin import AdminCheck
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
-from adapters.telegram.live import LiveCounts
+from adapters.telegram.live import CountEdits, CountedMessage
 from adapters.telegram.menu import set_commands
 from adapters.telegram.redaction import Redaction
 from adapters.telegram.render import (
     chat_ref,
+    language_keyboard,
     message_ref,
     parse_message_ref,
     question_keyboard,
     split_html,
+    typed,
 )
 from adapters.telegram.rounds import RoundIndex
+from adapters.telegram.settings import TelegramSettings
+from adapters.telegram.transient import PollingErrors, describe, is_transient
 from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
+from bot.application import Application, FileView, Reply, WelcomeView
 from bot.i18n import t
 from bot.kinds import ChatRef, Platform, RoundKind
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import ChatGone, ChatMoved, PaceLimits, PostRejected, RetryLater
+from bot.reply_text import render_reply
 from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
-from studybot.config import Config
-
-if TYPE_CHECKING:
-    from studybot.bootstrap import App
 
 log = logging.getLogger("studybot.telegram")
 T = TypeVar("T")
@@ -64,54 +67,34 @@ def retry_seconds(error: RetryAfter) -> float:
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
 
 
-def webhook_settings(config: Config) -> dict[str, object]:
-    """start_webhook() arguments for TELEGRAM_WEBHOOK_URL: listen there, on the URL's path."""
-    url = config.telegram_webhook_url or ""
-    return {
-        "listen": config.telegram_webhook_listen,
-        "port": config.telegram_webhook_port,
-        "url_path": urlsplit(url).path.lstrip("/"),
-        "webhook_url": url,
-    }
-
-
 class TelegramAdapter:
     platform = Platform.TELEGRAM
     limits = PaceLimits(per_second=30, per_chat=20, per_chat_window=60)
 
-    def __init__(
-        self,
-        app: App,
-        config: Config,
-        *,
-        max_retries: int = 3,
-        admin_ttl: float = 300.0,
-        live_count_seconds: float = 15.0,
-        poll_timeout: float = 10.0,
-    ) -> None:
-        token = config.telegram_token.value
+    def __init__(self, app: Application, settings: TelegramSettings) -> None:
+        token = settings.token.value
         if not token:
             raise ValueError("TELEGRAM_TOKEN is not set")
         self.app = app
-        self.config = config
-        self.poll_timeout = poll_timeout
+        self.settings = settings
         # httpx logs every Bot API call at INFO, a line per click in a burst: kept for DEBUG only.
         quiet = logging.getLogger().getEffectiveLevel() > logging.DEBUG
         logging.getLogger("httpx").setLevel(logging.WARNING if quiet else logging.NOTSET)
         self.redaction = Redaction(token)
         self.redaction.install()  # PTB logs its API URLs, token included, while it is being built
         builder = (
-            ApplicationBuilder().token(token).rate_limiter(RateLimiter(max_retries=max_retries))
+            ApplicationBuilder().token(token).rate_limiter(RateLimiter(max_retries=settings.max_retries))
             .request(AiohttpRequest()).concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
         )  # fmt: skip
-        if config.telegram_api_base:
-            builder = builder.base_url(config.telegram_api_base)
-        self.application: Application = builder.build()
+        if settings.api_base:
+            builder = builder.base_url(settings.api_base)
+        self.application: PtbApplication = builder.build()
         self.rounds = RoundIndex()
-        self.admins = AdminCheck(self, admin_ttl)
-        self.live = LiveCounts(self, live_count_seconds)
-        self._listener = (frozenset({RoundKind.DAILY}), self.live.on_answer)  # live counts: dailies only
-        app.quiz.answer_listeners.append(self._listener)
+        self.admins = AdminCheck(lambda: self.bot, settings.admin_ttl)
+        self.counts = CountEdits(lambda: self.bot)
+        # Live counts under a group's daily question only.
+        daily = frozenset({RoundKind.DAILY})
+        self.live = app.live_counts(settings.live_count_seconds, self.counts.show, daily)
         Handlers(self).register(self.application)
         self.application.add_handler(CallbackQueryHandler(Callbacks(self).on_click))
         self.application.add_error_handler(self._on_error)
@@ -131,19 +114,21 @@ class TelegramAdapter:
             except TelegramError as exc:  # menus are a convenience; the bot works without them
                 log.warning("telegram command menus not set: %s", exc)
             await self.application.start()
+            self.live.start()
             updater = self.application.updater
             assert updater is not None
-            if self.config.telegram_webhook_url:
+            if self.settings.webhook_url:
                 await updater.start_webhook(
-                    **webhook_settings(self.config),  # type: ignore[arg-type]
+                    **self.settings.webhook(),  # type: ignore[arg-type]
                     secret_token=secrets.token_urlsafe(32),
                     allowed_updates=ALLOWED_UPDATES,
                 )
             else:
                 await updater.start_polling(
                     poll_interval=0.0,
-                    timeout=timedelta(seconds=self.poll_timeout),
+                    timeout=timedelta(seconds=self.settings.poll_timeout),
                     allowed_updates=ALLOWED_UPDATES,
+                    error_callback=PollingErrors(),
                 )
         except BaseException:
             await self.stop()
@@ -152,8 +137,6 @@ class TelegramAdapter:
 
     async def stop(self) -> None:
         application = self.application
-        if self._listener in self.app.quiz.answer_listeners:
-            self.app.quiz.answer_listeners.remove(self._listener)
         try:
             await self.live.stop()
             if application.updater is not None and application.updater.running:
@@ -165,15 +148,20 @@ class TelegramAdapter:
             self.redaction.remove()
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Log any handler's failure (the token is redacted) and tell the user, if there is one."""
-        log.error("telegram update failed: %r", context.error, exc_info=context.error)
+        """Log a handler's failure (the token is redacted: one line for Telegram's passing
+        failures, a traceback for ours) and tell the user, if there is one."""
+        error = context.error
+        if is_transient(error):
+            assert error is not None
+            log.warning("telegram update not handled: %s", describe(error))
+        else:
+            log.error("telegram update failed: %r", error, exc_info=error)
         if not isinstance(update, Update) or update.effective_chat is None:
             return
         try:
-            chat = await self.app.quiz.chat(chat_ref(update.effective_chat))
-            language = chat.settings.language
+            language = await self.app.language(chat_ref(update.effective_chat))
         except Exception:
-            language = self.app.quiz.settings.language
+            language = self.settings.language
         try:
             await self.send(update.effective_chat.id, HTML.escape(t(language, "error.internal")))
         except TelegramError as exc:
@@ -210,13 +198,44 @@ class TelegramAdapter:
         return sent
 
     async def send_question(self, chat_id: int, view: QuestionView) -> str:
-        text = render_question(view, HTML, how_to=view.typed)
+        """Post a question with its keyboard (by input kind); a typed answer gets the how-to."""
+        text = render_question(view, HTML, how_to=typed(view))
         markup = question_keyboard(view)
         message = await self.send(chat_id, text, markup)
         self.rounds.posted(chat_id, message.message_id, view.round_id)
         if view.kind is RoundKind.DAILY and chat_id < 0:  # a group's daily (Telegram groups are < 0)
-            self.live.track(view.round_id, chat_id, message.message_id, text, markup, view.language)
+            self.counts.remember(view.round_id, CountedMessage(chat_id, message.message_id, text, markup,
+                                                               view.language))  # fmt: skip
+            self.live.track(view.round_id)
         return message_ref(chat_id, message.message_id)
+
+    async def answer(self, message: Message, html: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Answer a message in its chat; in a group as a reply to it."""
+        private = message.chat.type == TgChat.PRIVATE
+        await self.send(message.chat.id, html, markup, reply_to=None if private else message.message_id)
+
+    async def show(self, message: Message, reply: Reply) -> None:
+        """An application reply to `message`, rendered by the kind of its view."""
+        view = reply.view
+        if isinstance(view, QuestionView):
+            ref = await self.send_question(message.chat.id, view)
+            await self.app.question_posted(view.round_id, ref)
+        else:
+            html = render_reply(reply, HTML)
+            if html.strip():
+                markup = language_keyboard() if isinstance(view, WelcomeView) else None
+                await self.answer(message, html, markup)
+        for file in reply.files:
+            await self.send_file(message.chat.id, file)
+
+    async def send_file(self, chat_id: int, file: FileView) -> None:
+        """An image as a photo, anything else as a document."""
+        caption = HTML.escape(file.caption) or None
+        if file.image:
+            await self.bot.send_photo(chat_id, file.data, caption=caption, parse_mode=ParseMode.HTML)
+        else:
+            await self.bot.send_document(chat_id, file.data, filename=file.filename, caption=caption,
+                                         parse_mode=ParseMode.HTML)  # fmt: skip
 
     async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
         try:
@@ -246,6 +265,7 @@ class TelegramAdapter:
             first, *rest = split_html(text)
             try:
                 async with self.live.closing(view.round_id):
+                    self.counts.forget(view.round_id)
                     await self.bot.edit_message_text(
                         first, chat_id=chat_id, message_id=target[1], parse_mode=ParseMode.HTML,
                         link_preview_options=NO_PREVIEW,

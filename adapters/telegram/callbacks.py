@@ -1,15 +1,16 @@
-"""Inline-button clicks: answers, multi-choice toggles and Submit, self-grades, language choice.
+"""Inline-button clicks: each callback query becomes a `bot.clicks.Click` for the application's
+answering use case (or, for a language button, the catalog's language command), and what comes
+back is shown as a toast of at most 200 characters.
 
-Every click is answered exactly once (a toast of at most 200 characters). A payload that does
-not parse, or that bot/clicks does not admit (a round of another chat or message, a button its
-question cannot have or its message does not carry), or a closed round gets the catalog's
-"closed" toast and changes nothing.
+Every click is answered exactly once. A payload that does not parse, or that the core does not
+admit (a round of another chat or message, a button its question cannot have or its message
+does not carry), or a closed round gets the catalog's "closed" toast and changes nothing.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from telegram import CallbackQuery, MaybeInaccessibleMessage, Message, Update
 from telegram import Chat as TgChat
@@ -18,34 +19,35 @@ from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
 from adapters.telegram.render import chat_ref, clip, message_ref, user_ref
-from bot import clicks
+from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply, TextReply
+from bot.application import Caller, TextView
+from bot.clicks import Act, Click
+from bot.commands.catalog import command
+from bot.commands.parsing import Parsed
 from bot.i18n import t
 from bot.kinds import AnswerStatus, Platform
-from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
-from bot.presenting import response_label
 from bot.text import HTML, receipt_headline, render_receipt
 
 if TYPE_CHECKING:
     from adapters.telegram.adapter import TelegramAdapter
 
 log = logging.getLogger("studybot.telegram")
-_ACTS: dict[type, clicks.Act] = {
-    cd.AnswerChoice: clicks.Act.ANSWER,
-    cd.ToggleOption: clicks.Act.TOGGLE,
-    cd.SubmitSelection: clicks.Act.SUBMIT,
-    cd.SelfGradeLevel: clicks.Act.SELF_GRADE,
+_ACTS: dict[type, Act] = {
+    cd.AnswerChoice: Act.ANSWER,
+    cd.ToggleOption: Act.TOGGLE,
+    cd.SubmitSelection: Act.SUBMIT,
+    cd.SelfGradeLevel: Act.SELF_GRADE,
 }
 
 
-class Click:
-    """One callback query; `toast` answers it (only the first call does)."""
+class Toast:
+    """Answers one callback query; only the first call does."""
 
-    def __init__(self, query: CallbackQuery, language: str) -> None:
+    def __init__(self, query: CallbackQuery) -> None:
         self.query = query
-        self.language = language
         self.answered = False
 
-    async def toast(self, text: str) -> None:
+    async def __call__(self, text: str) -> None:
         if self.answered:
             return
         self.answered = True
@@ -54,104 +56,85 @@ class Click:
         except TelegramError as exc:  # e.g. answered too late: the click's work is done anyway
             log.info("callback query not answered: %s", exc)
 
-    async def say(self, key: str, **params: object) -> None:
-        await self.toast(t(self.language, key, **params))
-
 
 class Callbacks:
     def __init__(self, adapter: TelegramAdapter) -> None:
         self.adapter = adapter
-        self.quiz = adapter.app.quiz
+        self.app = adapter.app
 
     async def on_click(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         if query is None:
             return
-        click = Click(query, self.quiz.settings.language)
+        toast = Toast(query)
+        language = self.adapter.settings.language
         try:
-            await self._handle(click)
+            message = query.message
+            if message is None:  # a button under an inline-mode message: never ours
+                return
+            language = await self.app.language(chat_ref(message.chat))
+            await self._handle(toast, query, message)
         except Exception:  # the click must still be answered; the error is logged, not raised
             log.exception("callback query failed")
-            await click.say("error.internal")
+            await toast(t(language, "error.internal"))
         finally:
-            await click.say("receipt.closed")  # nothing answered it: a refused payload
+            await toast(t(language, "receipt.closed"))  # nothing answered it: a refused payload
 
-    async def _handle(self, click: Click) -> None:
-        query = click.query
-        message = query.message
-        if message is None:  # a button under an inline-mode message: never ours
-            return
-        tg_chat = message.chat
-        chat = await self.quiz.chat(chat_ref(tg_chat))
-        click.language = chat.settings.language
+    async def _handle(self, toast: Toast, query: CallbackQuery, message: MaybeInaccessibleMessage) -> None:
         action = cd.parse(query.data)
         if action is None:
             return
-        user = user_ref(query.from_user)
+        tg_chat = message.chat
+        chat, user = chat_ref(tg_chat), user_ref(query.from_user)
         if isinstance(action, cd.ChooseLanguage):
-            await self._language(click, tg_chat, action)
+            admin = await self.adapter.admins.is_admin(tg_chat, query.from_user)
+            parsed = Parsed(command("lang"), {"language": action.language})
+            reply = await self.app.run(parsed, Caller(chat, user, admin=admin))
+            if isinstance(reply.view, TextView):
+                await toast(reply.view.text)
             return
-        context = await clicks.admitted(self.quiz, clicks.Click(
+        act = _ACTS[type(action)]
+        click = Click(
             round_id=action.round_id, platform=Platform.TELEGRAM, chat_key=str(tg_chat.id),
-            message_ref=message_ref(tg_chat.id, message.message_id), act=_ACTS[type(action)],
+            message_ref=message_ref(tg_chat.id, message.message_id), act=act,
             token=_token(action), control=str(query.data), controls=_controls(message),
-        ))  # fmt: skip
-        if context is None:
-            return
-        click.language = context.chat.settings.language
-        round_id = action.round_id
-        if isinstance(action, cd.SelfGradeLevel):
-            receipt = await self.quiz.self_grade(SelfGrade(round_id, user, action.level))
-            await click.toast(receipt_headline(receipt))
-            if receipt.graded and tg_chat.type == TgChat.PRIVATE:
-                await self.adapter.drop_keyboard(tg_chat.id, message.message_id)
-            return
-        if await self.quiz.answerable(round_id) is None:  # closed, or past its deadline
-            return
-        if isinstance(action, cd.ToggleOption):
-            chosen = self.quiz.selections.toggle(round_id, user, action.token)
-            await self._selection(click, context.question, chosen)
-            return
-        if isinstance(action, cd.SubmitSelection):
-            chosen = self.quiz.selections.take(round_id, user)
-            if not chosen:
-                await click.say("tg.selected_none")
-                return
-            response = ",".join(chosen)
+        )  # fmt: skip
+        answer = await self.app.answering.click(click, user, chat)
+        await self._show(toast, answer, act, tg_chat, message.message_id)
+
+    async def _show(self, toast: Toast, answer: AnswerReply, act: Act, tg_chat: TgChat,
+                    message_id: int) -> None:  # fmt: skip
+        """Toast what came back; a graded answer in a private chat also gets its full receipt
+        (grade, correct answer, explanation) as a message, and its buttons go away."""
+        private = tg_chat.type == TgChat.PRIVATE
+        if isinstance(answer, TextReply):
+            await toast(answer.text)
+        elif isinstance(answer, SelectionReply):
+            if answer.chosen:
+                await toast(t(answer.language, "tg.selected", choice=answer.chosen))
+            else:
+                await toast(t(answer.language, "tg.selected_none"))
+        elif isinstance(answer, FormReply):  # no forms here: typed answers are messages
+            await toast(t(answer.language, "receipt.closed"))
+        elif act is Act.SELF_GRADE:
+            receipt = answer.receipt
+            await toast(receipt_headline(receipt))
+            if receipt.graded and private:
+                await self.adapter.drop_keyboard(tg_chat.id, message_id)
         else:
-            response = action.token
-        receipt = await self.quiz.submit(SubmitAnswer(round_id, user, response))
-        await self._receipt(click, tg_chat, message.message_id, receipt)
+            await self._receipt(toast, answer, private, tg_chat.id, message_id)
 
-    async def _selection(self, click: Click, question: Any, chosen: tuple[str, ...]) -> None:
-        if not chosen:
-            await click.say("tg.selected_none")
-            return
-        label = response_label(question, ",".join(chosen), click.language)
-        await click.say("tg.selected", choice=label)
-
-    async def _receipt(self, click: Click, tg_chat: TgChat, message_id: int, receipt: ReceiptView) -> None:
-        """Toast the headline; a graded practice answer in a private chat also gets the full
-        receipt (grade, correct answer, explanation) as a message, and its buttons go away."""
+    async def _receipt(self, toast: Toast, answer: ReceiptReply, private: bool, chat_id: int,
+                       message_id: int) -> None:  # fmt: skip
+        receipt = answer.receipt
         headline = receipt_headline(receipt)
         accepted = str(receipt.status) == AnswerStatus.ACCEPTED
-        private = tg_chat.type == TgChat.PRIVATE
         if receipt.graded and accepted and not private and receipt.correct_label:
             headline += "\n" + t(receipt.language, "reveal.correct", answer=receipt.correct_label)
-        await click.toast(headline)
+        await toast(headline)
         if receipt.graded and accepted and private:
-            await self.adapter.send(tg_chat.id, render_receipt(receipt, HTML))
-            await self.adapter.drop_keyboard(tg_chat.id, message_id)
-
-    async def _language(self, click: Click, tg_chat: TgChat, action: cd.ChooseLanguage) -> None:
-        query = click.query
-        if not await self.adapter.admins.is_admin(tg_chat, query.from_user):
-            await click.say("error.not_admin")
-            return
-        chat = await self.quiz.update_settings(chat_ref(tg_chat), language=action.language)
-        click.language = chat.settings.language
-        await click.say("lang.set")
-
+            await self.adapter.send(chat_id, render_receipt(receipt, HTML))
+            await self.adapter.drop_keyboard(chat_id, message_id)
 
 
 def _token(action: cd.Action) -> str | None:

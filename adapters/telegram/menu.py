@@ -1,5 +1,10 @@
-"""The command menus Telegram shows: per scope (private chats, groups, group admins), in Chinese
-(language_code "zh") and English (the default), with descriptions from the catalog."""
+"""The command menus Telegram shows, built from the command catalog: per scope (private chats,
+groups, group admins) and language ("zh" clients: zh-CN wording; everyone else: English).
+
+A top-level name is listed in a scope when one of its commands may run there: private chats
+list what the private scope allows; groups what anyone may run in a group; group admins every
+group command.
+"""
 
 from __future__ import annotations
 
@@ -12,23 +17,42 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
 )
 
+from bot.commands import catalog
+from bot.commands.catalog import Command, Permission
 from bot.i18n import t
 
-PRIVATE = ("start", "quiz", "review", "daily", "tz", "stats", "streak", "lang", "bank", "contest", "help")
-GROUP = ("quiz", "leaderboard", "stats", "streak", "review", "help")
-ADMINS = (*GROUP, "daily", "contest", "bank", "lang", "tz")
 LANGUAGES = (("zh", "zh-CN"), (None, "en"))  # (language_code, catalog language); None = default
 
 
+def _private(command: Command) -> bool:
+    return command.scope.allows(True)
+
+
+def _group(command: Command) -> bool:
+    return command.scope.allows(False) and command.permission is Permission.ANYONE
+
+
+def _admins(command: Command) -> bool:
+    return command.scope.allows(False)
+
+
+SCOPES = (
+    (BotCommandScopeAllPrivateChats(), _private),
+    (BotCommandScopeAllGroupChats(), _group),
+    (BotCommandScopeAllChatAdministrators(), _admins),
+)
+
+
+def names(listed: object) -> list[str]:
+    """The top-level names a scope's rule lists, in catalog order."""
+    rule = next(r for scope, r in SCOPES if scope == listed)
+    return [name for name in catalog.groups() if any(rule(c) for c in catalog.CATALOG if c.path[0] == name)]
+
+
 def menus() -> list[tuple[BotCommandScope, str | None, list[BotCommand]]]:
-    scopes: tuple[tuple[BotCommandScope, tuple[str, ...]], ...] = (
-        (BotCommandScopeAllPrivateChats(), PRIVATE),
-        (BotCommandScopeAllGroupChats(), GROUP),
-        (BotCommandScopeAllChatAdministrators(), ADMINS),
-    )
     return [
-        (scope, code, [BotCommand(name, t(language, f"tg.cmd.{name}")) for name in names])
-        for scope, names in scopes
+        (scope, code, [BotCommand(name, t(language, f"cmd.{name}.desc")) for name in names(scope)])
+        for scope, _ in SCOPES
         for code, language in LANGUAGES
     ]
 

@@ -11,9 +11,8 @@ from telegram import User as TgUser
 
 from adapters.telegram import callback_data
 from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.kinds import ChatKind, ChatRef, InputKind, Platform, UserRef
 from bot.messages import QuestionView
-from bot.model import QuestionType
 
 MAX_TEXT = 4096
 MAX_TOAST = 200
@@ -52,12 +51,13 @@ def parse_message_ref(ref: str | None) -> tuple[int, int] | None:
 
 
 def question_keyboard(view: QuestionView) -> InlineKeyboardMarkup | None:
-    """A–D (single), 对/错 (judge), toggles plus Submit (multi); typed questions have none."""
-    if view.qtype in (QuestionType.SINGLE, QuestionType.JUDGE):
+    """By input kind: a button per option (choose one, true/false), toggles plus Submit (choose
+    many); a typed answer has none (it is a message, or a reply in a group)."""
+    if view.input_kind in (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE):
         row = [InlineKeyboardButton(o.label, callback_data=callback_data.answer(view.round_id, o.token))
                for o in view.options]  # fmt: skip
         return InlineKeyboardMarkup([row])
-    if view.qtype is QuestionType.MULTI:
+    if view.input_kind is InputKind.CHOOSE_MANY:
         row = [InlineKeyboardButton(o.label, callback_data=callback_data.toggle(view.round_id, o.token))
                for o in view.options]  # fmt: skip
         submit = InlineKeyboardButton(
@@ -65,6 +65,10 @@ def question_keyboard(view: QuestionView) -> InlineKeyboardMarkup | None:
         )
         return InlineKeyboardMarkup([row, [submit]])
     return None
+
+
+def typed(view: QuestionView) -> bool:
+    return view.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
 
 
 def self_grade_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:

@@ -10,13 +10,17 @@ httpx maintainer) take a free connection or queue for one at constant cost.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import httpx
 from httpx_aiohttp import AiohttpTransport
+from telegram._utils.types import JSONDict
 from telegram.ext import AIORateLimiter
 from telegram.request import HTTPXRequest
+
+from adapters.telegram.transient import InvalidResponse
 
 # Connections to the Bot API at most; more calls wait for one (FIFO). Against the real API, tens
 # of milliseconds away, 64 connections carry well over a thousand calls a second.
@@ -37,6 +41,16 @@ class AiohttpRequest(HTTPXRequest):
         # A fresh transport each time PTB (re)builds its client: a closed one cannot be reopened.
         self._client_kwargs["transport"] = AiohttpTransport(limits=self._limits)
         return super()._build_client()
+
+    @staticmethod
+    def parse_json_payload(payload: bytes) -> JSONDict:
+        """PTB's parser without its traceback for a body that is not JSON (an HTML 502 page):
+        that is the platform's passing failure, reported once by whoever made the call."""
+        try:
+            parsed: JSONDict = json.loads(payload.decode("utf-8", "replace"))
+        except ValueError as exc:
+            raise InvalidResponse(f"Invalid server response: {payload[:80]!r}") from exc
+        return parsed
 
 
 class RateLimiter(AIORateLimiter):
