@@ -98,7 +98,9 @@ class QuestionTypeRules(ABC):
     # ---------------------------------------------------------------- showing
 
     def option_views(self, question: Question, language: str) -> tuple[OptionView, ...]:
-        return tuple(OptionView(letter, letter, bank_text(language, text)) for letter, text in question.options)
+        return tuple(
+            OptionView(letter, letter, bank_text(language, text)) for letter, text in question.options
+        )
 
     def correct_tokens(self, question: Question) -> tuple[str, ...]:
         """The option tokens that are right (none for a typed type)."""
@@ -114,7 +116,9 @@ class QuestionTypeRules(ABC):
         """The reference answer a learner grades themselves against ("" if none)."""
         return ""
 
-    def tally(self, question: Question, answers: Iterable[tuple[str, str]], language: str) -> tuple[OptionCount, ...]:
+    def tally(
+        self, question: Question, answers: Iterable[tuple[str, str]], language: str
+    ) -> tuple[OptionCount, ...]:
         """The counts shown at the reveal for (response, verdict) pairs: how many were right."""
         right = sum(1 for _, verdict in answers if verdict == Verdict.CORRECT)
         return (OptionCount("correct", "✅", right, True),)

@@ -37,5 +37,8 @@ class ChoiceRules(QuestionTypeRules):
     def correct_label(self, question: Question, language: str) -> str:
         return self.response_label(question, ",".join(question.answer), language)
 
-    def tally(self, question: Question, answers: Iterable[tuple[str, str]], language: str) -> tuple[OptionCount, ...]:
-        return self._option_tally(question, (token for response, _ in answers for token in response.split(",")), language)
+    def tally(
+        self, question: Question, answers: Iterable[tuple[str, str]], language: str
+    ) -> tuple[OptionCount, ...]:
+        tokens = (token for response, _ in answers for token in response.split(","))
+        return self._option_tally(question, tokens, language)

@@ -4,7 +4,7 @@ numeric questions) — as a number within that distance."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.folding import normalize_text
 from bot.grades import Verdict
@@ -37,8 +37,8 @@ class Fill(QuestionTypeRules):
     qtype = QuestionType.FILL
     input_kind = InputKind.TYPED
     words = ("blank", "填空", "填空题", "填空題")
-    own_keys = {"tolerance": {"type": "number", "minimum": 0}}
-    schema = {
+    own_keys: ClassVar[dict[str, dict[str, Any]]] = {"tolerance": {"type": "number", "minimum": 0}}
+    schema: ClassVar[dict[str, Any]] = {
         "properties": {
             "answer": {
                 "anyOf": [

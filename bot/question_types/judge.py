@@ -3,7 +3,8 @@ true/false word (bot.vocabulary, the list the importer reads answer lines with).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 from bot.grades import Verdict
 from bot.i18n import t
@@ -23,9 +24,9 @@ _TOKENS = ("true", "false")
 class Judge(QuestionTypeRules):
     qtype = QuestionType.JUDGE
     input_kind = InputKind.TRUE_FALSE
-    words = ("truefalse", "true/false", "tf", "判断", "判断题", "是非题", "对错题", "判斷", "判斷題", "是非題",
-             "對錯題")  # fmt: skip
-    schema = {"properties": {"answer": {"type": "boolean"}}}
+    words = ("truefalse", "true/false", "tf", "判断", "判断题", "是非题", "对错题",
+             "判斷", "判斷題", "是非題", "對錯題")  # fmt: skip
+    schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"type": "boolean"}}}
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
@@ -65,5 +66,7 @@ class Judge(QuestionTypeRules):
     def correct_label(self, question: Question, language: str) -> str:
         return self.response_label(question, question.answer[0], language)
 
-    def tally(self, question: Question, answers: Any, language: str) -> tuple[OptionCount, ...]:
+    def tally(
+        self, question: Question, answers: Iterable[tuple[str, str]], language: str
+    ) -> tuple[OptionCount, ...]:
         return self._option_tally(question, (response for response, _ in answers), language)

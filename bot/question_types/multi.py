@@ -5,7 +5,7 @@ earns half."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.grades import Verdict
 from bot.invalid_response import InvalidResponse
@@ -40,12 +40,17 @@ class Multi(ChoiceRules):
     input_kind = InputKind.CHOOSE_MANY
     words = ("multiple", "多选", "多选题", "多项选择", "多项选择题", "不定项", "不定项选择题", "checkbox",
              "多選", "多選題", "多項選擇題")  # fmt: skip
-    schema = {
+    schema: ClassVar[dict[str, Any]] = {
         "properties": {
             "answer": {
                 "anyOf": [
                     {"type": "string", "pattern": "^\\s*[A-H](?:[\\s,，、]*[A-H])+\\s*$"},
-                    {"type": "array", "minItems": 2, "uniqueItems": True, "items": {"$ref": "#/$defs/letter"}},
+                    {
+                        "type": "array",
+                        "minItems": 2,
+                        "uniqueItems": True,
+                        "items": {"$ref": "#/$defs/letter"},
+                    },
                 ]
             }
         }

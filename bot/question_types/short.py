@@ -3,7 +3,7 @@ against the reference (bot.grading.self_grade), so grading leaves it pending."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.grades import Verdict
 from bot.i18n import bank_text
@@ -19,10 +19,12 @@ __all__ = ["Short"]
 class Short(QuestionTypeRules):
     qtype = QuestionType.SHORT
     input_kind = InputKind.SELF_GRADED
-    words = ("essay", "简答", "简答题", "问答", "问答题", "论述题", "案例分析题", "计算题", "综合题", "名词解释",
-             "簡答", "簡答題", "問答題", "論述題")  # fmt: skip
-    own_keys = {"key_points": {"type": "array", "items": {"type": "string", "pattern": "\\S"}}}
-    schema = {"properties": {"answer": {"$ref": "#/$defs/text"}}}
+    words = ("essay", "简答", "简答题", "问答", "问答题", "论述题", "案例分析题", "计算题", "综合题",
+             "名词解释", "簡答", "簡答題", "問答題", "論述題")  # fmt: skip
+    own_keys: ClassVar[dict[str, dict[str, Any]]] = {
+        "key_points": {"type": "array", "items": {"type": "string", "pattern": "\\S"}}
+    }
+    schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/text"}}}
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:

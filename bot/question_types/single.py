@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from bot.grades import Verdict
 from bot.invalid_response import InvalidResponse
@@ -19,7 +19,7 @@ class Single(ChoiceRules):
     qtype = QuestionType.SINGLE
     input_kind = InputKind.CHOOSE_ONE
     words = ("单选", "单选题", "单项选择", "单项选择题", "radio", "單選", "單選題", "單項選擇題")
-    schema = {"properties": {"answer": {"$ref": "#/$defs/letter"}}}
+    schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/letter"}}}
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
@@ -40,4 +40,5 @@ class Single(ChoiceRules):
         return letters[0]
 
     def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
-        return Verdict.CORRECT if letter_set(response.split(",")) == letter_set(question.answer) else Verdict.WRONG
+        right = letter_set(response.split(",")) == letter_set(question.answer)
+        return Verdict.CORRECT if right else Verdict.WRONG
