@@ -103,9 +103,9 @@ def test_importer_arguments_and_grading_share_one_list_of_type_words() -> None:
             assert table.TYPE_WORDS[word.casefold()] is qtype
     from bank.importer import paper
 
-    for qtype, pattern in paper._KINDS:
-        if qtype is not None:
-            assert set(pattern.split("|")) == {w for w in TYPES[qtype].words if not w.isascii()}
+    for section, pattern in paper._KINDS:
+        if section is not None:
+            assert set(pattern.split("|")) == {w for w in TYPES[section].words if not w.isascii()}
     # and one list of true/false words: grading and the importer read the same vocabulary
     from bank.importer.answers import parse_judge
     from bot.vocabulary import FALSE_WORDS, TRUE_WORDS
