@@ -61,6 +61,9 @@ class QuestionTypeRules(ABC):
     # Bank keys no other type may carry, with the JSON Schema of their value (self-contained:
     # no $ref, so the bank's fast path can check a value alone).
     own_keys: ClassVar[dict[str, dict[str, Any]]] = {}
+    # A regular expression for this type's answer as a compact answer key writes it after the
+    # items ("1.A 2.对"), or None if such keys never hold it (bank/importer/answer_key.py).
+    key_pattern: ClassVar[str | None] = None
     # JSON Schema for an item of this type (the `then` of its rule in the bank schema); whether
     # it takes options is added from takes_options.
     schema: ClassVar[dict[str, Any]]

@@ -26,6 +26,7 @@ def letter_set(letters: tuple[str, ...] | list[str]) -> frozenset[str]:
 
 class ChoiceRules(QuestionTypeRules):
     takes_options: ClassVar[bool] = True
+    key_pattern: ClassVar[str | None] = r"[A-Ha-h]{1,8}"
 
     def letters(self, question: Question, raw: str) -> list[str]:
         """The distinct option letters in raw (canonical spelling, sorted)."""

@@ -3,6 +3,7 @@ true/false word (bot.vocabulary, the list the importer reads answer lines with).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -12,13 +13,17 @@ from bot.invalid_response import InvalidResponse, quoted
 from bot.kinds import InputKind
 from bot.messages import OptionCount, OptionView
 from bot.model import Question, QuestionType
-from bot.vocabulary import read_judge
+from bot.vocabulary import STRICT_FALSE, STRICT_TRUE, read_judge
 
 from .base import QuestionTypeRules, got_phrase
 
 __all__ = ["Judge"]
 
 _TOKENS = ("true", "false")
+# An answer key writes a judge answer as an unambiguous true/false word (bot.vocabulary, the
+# list grading reads) or as T/F, TRUE/FALSE.
+_KEY_WORDS = sorted(STRICT_TRUE | STRICT_FALSE | {"T", "F", "TRUE", "FALSE", "True", "False"},
+                    key=lambda word: (-len(word), word))  # fmt: skip
 
 
 class Judge(QuestionTypeRules):
@@ -27,6 +32,7 @@ class Judge(QuestionTypeRules):
     words = ("truefalse", "true/false", "tf", "判断", "判断题", "是非题", "对错题",
              "判斷", "判斷題", "是非題", "對錯題")  # fmt: skip
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"type": "boolean"}}}
+    key_pattern: ClassVar[str | None] = "|".join(map(re.escape, _KEY_WORDS))
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
