@@ -18,6 +18,7 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from bank.yaml_io import BankLoader
+from bot.model import QuestionType
 from bot.question_types import TYPES
 
 __all__ = ["Doubt", "fast_parse", "surely_valid"]
@@ -120,7 +121,7 @@ def _question(q: Any) -> bool:
         return False
     if "errata" in q and not _errata(q["errata"]):
         return False
-    rules = TYPES.get(kind) if isinstance(kind, str) and kind in _TYPE_IDS else None
+    rules = TYPES[QuestionType(kind)] if isinstance(kind, str) and kind in _TYPE_IDS else None
     if rules is None:
         return False
     for key in _OWN_KEYS & q.keys():
