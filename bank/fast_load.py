@@ -10,10 +10,8 @@ found, the loader reads it again the slow way, which keeps lines for every messa
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
-import jsonschema
 import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
@@ -125,7 +123,7 @@ def _question(q: Any) -> bool:
     if rules is None:
         return False
     for key in _OWN_KEYS & q.keys():
-        if key not in rules.own_keys or not _own_key_valid(key, q[key]):
+        if key not in rules.own_keys or not _own_key_valid(rules.own_keys[key], q[key]):
             return False
     options, answer = q.get("options"), q["answer"]
     if not rules.takes_options:
@@ -136,14 +134,23 @@ def _question(q: Any) -> bool:
     return not rules.answer_problems(answer, list(options))
 
 
-@cache
-def _own_key_validator(key: str) -> jsonschema.Draft202012Validator:
-    schema = next(rules.own_keys[key] for rules in TYPES.values() if key in rules.own_keys)
-    return jsonschema.Draft202012Validator(schema)
+_SIMPLE_TYPES: dict[str, Any] = {"number": _number, "string": lambda v: isinstance(v, str),
+                                 "array": lambda v: isinstance(v, list)}
+_SIMPLE_KEYWORDS = frozenset({"type", "minimum", "items", "pattern"})
 
 
-def _own_key_valid(key: str, value: Any) -> bool:
-    return bool(_own_key_validator(key).is_valid(value))
+def _own_key_valid(schema: dict[str, Any], value: Any) -> bool:
+    """value against a type's own-key schema, for the few keywords such schemas use (type,
+    minimum, items, pattern); any other keyword: False, and jsonschema decides."""
+    if not schema.keys() <= _SIMPLE_KEYWORDS or schema.get("type") not in _SIMPLE_TYPES:
+        return False
+    if not _SIMPLE_TYPES[schema["type"]](value):
+        return False
+    if "minimum" in schema and not value >= schema["minimum"]:
+        return False
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        return False
+    return "items" not in schema or all(_own_key_valid(schema["items"], item) for item in value)
 
 
 def _errata(errata: Any) -> bool:
