@@ -1,26 +1,27 @@
-"""Validate one parsed bank text against bank/schema.json and the per-question rules, collecting
-every error and warning as a BankProblem with its file, line and question id."""
+"""Validate one parsed bank text against the bank schema (bank/schema.py) and the per-question
+rules of its type (bot/question_types), collecting every error and warning as a BankProblem
+with its file, line and question id."""
 
 from __future__ import annotations
 
 import difflib
-import json
 import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from bank.answers import answer_problems, got_phrase
+from bank.schema import SCHEMA_PATH, bank_schema
 from bank.yaml_io import Located
 from bot.model import QuestionType
 from bot.option_letters import LETTERS
+from bot.question_types import TYPES
 
-SCHEMA_PATH = Path(__file__).with_name("schema.json")
+__all__ = ["SCHEMA_PATH", "BankChecker", "BankProblem"]
 # A question mark that does not end a sentence: followed by a letter, digit, symbol or another
 # question mark, rather than by the end, a space, closing punctuation or a （ ） blank.
 _LOST_CHARACTER = re.compile(r"\ufffd|[?？](?![\s)）\]】」』\"”'’（(]|$)")
@@ -41,8 +42,7 @@ class BankProblem:
 
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(bank_schema())
 
 
 def _field_name(path: tuple, whole: str = "the bank") -> str:
@@ -141,7 +141,8 @@ class BankChecker:
         elif kind == "type":
             message = f"{name} must be {_TYPE_NAMES.get(expected, expected)}, {got_phrase(value)}"
         elif kind == "enum" and inside == ("type",):
-            message = f"unknown question type {value!r} (use single, multi, judge, fill or short)"
+            names = ", ".join(str(qtype) for qtype in TYPES)
+            message = f"unknown question type {value!r} (use one of {names})"
         elif kind == "pattern":
             message = f"{name} {value!r} does not match {expected}"
         elif kind in ("minimum", "exclusiveMinimum"):
@@ -189,12 +190,12 @@ class BankChecker:
             self.error((*path, "errata"), message, self.doc.line_of((*path, "completed_by_editor")))
         if kind is None:
             return
-        if "tolerance" in q and kind is not QuestionType.FILL:
-            self.error((*path, "tolerance"), f"tolerance is for numeric fill items, not {kind}")
-        if "key_points" in q and kind is not QuestionType.SHORT:
-            self.error((*path, "key_points"), f"key_points are for short items, not {kind}")
+        for key, owners in _KEY_OWNERS.items():
+            if key in q and kind not in owners:
+                items = " or ".join(str(owner) for owner in owners)
+                self.error((*path, key), f"{key} is for {items} items, not {kind}")
         options = q.get("options")
-        if not kind.has_options:
+        if not TYPES[kind].takes_options:
             if "options" in q:
                 self.error((*path, "options"), f"{kind} items take no options")
         elif options is None:
@@ -228,7 +229,12 @@ class BankChecker:
                     self.warn((*path, *sub), message + excerpt)
 
 
-_TYPES = {t.value for t in QuestionType}
+_TYPES = {t.value for t in TYPES}
+# The keys only some types take (fill's tolerance, short's key_points), and those types.
+_KEY_OWNERS: dict[str, list[QuestionType]] = {}
+for _qtype, _rules in TYPES.items():
+    for _key in _rules.own_keys:
+        _KEY_OWNERS.setdefault(_key, []).append(_qtype)
 
 
 def _rule_key(err: jsonschema.ValidationError) -> str:

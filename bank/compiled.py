@@ -28,8 +28,10 @@ log = logging.getLogger(__name__)
 CACHE_DIR_NAME = "bank-cache"
 _FORMAT = 1
 # The code whose verdict is cached: a change to any of these invalidates every entry.
-_CHECKER_FILES = ("schema.json", "checks.py", "answers.py", "loader.py", "fast_load.py",
+_CHECKER_FILES = ("schema.json", "schema.py", "checks.py", "answers.py", "loader.py", "fast_load.py",
                   "yaml_io.py", "compiled.py")
+# The question types' rules (answer forms, keys, schema parts) decide validity too.
+_TYPE_DIR = Path(__file__).parent.parent / "bot" / "question_types"
 
 
 @cache
@@ -38,6 +40,8 @@ def _checker_digest() -> bytes:
     digest = hashlib.sha256(str(_FORMAT).encode())
     for name in _CHECKER_FILES:
         digest.update((here / name).read_bytes())
+    for path in sorted(_TYPE_DIR.glob("*.py")):
+        digest.update(path.read_bytes())
     return digest.digest()
 
 

@@ -1,5 +1,6 @@
 """The fast path for loading a bank: PyYAML's C parser with the bank rules (YAML 1.2 scalars,
-keys as written), and a direct check of bank/schema.json's rules that can only say "valid".
+keys as written), and a direct check of the bank schema's rules (bank/schema.py, each type's
+answer rules from bot/question_types) that can only say "valid".
 
 Line numbers matter only when a bank has a problem, so a bank is first read this way; on any
 doubt (an alias, a duplicate key, an odd tag, a rule this check does not prove) or any problem
@@ -15,6 +16,8 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from bank.yaml_io import BankLoader
+from bot.model import QuestionType
+from bot.question_types import TYPES
 
 __all__ = ["Doubt", "fast_parse", "surely_valid"]
 
@@ -64,11 +67,13 @@ _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 _QID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _TAG = re.compile(r"^[a-z0-9-]+$")
 _LETTER = re.compile(r"^[A-H]$")
-_MULTI = re.compile(r"^\s*[A-H](?:[\s,，、]*[A-H])+\s*$")
 _TEXT = re.compile(r"\S")
 _BANK_KEYS = {"id", "title", "language", "source", "questions"}
+# The keys every type shares, then those only some take (each type's module says which).
+_OWN_KEYS = frozenset(key for rules in TYPES.values() for key in rules.own_keys)
 _QUESTION_KEYS = {"id", "number", "type", "points", "tags", "stem", "options", "answer",
-                  "explanation", "key_points", "errata", "completed_by_editor", "tolerance"}
+                  "explanation", "errata", "completed_by_editor", *_OWN_KEYS}
+_TYPE_IDS = frozenset(str(qtype) for qtype in TYPES)
 _REQUIRED = {"id", "number", "type", "stem", "answer"}
 _ERRATUM_KEYS = {"field", "was", "now", "why"}
 
@@ -82,7 +87,7 @@ def _number(value: Any) -> bool:
 
 
 def surely_valid(data: Any) -> bool:
-    """True only if `data` passes bank/schema.json (False means: ask jsonschema)."""
+    """True only if `data` passes the bank schema (False means: ask jsonschema)."""
     if not isinstance(data, dict) or set(data) != _BANK_KEYS:
         return False
     if not (isinstance(data["id"], str) and _BANK_ID.search(data["id"]) and _text(data["title"])
@@ -114,30 +119,38 @@ def _question(q: Any) -> bool:
         return False
     if "errata" in q and not _errata(q["errata"]):
         return False
-    if "key_points" in q and not (kind == "short" and isinstance(q["key_points"], list)
-                                  and all(map(_text, q["key_points"]))):
+    rules = TYPES[QuestionType(kind)] if isinstance(kind, str) and kind in _TYPE_IDS else None
+    if rules is None:
         return False
-    if "tolerance" in q and not (kind == "fill" and _number(q["tolerance"]) and q["tolerance"] >= 0):
-        return False
-    options, answer = q.get("options"), q["answer"]
-    if kind in ("single", "multi"):
-        if not (isinstance(options, dict) and len(options) >= 2
-                and all(_LETTER.search(k) and _text(v) for k, v in options.items())):
+    for key in _OWN_KEYS & q.keys():
+        if key not in rules.own_keys or not _own_key_valid(rules.own_keys[key], q[key]):
             return False
-        if kind == "single":
-            return isinstance(answer, str) and bool(_LETTER.search(answer))
-        if isinstance(answer, str):
-            return bool(_MULTI.search(answer))
-        return (isinstance(answer, list) and len(answer) >= 2 and len(set(map(repr, answer))) ==
-                len(answer) and all(isinstance(a, str) and _LETTER.search(a) for a in answer))
-    if "options" in q:
+    options, answer = q.get("options"), q["answer"]
+    if not rules.takes_options:
+        return "options" not in q and not rules.answer_problems(answer, None)
+    if not (isinstance(options, dict) and len(options) >= 2
+            and all(isinstance(k, str) and _LETTER.search(k) and _text(v) for k, v in options.items())):
         return False
-    if kind == "judge":
-        return isinstance(answer, bool)
-    if kind == "fill":
-        return _text(answer) or (isinstance(answer, list) and bool(answer)
-                                 and all(map(_text, answer)))
-    return kind == "short" and _text(answer)
+    return not rules.answer_problems(answer, list(options))
+
+
+_SIMPLE_TYPES: dict[str, Any] = {"number": _number, "string": lambda v: isinstance(v, str),
+                                 "array": lambda v: isinstance(v, list)}
+_SIMPLE_KEYWORDS = frozenset({"type", "minimum", "items", "pattern"})
+
+
+def _own_key_valid(schema: dict[str, Any], value: Any) -> bool:
+    """value against a type's own-key schema, for the few keywords such schemas use (type,
+    minimum, items, pattern); any other keyword: False, and jsonschema decides."""
+    if not schema.keys() <= _SIMPLE_KEYWORDS or schema.get("type") not in _SIMPLE_TYPES:
+        return False
+    if not _SIMPLE_TYPES[schema["type"]](value):
+        return False
+    if "minimum" in schema and not value >= schema["minimum"]:
+        return False
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        return False
+    return "items" not in schema or all(_own_key_valid(schema["items"], item) for item in value)
 
 
 def _errata(errata: Any) -> bool:

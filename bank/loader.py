@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from bank.answers import multi_letters
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
 from bot.model import Bank, Erratum, Question, QuestionType
+from bot.question_types import TYPES
 
 __all__ = [
     "SCHEMA_PATH",
@@ -47,13 +47,8 @@ def _build(data: dict) -> Bank:
     """The Bank for data that passed every check."""
     questions = []
     for q in data["questions"]:
-        kind, answer = QuestionType(q["type"]), q["answer"]
-        if kind is QuestionType.MULTI:
-            answer = tuple(sorted(multi_letters(answer) or ()))  # canonical: option order
-        elif kind is QuestionType.JUDGE:
-            answer = ("true",) if answer else ("false",)
-        else:
-            answer = tuple(answer) if isinstance(answer, list) else (answer,)
+        kind = QuestionType(q["type"])
+        answer = TYPES[kind].bank_answer(q["answer"])
         questions.append(
             Question(
                 id=q["id"],

@@ -14,7 +14,8 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from bot.model import Bank, Question, QuestionType
+from bot.model import Bank, Question
+from bot.question_types import TYPES
 
 __all__ = [
     "BankLoader",
@@ -282,18 +283,11 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         "tags": _Flow(q.tags),
         "stem": q.stem,
     }
-    if q.type.has_options:
+    rules = TYPES[q.type]
+    if rules.takes_options:
         out["options"] = {letter: text for letter, text in q.options}
-    if q.type is QuestionType.SINGLE:
-        out["answer"] = q.answer[0] if len(q.answer) == 1 else list(q.answer)
-    elif q.type is QuestionType.MULTI:
-        out["answer"] = _Flow(q.answer)
-    elif q.type is QuestionType.JUDGE:
-        out["answer"] = q.answer == ("true",)
-    elif q.type is QuestionType.FILL:
-        out["answer"] = list(q.answer)
-    else:
-        out["answer"] = q.answer[0] if len(q.answer) == 1 else list(q.answer)
+    answer = rules.yaml_answer(q)
+    out["answer"] = _Flow(answer) if isinstance(answer, tuple) else answer
     if q.tolerance is not None:
         out["tolerance"] = _number(q.tolerance)
     out["explanation"] = q.explanation
@@ -350,6 +344,7 @@ def dump_bank(bank: Bank) -> str:
 # Anything less ordinary goes through PyYAML, so the output is the same either way
 # (tests/test_bank_fast_paths.py compares them).
 _UNSAFE_PLAIN = re.compile(r"[\x00-\x1f#:'\"\\`]|^[-?,\[\]{}&*!|>%@.\s]|\s$")
+_LETTER_ONLY = re.compile(r"[A-H]")
 _RESOLVER = yaml.resolver.Resolver()
 
 
@@ -376,24 +371,24 @@ def _fast_question(q: Question) -> str | None:
         return None
     lines.append(f"    tags: [{', '.join(tags)}]")  # type: ignore[arg-type]
     lines.append(f"    stem: {texts[1]}")
-    if q.type.has_options:
+    rules = TYPES[q.type]
+    if rules.takes_options:
         lines.append("    options:")
         for letter, text in q.options:
             texts.append(plain := _plain(text))
             lines.append(f"      {letter}: {plain}")
-    if q.type is QuestionType.SINGLE and len(q.answer) == 1:
-        lines.append(f"    answer: {q.answer[0]}")
-    elif q.type is QuestionType.MULTI:
-        lines.append(f"    answer: [{', '.join(q.answer)}]")
-    elif q.type is QuestionType.JUDGE:
-        lines.append(f"    answer: {'true' if q.answer == ('true',) else 'false'}")
-    elif q.type is QuestionType.FILL:
+    answer = rules.yaml_answer(q)
+    if isinstance(answer, bool):
+        lines.append(f"    answer: {'true' if answer else 'false'}")
+    elif isinstance(answer, tuple) and all(_LETTER_ONLY.fullmatch(item) for item in answer):
+        lines.append(f"    answer: [{', '.join(answer)}]")
+    elif isinstance(answer, list):
         lines.append("    answer:")
-        for alternative in q.answer:
-            texts.append(plain := _plain(alternative))
+        for item in answer:
+            texts.append(plain := _plain(item))
             lines.append(f"      - {plain}")
-    elif q.type is QuestionType.SHORT and len(q.answer) == 1:
-        texts.append(plain := _plain(q.answer[0]))
+    elif isinstance(answer, str):
+        texts.append(plain := _plain(answer))
         lines.append(f"    answer: {plain}")
     else:
         return None

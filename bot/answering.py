@@ -9,9 +9,8 @@ from dataclasses import dataclass
 
 from bot.clicks import Act, Click, admitted
 from bot.i18n import LANGUAGES, t
-from bot.kinds import AnswerStatus, ChatRef, UserRef
+from bot.kinds import AnswerStatus, ChatRef, InputKind, UserRef
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
-from bot.model import QuestionType
 from bot.presenting import response_label
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
@@ -112,7 +111,7 @@ class Answering:
                 return SelectionReply("", language)
             return await self._submit(round_id, user, ",".join(chosen))
         if click.act is Act.OPEN_FORM:
-            return FormReply(round_id, context.question.type is QuestionType.SHORT, language)
+            return FormReply(round_id, context.question.type.input_kind is InputKind.SELF_GRADED, language)
         return await self._submit(round_id, user, click.token or "")
 
     async def typed(self, chat: ChatRef, user: UserRef, text: str, *, round_id: int | None = None,
@@ -124,7 +123,7 @@ class Answering:
         if context is None:
             language = (await self.quiz.chat(chat)).settings.language
             return TextReply(t(language, "error.no_round"), language)
-        level = typed_level(text) if context.question.type is QuestionType.SHORT else None
+        level = typed_level(text) if context.question.type.input_kind is InputKind.SELF_GRADED else None
         if level is not None and await self._awaits_self_grade(context, user):
             return await self._self_grade(context, user, level)
         return await self._submit(context.round.id, user, text)

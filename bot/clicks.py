@@ -13,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.kinds import Platform
-from bot.model import QuestionType
+from bot.kinds import InputKind, Platform
 from bot.presenting import option_views
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
@@ -31,13 +30,14 @@ class Act(StrEnum):
     SELF_GRADE = "self_grade"  # grade one's own short answer against the reference
 
 
-_TYPES: dict[Act, tuple[QuestionType, ...]] = {
-    Act.ANSWER: (QuestionType.SINGLE, QuestionType.JUDGE),
-    Act.TOGGLE: (QuestionType.MULTI,),
-    Act.SUBMIT: (QuestionType.MULTI,),
-    Act.OPEN_FORM: (QuestionType.FILL, QuestionType.SHORT),
-    Act.FORM: (QuestionType.FILL, QuestionType.SHORT),
-    Act.SELF_GRADE: (QuestionType.SHORT,),
+# Which input kinds each act answers (a question's kind comes from its type's module).
+_KINDS: dict[Act, tuple[InputKind, ...]] = {
+    Act.ANSWER: (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE),
+    Act.TOGGLE: (InputKind.CHOOSE_MANY,),
+    Act.SUBMIT: (InputKind.CHOOSE_MANY,),
+    Act.OPEN_FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
+    Act.FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
+    Act.SELF_GRADE: (InputKind.SELF_GRADED,),
 }
 
 
@@ -69,7 +69,7 @@ def admits(context: RoundContext, click: Click) -> bool:
     if str(ref.platform) != str(click.platform) or ref.chat_key != click.chat_key:
         return False
     question = context.question
-    if question.type not in _TYPES[click.act]:
+    if question.type.input_kind not in _KINDS[click.act]:
         return False
     if click.act in (Act.ANSWER, Act.TOGGLE):
         tokens = {o.token for o in option_views(question, context.chat.settings.language)}

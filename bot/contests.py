@@ -24,7 +24,7 @@ from bot.records import Contest, ContestPhase, ContestScore, Round
 from bot.selection import choose_question, matching
 
 log = logging.getLogger("studybot.contest")
-CHOICE_TYPES = (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE)
+CHOICE_TYPES = tuple(qtype for qtype in QuestionType if qtype.is_choice)
 QUESTIONS = range(1, 101)  # questions a contest may have
 SECONDS = range(1, 601)  # seconds a contest question may last
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
-from bot.kinds import AnswerMode, ChatRef, RoundKind
+from bot.kinds import AnswerMode, ChatRef, InputKind, RoundKind
 from bot.messages import DailyView
 from bot.model import QuestionType
 from bot.outbox import Outbox
@@ -27,7 +27,10 @@ from bot.records import DailySchedule, Round
 log = logging.getLogger("studybot.daily")
 
 SWEEP_JOB = "sweep:practice"
-REACTION_TYPES = (QuestionType.SINGLE, QuestionType.JUDGE)
+# One reaction answers: the types whose press is the answer.
+REACTION_TYPES = tuple(
+    qtype for qtype in QuestionType if qtype.input_kind in (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE)
+)
 # Thousands of dailies due at one minute open and post a few at a time (the pacer is the
 # bottleneck anyway), instead of thousands of half-done tasks holding memory.
 POSTERS = 64

@@ -1,23 +1,22 @@
 """Answer grading: read a learner's raw reply to a question, canonicalise it and score it.
 
-Pure functions only (no I/O, clock or randomness), so every adapter grades the same way. The
-readers live with their concepts: option letters in bot.option_letters, true/false words in
-bot.vocabulary, numbers in bot.numbers, units and percentages in bot.quantities, text folding in
-bot.folding; a reply that can't be read raises bot.invalid_response.InvalidResponse.
+Pure functions only (no I/O, clock or randomness), so every adapter grades the same way. Each
+question type reads and grades in its own module (bot/question_types); this module is the one
+entry point. The readers they share live with their concepts: option letters in
+bot.option_letters, true/false words in bot.vocabulary, numbers in bot.numbers, units and
+percentages in bot.quantities, text folding in bot.folding; a reply that can't be read raises
+bot.invalid_response.InvalidResponse.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-
 from bot.folding import normalize_text
+from bot.grades import Grade, Verdict, grade_of
 from bot.invalid_response import InvalidResponse, quoted
-from bot.model import Question, QuestionType
+from bot.model import Question
 from bot.numbers import parse_number
-from bot.option_letters import pick_letters
-from bot.quantities import fold_numerals, quantities_match, read_quantity
-from bot.vocabulary import read_judge
+from bot.question_types import TYPES
+from bot.question_types.fill import answers_match
 
 __all__ = [
     "Grade",
@@ -32,120 +31,24 @@ __all__ = [
 ]
 
 
-class Verdict(StrEnum):
-    CORRECT = "correct"
-    PARTIAL = "partial"
-    WRONG = "wrong"
-    PENDING = "pending"  # short answer awaiting the learner's self-grade
-
-
-@dataclass(frozen=True, slots=True)
-class Grade:
-    verdict: Verdict
-    fraction: float  # 0.0, 0.5 or 1.0: share of the question's points earned
-    response: str  # canonical form of the answer, to store and to count
-
-    @property
-    def is_final(self) -> bool:
-        return self.verdict is not Verdict.PENDING
-
-
-_FRACTION = {Verdict.CORRECT: 1.0, Verdict.PARTIAL: 0.5, Verdict.WRONG: 0.0, Verdict.PENDING: 0.0}
-
-
-def _grade(verdict: Verdict, response: str) -> Grade:
-    return Grade(verdict, _FRACTION[verdict], response)
-
-
-# --- fill answers ------------------------------------------------------------------------------
-
-
-def answers_match(expected: str, given: str) -> bool:
-    """One accepted fill alternative against a response: folded text first, then as quantities
-    when both sides are a number with at most a unit (bot.quantities: "lr=1e-3" stays text, so it
-    won't match "1e-3"), then as text with Chinese numerals before measure words in digits."""
-    a, b = normalize_text(expected), normalize_text(given)
-    if a == b:
-        return True
-    x, y = read_quantity(a), read_quantity(b)
-    if x is not None and y is not None:
-        return quantities_match(x, y)
-    return fold_numerals(a) == fold_numerals(b)
-
-
-# --- choice letters and judge words ------------------------------------------------------------
-
-
-def _read_letters(question: Question, raw: str) -> list[str]:
-    """The distinct option letters in raw (canonical spelling, sorted)."""
-    return sorted(pick_letters(raw, question.letters))
-
-
-def _letter_set(letters: tuple[str, ...] | list[str]) -> frozenset[str]:
-    return frozenset(letter.strip().upper() for letter in letters)
-
-
-def _read_judge(raw: str) -> str:
-    if not raw.strip():
-        raise InvalidResponse("empty", "answer.invalid.empty_judge")
-    value = read_judge(raw)
-    if value is None:
-        raise InvalidResponse("not_judge", text=quoted(raw))
-    return "true" if value else "false"
-
-
-# --- public API --------------------------------------------------------------------------------
-
-
 def canonical_response(question: Question, raw: str) -> str:
     """Parse raw as an answer to question and return its canonical form (see Grade.response).
 
     Raises InvalidResponse when raw can't be read as an answer of that type.
     """
-    if question.type.has_options and raw in question.letters:
-        return raw  # a button press: already canonical
-    match question.type:
-        case QuestionType.SINGLE:
-            letters = _read_letters(question, raw)
-            if len(letters) > 1:
-                raise InvalidResponse("multiple_letters", letters=", ".join(letters))
-            return letters[0]
-        case QuestionType.MULTI:
-            return ",".join(_read_letters(question, raw))
-        case QuestionType.JUDGE:
-            return _read_judge(raw)
-        case QuestionType.FILL:
-            if not normalize_text(raw):
-                raise InvalidResponse("empty", "answer.invalid.empty_fill")
-            return raw.strip()
-        case QuestionType.SHORT:
-            if not raw.strip():
-                raise InvalidResponse("empty", "answer.invalid.empty_short")
-            return raw.strip()
-    raise AssertionError(f"unhandled question type {question.type!r}")
+    return TYPES[question.type].read(question, raw)
 
 
 def grade(question: Question, raw: str, *, partial_credit: bool = False) -> Grade:
     """Grade raw against question. Short answers come back PENDING for self_grade().
 
     partial_credit only affects multi: a non-empty proper subset of the key with no wrong
-    letter then earns PARTIAL 0.5 instead of WRONG.
+    letter then earns PARTIAL 0.5 instead of WRONG. A fill item with a tolerance accepts a
+    number within it of an alternative.
     """
-    response = canonical_response(question, raw)
-    match question.type:
-        case QuestionType.SINGLE | QuestionType.MULTI:
-            chosen, key = _letter_set(response.split(",")), _letter_set(question.answer)
-            if chosen == key:
-                return _grade(Verdict.CORRECT, response)
-            partial = question.type is QuestionType.MULTI and partial_credit and chosen < key
-            return _grade(Verdict.PARTIAL if partial else Verdict.WRONG, response)
-        case QuestionType.JUDGE:
-            correct = (response == "true") == question.judge_answer
-        case QuestionType.FILL:
-            correct = any(answers_match(alternative, raw) for alternative in question.answer)
-        case QuestionType.SHORT:
-            return _grade(Verdict.PENDING, response)
-    return _grade(Verdict.CORRECT if correct else Verdict.WRONG, response)
+    rules = TYPES[question.type]
+    response = rules.read(question, raw)
+    return grade_of(rules.verdict(question, response, raw, partial_credit=partial_credit), response)
 
 
 _SELF_LEVELS = {
@@ -170,4 +73,4 @@ def self_grade(level: str, *, response: str = "") -> Grade:
     verdict = _SELF_LEVELS.get(level.strip().casefold())
     if verdict is None:
         raise InvalidResponse("unknown_level", level=quoted(level))
-    return _grade(verdict, response.strip())
+    return grade_of(verdict, response.strip())

@@ -87,12 +87,12 @@ class QuestionView:
 
     @property
     def multi(self) -> bool:
-        return self.qtype is QuestionType.MULTI
+        return self.input_kind is InputKind.CHOOSE_MANY
 
     @property
     def typed(self) -> bool:
         """Answered with text (fill, short) rather than a choice."""
-        return not self.qtype.is_choice
+        return self.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
 
 
 @dataclass(frozen=True, slots=True)

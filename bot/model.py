@@ -19,27 +19,28 @@ class QuestionType(StrEnum):
     FILL = "fill"
     SHORT = "short"
 
+    # What each type is lives in its module under bot/question_types (imported here lazily:
+    # those modules build on Question).
+
     @property
     def has_options(self) -> bool:
-        return self in (QuestionType.SINGLE, QuestionType.MULTI)
+        from bot.question_types import TYPES
+
+        return TYPES[self].takes_options
 
     @property
     def is_choice(self) -> bool:
         """Answered by picking (buttons/reactions), as opposed to typing text."""
-        return self in (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE)
+        return self.input_kind in _PICKED
 
     @property
     def input_kind(self) -> InputKind:
-        return _INPUT_KINDS[self]
+        from bot.question_types import TYPES
+
+        return TYPES[self].input_kind
 
 
-_INPUT_KINDS = {
-    QuestionType.SINGLE: InputKind.CHOOSE_ONE,
-    QuestionType.MULTI: InputKind.CHOOSE_MANY,
-    QuestionType.JUDGE: InputKind.TRUE_FALSE,
-    QuestionType.FILL: InputKind.TYPED,
-    QuestionType.SHORT: InputKind.SELF_GRADED,
-}
+_PICKED = frozenset({InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY, InputKind.TRUE_FALSE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,7 @@ class Question:
 
     @property
     def judge_answer(self) -> bool:
-        if self.type is not QuestionType.JUDGE:
+        if self.type.input_kind is not InputKind.TRUE_FALSE:
             raise ValueError(f"question {self.id} is not a judge item")
         return self.answer == ("true",)
 

@@ -1,19 +1,22 @@
 """Building views from domain records: option buttons, answer labels and the reveal of a round.
 
+What differs by question type (buttons, labels, tallies) comes from its module in
+bot/question_types; the functions here are the entry points the rest of the core calls.
+
 Bank text in a view is shown in the chat's script (`bank_text`: traditional for zh-TW); user
 names never are.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 
-from bot.i18n import bank_text, t
+from bot.i18n import bank_text
 from bot.kinds import AnswerStatus, RevealPolicy, RoundKind
-from bot.messages import OptionCount, OptionView, QuestionView, ReceiptView, RevealView
-from bot.model import Question, QuestionType
+from bot.messages import OptionView, QuestionView, ReceiptView, RevealView
+from bot.model import Question
 from bot.ports import Store
+from bot.question_types import TYPES
 from bot.records import Chat, Round, StoredAnswer
 
 
@@ -26,7 +29,7 @@ def build_question(
         chat_id=chat.id,
         kind=round_.kind,
         qtype=question.type,
-        input_kind=question.type.input_kind,
+        input_kind=TYPES[question.type].input_kind,
         number=question.number,
         stem=bank_text(lang, question.stem),
         options=option_views(question, lang),
@@ -63,42 +66,25 @@ def build_receipt(
         points=stored.points,
         correct_label=correct_label(question, language),
         explanation=bank_text(language, question.explanation),
-        reference=bank_text(language, question.answer[0]) if question.type is QuestionType.SHORT else "",
+        reference=TYPES[question.type].reference(question, language),
         key_points=tuple(bank_text(language, p) for p in question.key_points),
     )
 
 
 def option_views(question: Question, language: str) -> tuple[OptionView, ...]:
-    if question.type is QuestionType.JUDGE:
-        return (
-            OptionView("true", t(language, "judge.true"), ""),
-            OptionView("false", t(language, "judge.false"), ""),
-        )
-    return tuple(OptionView(letter, letter, bank_text(language, text)) for letter, text in question.options)
+    return TYPES[question.type].option_views(question, language)
 
 
 def correct_tokens(question: Question) -> tuple[str, ...]:
-    if question.type.is_choice:
-        return question.answer
-    return ()
+    return TYPES[question.type].correct_tokens(question)
 
 
 def response_label(question: Question, response: str, language: str) -> str:
-    if question.type is QuestionType.JUDGE:
-        return t(language, f"judge.{response}") if response in ("true", "false") else response
-    if question.type is QuestionType.MULTI:
-        return "、".join(response.split(",")) if language != "en" else ", ".join(response.split(","))
-    return bank_text(language, response)
+    return TYPES[question.type].response_label(question, response, language)
 
 
 def correct_label(question: Question, language: str) -> str:
-    if question.type is QuestionType.MULTI:
-        return response_label(question, ",".join(question.answer), language)
-    if question.type is QuestionType.JUDGE:
-        return response_label(question, question.answer[0], language)
-    if question.type is QuestionType.FILL:
-        return bank_text(language, " / ".join(question.answer))
-    return bank_text(language, question.answer[0])
+    return TYPES[question.type].correct_label(question, language)
 
 
 async def build_reveal(
@@ -107,20 +93,8 @@ async def build_reveal(
     """The reveal of a closed round: correct answer, explanation, counts, who was right, streaks."""
     lang = chat.settings.language
     answers = await store.round_answers(round_.id)
-    counts: Counter[str] = Counter()
-    for answer in answers:
-        if question.type is QuestionType.MULTI:
-            counts.update(answer.response.split(","))
-        else:
-            counts[answer.response] += 1
     options = option_views(question, lang)
-    correct = set(correct_tokens(question))
-    option_counts = tuple(
-        OptionCount(o.token, o.label, counts.get(o.token, 0), o.token in correct) for o in options
-    )
-    if not question.type.is_choice:
-        right_count = sum(1 for a in answers if a.verdict == "correct")
-        option_counts = (OptionCount("correct", "✅", right_count, True),)
+    option_counts = TYPES[question.type].tally(question, ((a.response, a.verdict) for a in answers), lang)
     right = tuple(a.display_name for a in answers if a.verdict == "correct")
     streaks: tuple[tuple[str, int], ...] = ()
     if round_.kind is RoundKind.DAILY:

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from bot.numbers import CHINESE_NUMERAL_CHARS, chinese_number, numbers_close, parse_folded
 
-__all__ = ["Quantity", "fold_numerals", "quantities_match", "read_quantity"]
+__all__ = ["Quantity", "fold_numerals", "quantities_match", "quantities_within", "read_quantity"]
 
 PERCENT = "%"
 
@@ -126,6 +126,21 @@ def quantities_match(a: Quantity, b: Quantity) -> bool:
     if a.unit and b.unit and not _same_unit(a.unit, b.unit):
         return False
     return numbers_close(a.value, b.value)
+
+
+# Float subtraction overshoots by an ulp or so (3.15 - 3.14 > 0.01): the bound is inclusive.
+_TOLERANCE_SLACK = 1e-9
+
+
+def quantities_within(a: Quantity, b: Quantity, tolerance: float) -> bool:
+    """Whether two quantities are one answer up to `tolerance` (a GIFT numeric item's ±): they
+    match as quantities_match says, or their units agree (or one is left out) and their values
+    differ by at most the tolerance."""
+    if quantities_match(a, b):
+        return True
+    if a.unit and b.unit and not _same_unit(a.unit, b.unit):
+        return False
+    return abs(a.value - b.value) <= tolerance * (1 + _TOLERANCE_SLACK)
 
 
 def fold_numerals(folded: str) -> str:

@@ -24,6 +24,7 @@ from bot.kinds import (
     AnswerStatus,
     ChatKind,
     ChatRef,
+    InputKind,
     RevealPolicy,
     RoundKind,
     RoundState,
@@ -350,7 +351,7 @@ class Quiz:
 
     async def self_grade(self, cmd: SelfGrade) -> ReceiptView:
         context = await self.round_context(cmd.round_id)
-        if context is None or context.question.type is not QuestionType.SHORT:
+        if context is None or context.question.type.input_kind is not InputKind.SELF_GRADED:
             return ReceiptView(cmd.round_id, AnswerStatus.UNKNOWN_ROUND, self.settings.language)
         lang = context.chat.settings.language
         try:

@@ -23,6 +23,7 @@ from bank.loader import (
     load_bank_text_report,
     load_banks,
 )
+from bank.schema import bank_schema
 from bank.yaml_io import dump_bank, load_yaml, parse_located
 from bot.model import Bank, Erratum, Question, QuestionType
 
@@ -246,7 +247,7 @@ def test_python_tags_are_refused_not_executed() -> None:
         (JUDGE + "\npoints: .inf", 11, "points must be a finite number"),
         (JUDGE + "\ntags: [NLP]", 11, "tags#1 'NLP' does not match"),
         (JUDGE + "\ntags: [a, a]", 11, "tags has duplicate entries"),
-        (JUDGE + "\nkey_points: [x]", 11, "key_points are for short items, not judge"),
+        (JUDGE + "\nkey_points: [x]", 11, "key_points is for short items, not judge"),
         (JUDGE + "\ncompleted_by_editor: true", 11, "completed_by_editor is true but there are no"),
         (JUDGE + "\nerrata:\n  - {field: stem, was: a, now: b}", 12, "missing required key 'why'"),
         (JUDGE + "\nanwser: true", 11, "unknown key 'anwser' (did you mean 'answer'?)"),
@@ -406,7 +407,8 @@ def test_load_banks_from_directory_and_paths(tmp_path: Path) -> None:
 
 
 def test_schema_is_valid_and_accepts_the_sample() -> None:
-    schema = json.loads(SCHEMA_PATH.read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(json.loads(SCHEMA_PATH.read_text("utf-8")))
+    schema = bank_schema()  # the file with each question type's rules
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(load_yaml(SAMPLE.read_text("utf-8")), schema)
 

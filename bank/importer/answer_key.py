@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.question_types import TYPES
+
 from .base import Draft
 from .clean import CleanText
 from .fields import ANSWER_RE, join_lines, keep_lines
@@ -28,7 +30,8 @@ _EXPL_HEAD_RE = re.compile(
     r"(?:[ \t\u3000]*】)?[ \t\u3000]*[:：]?[ \t\u3000]*$",
     re.MULTILINE,
 )
-_CHOICE = r"[A-Ha-h]{1,8}|正确|错误|对|错|[√×✓✗]|T|F|TRUE|FALSE|True|False"
+# An answer in a compact key, as each question type writes it there (its key_pattern).
+_CHOICE = "|".join(dict.fromkeys(rules.key_pattern for rules in TYPES.values() if rules.key_pattern))
 _RUN_RE = re.compile(
     r"(?<!\d)(\d+)[ \t\u3000]*[-~～—–][ \t\u3000]*(\d+)[ \t\u3000]*[.．、:：]?[ \t\u3000]*"
     r"((?:[A-Ha-h√×✓✗](?:[ \t\u3000,，、]*[A-Ha-h√×✓✗])*))"

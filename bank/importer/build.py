@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.model import Question, QuestionType
+from bot.question_types import TYPES
 
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
@@ -112,7 +113,7 @@ def build_questions(
         if not draft.stem.strip():
             report.warn("empty", "empty stem; item not imported", draft.where, draft.number)
             continue
-        options = draft.options if kind.has_options else ()
+        options = draft.options if TYPES[kind].takes_options else ()
         stem = draft.stem
         if draft.options and not options and draft.whole_stem and not _judge_pair(draft):
             stem = draft.whole_stem
@@ -130,7 +131,7 @@ def build_questions(
             id=qid, number=draft.number, type=kind,
             stem=stem.strip(), answer=answer, points=draft.points, options=options,
             explanation=draft.explanation.strip(), tags=draft.tags,
-            tolerance=draft.tolerance if kind is QuestionType.FILL else None,
+            tolerance=draft.tolerance if "tolerance" in TYPES[kind].own_keys else None,
         )
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)

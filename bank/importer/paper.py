@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from bot.model import QuestionType
+from bot.question_types import TYPES
 
 from .answer_key import find_answer_key
 from .base import Draft, PaperDraft
@@ -19,12 +20,11 @@ from .report import Report, SectionInfo
 __all__ = ["PaperReader"]
 
 _T = QuestionType
+# A section header names its type with the Chinese words of that type's module (the words the
+# table reader and the commands take too); papers are read in simplified characters.
 _KINDS: tuple[tuple[QuestionType | None, str], ...] = (
-    (_T.SINGLE, r"单项选择题|单选题|单项选择|单选"),
-    (_T.MULTI, r"多项选择题|多选题|不定项选择题|多项选择|多选"),
-    (_T.JUDGE, r"判断题|是非题|对错题|判断"),
-    (_T.FILL, r"填空题|填空"),
-    (_T.SHORT, r"简答题|问答题|论述题|案例分析题|计算题|综合题|名词解释|简答"),
+    *((qtype, "|".join(sorted((re.escape(w) for w in rules.words if not w.isascii()), key=len, reverse=True)))
+      for qtype, rules in TYPES.items()),
     (None, r"选择题"),  # single or multi: decided per item by its answer
 )
 _KIND_RE = "|".join(f"(?P<k{i}>{words})" for i, (_, words) in enumerate(_KINDS))

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from bot.model import QuestionType
+from bot.question_types import type_for_word, type_words
 
 from .base import Draft, PaperDraft
 from .clean import to_simplified
@@ -33,14 +34,9 @@ HEADERS: dict[str, str] = {
     **{f"{prefix}{letter.lower()}": f"options.{letter}" for letter in _LETTERS
        for prefix in ("", "option", "选项", "选项_")},
 }
-TYPE_WORDS: dict[str, QuestionType] = {
-    **{w: _T.SINGLE for w in ("single", "单选题", "单选", "单项选择题", "单项选择", "radio")},
-    **{w: _T.MULTI for w in ("multi", "multiple", "多选题", "多选", "多项选择题", "多项选择",
-                             "不定项选择题", "不定项", "checkbox")},
-    **{w: _T.JUDGE for w in ("judge", "truefalse", "true/false", "tf", "判断题", "判断", "是非题")},
-    **{w: _T.FILL for w in ("fill", "填空题", "填空", "blank")},
-    **{w: _T.SHORT for w in ("short", "简答题", "简答", "问答题", "问答", "essay")},
-}
+# The words for each type (single, 单选, 单项选择题 ...), folded: from each type's module, the
+# same words paper headers and the commands' `type` argument accept.
+TYPE_WORDS: dict[str, QuestionType] = type_words()
 _TAG_RE = re.compile(r"[a-z0-9-]+")
 
 Where = Callable[[int, int], str]  # (row, column index) -> place in the source
@@ -143,7 +139,7 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
             options.append((letter, value))
     kind = None
     if text("type"):
-        kind = TYPE_WORDS.get(_fold(text("type")))
+        kind = type_for_word(_fold(text("type")))
         if kind is None:
             report.warn("type", f"unknown type {text('type')!r} (single/multi/judge/fill/short or "
                         "单选/多选/判断/填空/简答); type taken from the row's shape",

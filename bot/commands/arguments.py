@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.daily_times import parse_duration, parse_local_time
 from bot.i18n import LANGUAGES, match_language, t
 from bot.model import QuestionType
+from bot.question_types import TYPES, type_for_word
 from bot.quiz_settings import QuizError
 
 
@@ -39,14 +40,9 @@ class Choice:
     aliases: tuple[str, ...] = ()
 
 
-# The words a person may type for a question type, besides its id.
-QTYPE_WORDS: dict[QuestionType, tuple[str, ...]] = {
-    QuestionType.SINGLE: ("单选", "单选题", "單選", "單選題"),
-    QuestionType.MULTI: ("多选", "多选题", "多選", "多選題"),
-    QuestionType.JUDGE: ("判断", "判断题", "判斷", "判斷題", "tf", "truefalse"),
-    QuestionType.FILL: ("填空", "填空题", "填空題"),
-    QuestionType.SHORT: ("简答", "简答题", "簡答", "簡答題"),
-}
+# The words a person may type for a question type, besides its id: each type's module says
+# (bot/question_types), and the importers read the same words.
+QTYPE_WORDS: dict[QuestionType, tuple[str, ...]] = {qtype: rules.words for qtype, rules in TYPES.items()}
 
 
 _CLAIMS = {
@@ -137,11 +133,10 @@ class Arg:
         return language
 
     def _qtype(self, text: str) -> QuestionType:
-        folded = text.casefold()
-        for qtype, words in QTYPE_WORDS.items():
-            if folded == qtype.value or folded in words:
-                return qtype
-        raise self._error("arg.choice", choices=" | ".join(q.value for q in QuestionType))
+        qtype = type_for_word(text)
+        if qtype is None:
+            raise self._error("arg.choice", choices=" | ".join(q.value for q in QuestionType))
+        return qtype
 
     def _parsed(self, text: str, parse: Callable[[], object], key: str) -> object:
         try:

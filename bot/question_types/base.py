@@ -1,0 +1,138 @@
+"""QuestionTypeRules: everything one question type decides, in one place. Each type module
+(single, multi, judge, fill, short) subclasses it; the registry in bot.question_types maps each
+QuestionType to its rules, and the core and the bank consult only that registry.
+
+The parts, in the order a question lives:
+- bank: the words importers and commands accept for the type, whether it takes options, the
+  keys only it may carry, its JSON Schema rule (added to bank/schema.json by bank.checks), the
+  problems of an answer as written in a bank, and that answer as a Question.answer tuple and
+  back as YAML;
+- answering: the input kind adapters render, reading a reply into its canonical response and
+  grading that response;
+- showing: option buttons, the label of a response and of the correct answer, the reference
+  shown after answering, and the tallies of the reveal.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from bot.grades import Verdict
+from bot.i18n import bank_text
+from bot.kinds import InputKind
+from bot.messages import OptionCount, OptionView
+from bot.model import Question, QuestionType
+
+__all__ = ["QuestionTypeRules", "answer_tuple", "got_phrase"]
+
+
+def got_phrase(value: Any, quote: bool = False) -> str:
+    """'got the boolean true', plus a hint to quote it where text was expected."""
+    if value is None:
+        return "got nothing (an empty value)"
+    if isinstance(value, str):
+        return f"got the string {value!r}"
+    if not isinstance(value, bool | int | float):
+        return "got a list" if isinstance(value, list) else "got a mapping"
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    kind = "boolean" if isinstance(value, bool) else "number"
+    hint = f'; quote it ("{text}") if it is meant as text' if quote else ""
+    return f"got the {kind} {text}{hint}"
+
+
+def answer_tuple(value: Any) -> tuple[str, ...]:
+    """A checked bank answer that is text or a list of text, as a tuple."""
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+class QuestionTypeRules(ABC):
+    """The rules of one question type; subclasses set the class attributes and the abstract
+    methods, and override a default where the type differs."""
+
+    qtype: ClassVar[QuestionType]
+    input_kind: ClassVar[InputKind]
+    # What importers (table type column, paper section headers) and the `type` argument of
+    # commands accept for this type besides its id, in simplified and traditional characters.
+    words: ClassVar[tuple[str, ...]]
+    takes_options: ClassVar[bool] = False
+    # Bank keys no other type may carry, with the JSON Schema of their value (self-contained:
+    # no $ref, so the bank's fast path can check a value alone).
+    own_keys: ClassVar[dict[str, dict[str, Any]]] = {}
+    # A regular expression for this type's answer as a compact answer key writes it after the
+    # items ("1.A 2.对"), or None if such keys never hold it (bank/importer/answer_key.py).
+    key_pattern: ClassVar[str | None] = None
+    # JSON Schema for an item of this type (the `then` of its rule in the bank schema); whether
+    # it takes options is added from takes_options.
+    schema: ClassVar[dict[str, Any]]
+
+    @property
+    def name(self) -> str:
+        return self.qtype.value
+
+    # ---------------------------------------------------------------- bank
+
+    @abstractmethod
+    def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
+        """What is wrong with `answer` as a bank writes it (None: absent), for an item whose
+        option letters are `letters` (None: unknown)."""
+
+    def bank_answer(self, answer: Any) -> tuple[str, ...]:
+        """A checked bank answer as Question.answer."""
+        return answer_tuple(answer)
+
+    def yaml_answer(self, question: Question) -> Any:
+        """Question.answer as a bank file writes it (bank.yaml_io): a tuple is written on one
+        line ([A, B]), a list one item a line."""
+        return question.answer[0] if len(question.answer) == 1 else list(question.answer)
+
+    # ---------------------------------------------------------------- answering
+
+    @abstractmethod
+    def read(self, question: Question, raw: str) -> str:
+        """raw as an answer to question, in canonical form; raises InvalidResponse."""
+
+    @abstractmethod
+    def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
+        """The verdict on `response` (read from `raw`)."""
+
+    # ---------------------------------------------------------------- showing
+
+    def option_views(self, question: Question, language: str) -> tuple[OptionView, ...]:
+        return tuple(
+            OptionView(letter, letter, bank_text(language, text)) for letter, text in question.options
+        )
+
+    def correct_tokens(self, question: Question) -> tuple[str, ...]:
+        """The option tokens that are right (none for a typed type)."""
+        return ()
+
+    def response_label(self, question: Question, response: str, language: str) -> str:
+        return bank_text(language, response)
+
+    def correct_label(self, question: Question, language: str) -> str:
+        return bank_text(language, question.answer[0])
+
+    def reference(self, question: Question, language: str) -> str:
+        """The reference answer a learner grades themselves against ("" if none)."""
+        return ""
+
+    def tally(
+        self, question: Question, answers: Iterable[tuple[str, str]], language: str
+    ) -> tuple[OptionCount, ...]:
+        """The counts shown at the reveal for (response, verdict) pairs: how many were right."""
+        right = sum(1 for _, verdict in answers if verdict == Verdict.CORRECT)
+        return (OptionCount("correct", "✅", right, True),)
+
+    def _option_tally(
+        self, question: Question, tokens: Iterable[str], language: str
+    ) -> tuple[OptionCount, ...]:
+        """Per-option counts of the chosen tokens, the right options marked."""
+        counts = Counter(tokens)
+        correct = set(self.correct_tokens(question))
+        return tuple(
+            OptionCount(o.token, o.label, counts.get(o.token, 0), o.token in correct)
+            for o in self.option_views(question, language)
+        )

@@ -1,0 +1,80 @@
+"""Fill in the blank (填空题): one or more accepted alternatives, typed. An alternative matches
+as folded text, as a quantity (bot.quantities), or — when the item has a tolerance (GIFT's
+numeric questions) — as a number within that distance."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from bot.folding import normalize_text
+from bot.grades import Verdict
+from bot.i18n import bank_text
+from bot.invalid_response import InvalidResponse
+from bot.kinds import InputKind
+from bot.model import Question, QuestionType
+from bot.quantities import fold_numerals, quantities_match, quantities_within, read_quantity
+
+from .base import QuestionTypeRules, got_phrase
+
+__all__ = ["Fill", "answers_match"]
+
+
+def answers_match(expected: str, given: str, tolerance: float | None = None) -> bool:
+    """One accepted fill alternative against a response: folded text first, then as quantities
+    when both sides are a number with at most a unit (bot.quantities: "lr=1e-3" stays text, so it
+    won't match "1e-3") — within `tolerance` when one is given — then as text with Chinese
+    numerals before measure words in digits."""
+    a, b = normalize_text(expected), normalize_text(given)
+    if a == b:
+        return True
+    x, y = read_quantity(a), read_quantity(b)
+    if x is not None and y is not None:
+        return quantities_match(x, y) if tolerance is None else quantities_within(x, y, tolerance)
+    return fold_numerals(a) == fold_numerals(b)
+
+
+class Fill(QuestionTypeRules):
+    qtype = QuestionType.FILL
+    input_kind = InputKind.TYPED
+    words = ("blank", "填空", "填空题", "填空題")
+    own_keys: ClassVar[dict[str, dict[str, Any]]] = {"tolerance": {"type": "number", "minimum": 0}}
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {
+            "answer": {
+                "anyOf": [
+                    {"$ref": "#/$defs/text"},
+                    {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/text"}},
+                ]
+            }
+        }
+    }
+
+    def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
+        if answer is None:
+            return ["fill answer is empty"]
+        items = answer if isinstance(answer, list) else [answer]
+        if not items:
+            return ["fill answer needs at least one accepted alternative"]
+        problems = []
+        for n, item in enumerate(items, 1):
+            which = f"fill answer item {n}" if isinstance(answer, list) else "fill answer"
+            if not isinstance(item, str):
+                problems.append(f"{which} must be text, {got_phrase(item, quote=True)}")
+            elif not item.strip():
+                problems.append(f"{which} is empty")
+        return problems
+
+    def yaml_answer(self, question: Question) -> Any:
+        return list(question.answer)
+
+    def read(self, question: Question, raw: str) -> str:
+        if not normalize_text(raw):
+            raise InvalidResponse("empty", "answer.invalid.empty_fill")
+        return raw.strip()
+
+    def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
+        right = any(answers_match(alternative, raw, question.tolerance) for alternative in question.answer)
+        return Verdict.CORRECT if right else Verdict.WRONG
+
+    def correct_label(self, question: Question, language: str) -> str:
+        return bank_text(language, " / ".join(question.answer))

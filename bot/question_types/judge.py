@@ -1,0 +1,78 @@
+"""True/false (判断题): no options in the bank, a boolean answer; answered with two buttons or a
+true/false word (bot.vocabulary, the list the importer reads answer lines with)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from bot.grades import Verdict
+from bot.i18n import t
+from bot.invalid_response import InvalidResponse, quoted
+from bot.kinds import InputKind
+from bot.messages import OptionCount, OptionView
+from bot.model import Question, QuestionType
+from bot.vocabulary import STRICT_FALSE, STRICT_TRUE, read_judge
+
+from .base import QuestionTypeRules, got_phrase
+
+__all__ = ["Judge"]
+
+_TOKENS = ("true", "false")
+# An answer key writes a judge answer as an unambiguous true/false word (bot.vocabulary, the
+# list grading reads) or as T/F, TRUE/FALSE.
+_KEY_WORDS = sorted(STRICT_TRUE | STRICT_FALSE | {"T", "F", "TRUE", "FALSE", "True", "False"},
+                    key=lambda word: (-len(word), word))  # fmt: skip
+
+
+class Judge(QuestionTypeRules):
+    qtype = QuestionType.JUDGE
+    input_kind = InputKind.TRUE_FALSE
+    words = ("truefalse", "true/false", "tf", "判断", "判断题", "是非题", "对错题",
+             "判斷", "判斷題", "是非題", "對錯題")  # fmt: skip
+    schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"type": "boolean"}}}
+    key_pattern: ClassVar[str | None] = "|".join(map(re.escape, _KEY_WORDS))
+
+    def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
+        if answer is None:
+            return ["judge answer is empty"]
+        if isinstance(answer, bool):
+            return []
+        meant = read_judge(answer) if isinstance(answer, str) else None
+        hint = "" if meant is None else f"; write {str(meant).lower()}"
+        return [f"judge answer must be true or false, {got_phrase(answer)}{hint}"]
+
+    def bank_answer(self, answer: Any) -> tuple[str, ...]:
+        return ("true",) if answer else ("false",)
+
+    def yaml_answer(self, question: Question) -> Any:
+        return question.answer == ("true",)
+
+    def read(self, question: Question, raw: str) -> str:
+        if not raw.strip():
+            raise InvalidResponse("empty", "answer.invalid.empty_judge")
+        value = read_judge(raw)
+        if value is None:
+            raise InvalidResponse("not_judge", text=quoted(raw))
+        return "true" if value else "false"
+
+    def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
+        return Verdict.CORRECT if (response,) == question.answer else Verdict.WRONG
+
+    def option_views(self, question: Question, language: str) -> tuple[OptionView, ...]:
+        return tuple(OptionView(token, t(language, f"judge.{token}"), "") for token in _TOKENS)
+
+    def correct_tokens(self, question: Question) -> tuple[str, ...]:
+        return question.answer
+
+    def response_label(self, question: Question, response: str, language: str) -> str:
+        return t(language, f"judge.{response}") if response in _TOKENS else response
+
+    def correct_label(self, question: Question, language: str) -> str:
+        return self.response_label(question, question.answer[0], language)
+
+    def tally(
+        self, question: Question, answers: Iterable[tuple[str, str]], language: str
+    ) -> tuple[OptionCount, ...]:
+        return self._option_tally(question, (response for response, _ in answers), language)

@@ -1,0 +1,99 @@
+"""Multiple choice (多选题): options A–H, two or more right letters; answered by toggling
+options and submitting. With partial credit a proper subset of the key with no wrong letter
+earns half."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from bot.grades import Verdict
+from bot.invalid_response import InvalidResponse
+from bot.kinds import InputKind
+from bot.model import Question, QuestionType
+from bot.option_letters import split_letters
+
+from .base import got_phrase
+from .choice import ChoiceRules, is_letter, letter_set
+
+__all__ = ["Multi", "multi_letters"]
+
+# A bank writes a multi answer's letters in capitals, together or apart: ABD, A,B,D, A、B、D.
+_CAPITALS_APART = re.compile(r"[A-Z]+(?:[\s,，、]+[A-Z]+)*")
+
+
+def multi_letters(answer: Any) -> list[Any] | None:
+    """A multi answer as a list: "ABD", "A,B,D", "A、B、D" and [A, B, D] all give [A, B, D]; read
+    by the grader's letter reader (bot.option_letters), held to capitals and plain separators."""
+    if isinstance(answer, str):
+        if not _CAPITALS_APART.fullmatch(answer.strip()):
+            return [answer]
+        try:
+            return split_letters(answer)
+        except InvalidResponse:
+            return [answer]
+    return list(answer) if isinstance(answer, list) else None
+
+
+class Multi(ChoiceRules):
+    qtype = QuestionType.MULTI
+    input_kind = InputKind.CHOOSE_MANY
+    words = ("multiple", "多选", "多选题", "多项选择", "多项选择题", "不定项", "不定项选择题", "checkbox",
+             "多選", "多選題", "多項選擇題")  # fmt: skip
+    schema: ClassVar[dict[str, Any]] = {
+        "properties": {
+            "answer": {
+                "anyOf": [
+                    {"type": "string", "pattern": "^\\s*[A-H](?:[\\s,，、]*[A-H])+\\s*$"},
+                    {
+                        "type": "array",
+                        "minItems": 2,
+                        "uniqueItems": True,
+                        "items": {"$ref": "#/$defs/letter"},
+                    },
+                ]
+            }
+        }
+    }
+
+    def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
+        if answer is None:
+            return ["multi answer is empty"]
+        picked = multi_letters(answer)
+        if picked is None:
+            return [f"multi answer must be a list of option letters, {got_phrase(answer)}"]
+        if bad := [x for x in picked if not is_letter(x)]:
+            return [f"multi answer must be option letters A–H, got {', '.join(map(repr, bad))}"]
+        problems, distinct = [], list(dict.fromkeys(picked))
+        if repeated := [x for x in distinct if picked.count(x) > 1]:
+            problems.append(f"multi answer repeats {', '.join(repeated)}")
+        if len(distinct) < 2:
+            problems.append(
+                f"multi answer needs at least 2 different letters, got {len(distinct)} "
+                f"({', '.join(distinct)}); use type single for one correct option"
+            )
+        among = f"the options {', '.join(letters)}" if letters else "the options"
+        if letters and (missing := [x for x in distinct if x not in letters]):
+            problems.append(f"answer {', '.join(missing)} not among {among}")
+        return problems
+
+    def bank_answer(self, answer: Any) -> tuple[str, ...]:
+        return tuple(sorted(multi_letters(answer) or ()))  # canonical: option order
+
+    def yaml_answer(self, question: Question) -> Any:
+        return tuple(question.answer)  # one line: [A, B, D]
+
+    def read(self, question: Question, raw: str) -> str:
+        if raw in question.letters:
+            return raw
+        return ",".join(self.letters(question, raw))
+
+    def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
+        chosen, key = letter_set(response.split(",")), letter_set(question.answer)
+        if chosen == key:
+            return Verdict.CORRECT
+        return Verdict.PARTIAL if partial_credit and chosen < key else Verdict.WRONG
+
+    def response_label(self, question: Question, response: str, language: str) -> str:
+        letters = response.split(",")
+        return ", ".join(letters) if language == "en" else "、".join(letters)

@@ -1,0 +1,44 @@
+"""Single choice (单选题): options A–H, one right letter; answered with one button."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from bot.grades import Verdict
+from bot.invalid_response import InvalidResponse
+from bot.kinds import InputKind
+from bot.model import Question, QuestionType
+
+from .base import got_phrase
+from .choice import ChoiceRules, is_letter, letter_set
+
+__all__ = ["Single"]
+
+
+class Single(ChoiceRules):
+    qtype = QuestionType.SINGLE
+    input_kind = InputKind.CHOOSE_ONE
+    words = ("单选", "单选题", "单项选择", "单项选择题", "radio", "單選", "單選題", "單項選擇題")
+    schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/letter"}}}
+
+    def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
+        if answer is None:
+            return ["single answer is empty"]
+        if not isinstance(answer, str):
+            return [f"single answer must be one option letter, {got_phrase(answer, quote=True)}"]
+        if not is_letter(answer):
+            return [f"single answer must be one option letter A–H, got {answer!r}"]
+        among = f"the options {', '.join(letters)}" if letters else "the options"
+        return [f"answer {answer} is not among {among}"] if letters and answer not in letters else []
+
+    def read(self, question: Question, raw: str) -> str:
+        if raw in question.letters:
+            return raw  # a button press: already canonical
+        letters = self.letters(question, raw)
+        if len(letters) > 1:
+            raise InvalidResponse("multiple_letters", letters=", ".join(letters))
+        return letters[0]
+
+    def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
+        right = letter_set(response.split(",")) == letter_set(question.answer)
+        return Verdict.CORRECT if right else Verdict.WRONG
