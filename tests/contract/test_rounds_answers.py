@@ -102,3 +102,21 @@ async def test_a_self_graded_answer_is_graded_once(storage):
     assert await store.self_grade(rnd.id, users[0], "wrong", 0.0, 0.0) is False
     board = await store.top_scores(f"c:{chat.id}", "all", 5)
     assert [(r.user_id, r.points) for r in board] == [(users[0], 10.0)]
+
+
+async def test_a_close_racing_answers_scores_exactly_the_answers_it_let_in(storage):
+    store = storage.store
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    users = await store.ensure_users([user_ref(f"u{i}") for i in range(60)])
+    rnd = await store.open_round(new_round(chat.id))
+    sends = [store.record_answers([answer(rnd.id, u)]) for u in users[:30]]
+    close = store.close_round(rnd.id, T0 + timedelta(minutes=30))
+    more = [store.record_answers([answer(rnd.id, u)]) for u in users[30:]]
+    *outcomes, closed = await asyncio.gather(*sends, *more, close)
+    assert closed is True
+    accepted = [o[0] for o in outcomes if o[0].status is AnswerStatus.ACCEPTED]
+    refused = [o[0] for o in outcomes if o[0].status is AnswerStatus.CLOSED]
+    assert len(accepted) + len(refused) == 60
+    assert await store.answer_count(rnd.id) == len(accepted)
+    board = await store.top_scores(f"c:{chat.id}", "all", 100)
+    assert sum(r.answers for r in board) == len(accepted)

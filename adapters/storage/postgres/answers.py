@@ -23,10 +23,15 @@ _INCOMING = (
     "AS i(seq, round_id, user_id, response, answered_at, verdict, fraction, points, week_key, month_key)"
 )
 _ELIGIBLE = "r.state = 'open' AND i.answered_at < r.closes_at"
+# The rounds are share-locked first (the CTE): a close committing meanwhile is waited for, and the
+# locked rows are then its closed versions; a close that comes later waits for this transaction
+# (so its scoring counts these answers). Later statements of the transaction see the same state.
 _INSERT_FIRST = (
+    "WITH r AS (SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
+    "ORDER BY id FOR SHARE) "
     "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
     "week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
-    f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN rounds r ON r.id = i.round_id "
+    f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN r ON r.id = i.round_id "
     f"WHERE {_ELIGIBLE} AND r.answer_policy = 'first' ORDER BY i.seq "
     "ON CONFLICT (round_id, user_id) DO NOTHING RETURNING id"
 )
@@ -92,11 +97,6 @@ async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> 
     changeable round), answers to rounds graded on the spot are scored in the same transaction.
     """
     columns = _columns(batch)
-    # Lock the rounds first: a close committing meanwhile is waited for and then seen, and a
-    # close that comes later waits for these answers (so its scoring counts them).
-    await db.execute(
-        "SELECT 1 FROM rounds WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE", sorted(set(columns[1]))
-    )
     new_ids: set[int] = {row[0] for row in await db.fetch(_INSERT_FIRST, *columns)}
     if len(new_ids) != len(batch):
         for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
