@@ -59,7 +59,9 @@ class PostgresStore:
 
     async def connect(self) -> None:
         """Connect, and bring the schema up to date."""
-        self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.max_connections)
+        self._pool = await asyncpg.create_pool(
+            self.dsn, min_size=1, max_size=self.max_connections, server_settings={"jit": "off"}
+        )
         try:
             async with self._pool.acquire() as conn:
                 await migrate(conn)
