@@ -1,12 +1,17 @@
 """The small async ports the core needs from the outside world: storage and publishing.
 
-Implementations live in `adapters/` (SQLite in adapters/storage, chat platforms in their own
-packages); tests use the same implementations against temporary files.
+Storage is cut by aggregate: chats and users, rounds and answers, the leaderboard read model,
+schedules, contests (and the study data, bot/study/ports.py). `Store` is the first three
+together, the face the Quiz sees; `Storage` is a whole backend with every aggregate and a unit
+of work for writes that must commit together. Implementations live in `adapters/` (SQLite and
+PostgreSQL in adapters/storage, chat platforms in their own packages); the contract tests in
+tests/contract run the same tests against both storage backends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -29,16 +34,16 @@ from bot.records import (
     StreakRecord,
     UserTotals,
 )
+from bot.study.ports import StudyStore
 
 
 class DuplicateDaily(Exception):
     """The chat already has a daily round for that local date."""
 
 
-class Store(Protocol):
-    async def close(self) -> None: ...
+class ChatUserStore(Protocol):
+    """The chats-and-users aggregate: chats, their settings and servers, and users."""
 
-    # chats and users
     async def ensure_chat(self, ref: ChatRef, defaults: ChatSettings) -> Chat:
         """The chat, added with `defaults` if new (in its server's language, if the server chose one)."""
         ...
@@ -60,7 +65,12 @@ class Store(Protocol):
 
     async def find_user(self, ref: UserRef) -> int | None: ...
 
-    # rounds
+
+class RoundStore(Protocol):
+    """The rounds-and-answers aggregate. The database holds the rules: one answer per user and
+    round (UNIQUE), nothing taken by a closed or overdue round, scores applied with the answers
+    or the close that makes them count."""
+
     async def question_counts(self, chat_id: int, bank_id: str) -> dict[str, int]:
         """How many rounds of each question the chat has had from this bank."""
         ...
@@ -94,7 +104,10 @@ class Store(Protocol):
     async def answer_count(self, round_id: int) -> int: ...
     async def user_answer(self, round_id: int, user_id: int) -> StoredAnswer | None: ...
 
-    # scores
+
+class LeaderboardStore(Protocol):
+    """The read model kept from the answers: scores by scope and window, ranks, streaks, totals."""
+
     async def top_scores(self, scope: str, window: str, limit: int) -> list[ScoreRow]: ...
     async def score_of(self, scope: str, window: str, user_id: int) -> ScoreRow | None: ...
     async def streak(self, chat_id: int, user_id: int) -> StreakRecord: ...
@@ -103,11 +116,26 @@ class Store(Protocol):
     async def recent_mistakes(self, chat_id: int, user_id: int, limit: int) -> list[str]: ...
 
 
+class UnitOfWork(Protocol):
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]:
+        """Every write this task makes through the backend inside the block commits together
+        (or none does). Reads inside see those writes. Other tasks are not part of it."""
+        ...
+
+
+class Store(ChatUserStore, RoundStore, LeaderboardStore, UnitOfWork, Protocol):
+    """What the Quiz uses: chats and users, rounds and answers, and the leaderboards."""
+
+    async def close(self) -> None: ...
+
+
 class ContestRunning(Exception):
     """The chat already has a contest running."""
 
 
 class DailyStore(Protocol):
+    """The schedules aggregate: each chat's daily question schedule."""
+
     async def save_daily(self, schedule: DailySchedule) -> None: ...
     async def get_daily(self, chat_id: int) -> DailySchedule | None: ...
     async def enabled_dailies(self) -> list[DailySchedule]: ...
@@ -115,7 +143,12 @@ class DailyStore(Protocol):
     async def close_expired_practice(self, now: datetime) -> int: ...
 
 
+ScheduleStore = DailyStore
+
+
 class ContestStore(Protocol):
+    """The contests aggregate: a contest's progress and its players' scores."""
+
     async def create_contest(
         self, chat_id: int, question_ids: Sequence[str], seconds: int, pause_seconds: float, now: datetime
     ) -> Contest:
@@ -142,6 +175,22 @@ class ContestStore(Protocol):
     ) -> bool:
         """Store the totals after question `position`; False if that question was scored already."""
         ...
+
+
+class ScheduleAndContestStore(DailyStore, ContestStore, Protocol):
+    """Both, as one object (the backends keep schedules and contests together)."""
+
+
+class Storage(UnitOfWork, Protocol):
+    """One storage backend, every aggregate on one database."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def schedules(self) -> ScheduleAndContestStore: ...
+    @property
+    def study(self) -> StudyStore: ...
+    async def close(self) -> None: ...
 
 
 # ---------------------------------------------------------------- scheduling

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import bank
 from adapters.scheduling.aps import ApsScheduler
-from adapters.storage.schedule_store import SqliteScheduleStore
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.backends import open_storage
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bot.application import Application
@@ -23,7 +22,7 @@ from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
 from bot.model import Bank
 from bot.outbox import Outbox
-from bot.ports import ChatPort, Scheduler
+from bot.ports import ChatPort, Scheduler, Storage, Store
 from bot.quiz import CoreSettings, Quiz
 from studybot.config import Config
 
@@ -38,7 +37,8 @@ SWEEP_SECONDS = 600
 @dataclass
 class App:
     config: Config
-    store: SqliteStore
+    storage: Storage  # the whole backend: every aggregate, and units of work across them
+    store: Store
     quiz: Quiz
     clock: Clock
     rng: random.Random
@@ -74,7 +74,7 @@ class App:
         if shutdown is not None:
             await shutdown()
         await self.quiz.flush()
-        await self.store.close()
+        await self.storage.close()
 
 
 def load_all_banks(config: Config) -> dict[str, Bank]:
@@ -101,7 +101,9 @@ async def bootstrap(
     clock = clock or SystemClock()
     rng = rng or random.Random()
     banks = banks if banks is not None else load_all_banks(config)
-    store = await SqliteStore.open(config.database_path, synchronous=config.sqlite_synchronous)
+    url = config.database_url.get_secret_value() if config.database_url is not None else None
+    storage = await open_storage(url, config.database_path, synchronous=config.sqlite_synchronous)
+    store = storage.store
     settings = CoreSettings(
         default_bank=config.default_bank,
         timezone=config.timezone,
@@ -114,7 +116,7 @@ async def bootstrap(
         private_ask_limit=config.quiz_per_minute.private,
     )
     quiz = Quiz(store, banks, settings, clock, rng)
-    schedules = SqliteScheduleStore(store)
+    schedules = storage.schedules
     scheduler = scheduler or ApsScheduler()
     outbox = Outbox(quiz)
     dailies = Dailies(
@@ -139,6 +141,6 @@ async def bootstrap(
     )
     application = Application(quiz, dailies, contests)
     return App(
-        config=config, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
+        config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
     )  # fmt: skip

@@ -153,11 +153,21 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 SYNCHRONOUS = ("FULL", "NORMAL")
 
 
+def _postgres_url(value: SecretStr | None) -> SecretStr | None:
+    """A PostgreSQL URL; the password in it stays hidden in reprs and logs (SecretStr)."""
+    if value is not None and not value.get_secret_value().startswith(("postgresql://", "postgres://")):
+        raise ValueError("not a postgresql:// URL")
+    return value
+
+
 class Config(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     data_dir: FilePath = Field(default_factory=default_data_dir, description="a path")
     database: FilePath | None = Field(None, description="a path")
+    database_url: Annotated[SecretStr | None, AfterValidator(_postgres_url)] = Field(
+        None, description="a postgresql://user:password@host:port/database URL"
+    )
     default_bank: str = Field("ai-trainer-2025", min_length=1, strict=True,
                               description="a bank id such as ai-trainer-2025")  # fmt: skip
     bank_paths: tuple[FilePath, ...] = Field((), description="a list of paths to bank files or folders")
@@ -223,6 +233,7 @@ class _Environment(BaseSettings):
     model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", env_ignore_empty=True)
 
     data_dir: Annotated[Path | None, AfterValidator(_absolute)] = Field(None, alias="STUDYBOT_DATA_DIR")
+    database_url: SecretStr | None = Field(None, alias="STUDYBOT_DATABASE_URL")
     discord_token: SecretStr | None = Field(None, alias="DISCORD_TOKEN")
     telegram_token: SecretStr | None = Field(None, alias="TELEGRAM_TOKEN")
     discord_api_base: str | None = Field(None, alias="DISCORD_API_BASE")
@@ -243,7 +254,7 @@ class _Environment(BaseSettings):
         return (_GivenEnvironment(settings_cls),)
 
 
-_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir"}
+_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url"}
 FILE_KEYS = tuple(name for name in Config.model_fields if name not in _ENV_ONLY)
 
 

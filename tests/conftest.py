@@ -89,5 +89,5 @@ async def make_app(tmp_path, bank, clock):
 
     yield build
     for app in apps:
-        if app.store._db is not None:
+        if app.store.is_open:
             await app.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 
 from adapters.discord.adapter import intents
-from studybot.config import load_config
+from studybot.config import ConfigError, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCORD_DOC = (ROOT / "docs" / "discord.md").read_text(encoding="utf-8")
@@ -43,7 +43,11 @@ def test_every_environment_variable_the_docs_name_is_read():
     assert {"DISCORD_TOKEN", "TELEGRAM_TOKEN", "STUDYBOT_DATA_DIR"} <= named
     default = load_config(env={})
     for name in sorted(named - NOT_READ):
-        assert load_config(env={name: "123"}) != default, f"the docs name {name}, which the bot does not read"
+        try:
+            read = load_config(env={name: "123"}) != default
+        except ConfigError:  # read, and refused as a bad value (STUDYBOT_DATABASE_URL wants a URL)
+            read = True
+        assert read, f"the docs name {name}, which the bot does not read"
     for name in NOT_READ:
         assert load_config(env={name: "123"}) == default
 

@@ -15,14 +15,14 @@ from bot.ports import ContestRunning
 from bot.records import Contest, ContestPhase, ContestScore, DailySchedule, Round
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_DAILY_COLUMNS = "chat_id, local_time, timezone, weekdays, deadline_seconds, tag, mode, enabled, updated_at"
-_CONTEST_COLUMNS = (
+DAILY_COLUMNS = "chat_id, local_time, timezone, weekdays, deadline_seconds, tag, mode, enabled, updated_at"
+CONTEST_COLUMNS = (
     "id, chat_id, question_ids, seconds, pause_seconds, position, phase, phase_until, round_id, "
     "scored_position, started_at, finished_at"
 )
 
 
-def _daily(row) -> DailySchedule:
+def daily_from_row(row) -> DailySchedule:
     return DailySchedule(
         chat_id=row[0],
         local_time=row[1],
@@ -36,7 +36,7 @@ def _daily(row) -> DailySchedule:
     )
 
 
-def _contest(row) -> Contest:
+def contest_from_row(row) -> Contest:
     return Contest(
         id=row[0],
         chat_id=row[1],
@@ -70,7 +70,7 @@ class SqliteScheduleStore:
     async def save_daily(self, schedule: DailySchedule) -> None:
         async with self.store.transaction() as db:
             await db.execute(
-                f"INSERT OR REPLACE INTO dailies ({_DAILY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                f"INSERT OR REPLACE INTO dailies ({DAILY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     schedule.chat_id, schedule.local_time, schedule.timezone,
                     "".join(str(d) for d in schedule.weekdays), schedule.deadline_seconds, schedule.tag,
@@ -79,14 +79,14 @@ class SqliteScheduleStore:
             )  # fmt: skip
 
     async def get_daily(self, chat_id: int) -> DailySchedule | None:
-        row = await self._one(f"SELECT {_DAILY_COLUMNS} FROM dailies WHERE chat_id = ?", (chat_id,))
-        return _daily(row) if row else None
+        row = await self._one(f"SELECT {DAILY_COLUMNS} FROM dailies WHERE chat_id = ?", (chat_id,))
+        return daily_from_row(row) if row else None
 
     async def enabled_dailies(self) -> list[DailySchedule]:
         rows = await self._all(
-            f"SELECT {_DAILY_COLUMNS} FROM dailies WHERE enabled = 1 ORDER BY chat_id"
+            f"SELECT {DAILY_COLUMNS} FROM dailies WHERE enabled = 1 ORDER BY chat_id"
         )
-        return [_daily(r) for r in rows]
+        return [daily_from_row(r) for r in rows]
 
     async def daily_round(self, chat_id: int, daily_date: str) -> Round | None:
         row = await self._one(
@@ -121,33 +121,33 @@ class SqliteScheduleStore:
         except sqlite3.IntegrityError as exc:
             raise ContestRunning(f"chat {chat_id} has a contest running") from exc
         found = await self.store.read_own(
-            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (row[0],)  # type: ignore[index]
+            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE id = ?", (row[0],)  # type: ignore[index]
         )
         assert found is not None
-        return _contest(found)
+        return contest_from_row(found)
 
     async def get_contest(self, contest_id: int) -> Contest | None:
-        row = await self._one(f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))
-        return _contest(row) if row else None
+        row = await self._one(f"SELECT {CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))
+        return contest_from_row(row) if row else None
 
     async def running_contest(self, chat_id: int) -> Contest | None:
         row = await self._one(
-            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND phase IN ('question', 'pause')",
+            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND phase IN ('question', 'pause')",
             (chat_id,),
         )
-        return _contest(row) if row else None
+        return contest_from_row(row) if row else None
 
     async def running_contests(self) -> list[Contest]:
         rows = await self._all(
-            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE phase IN ('question', 'pause') ORDER BY id"
+            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE phase IN ('question', 'pause') ORDER BY id"
         )
-        return [_contest(r) for r in rows]
+        return [contest_from_row(r) for r in rows]
 
     async def latest_contest(self, chat_id: int) -> Contest | None:
         row = await self._one(
-            f"SELECT {_CONTEST_COLUMNS} FROM contests WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
+            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
         )
-        return _contest(row) if row else None
+        return contest_from_row(row) if row else None
 
     async def set_contest_phase(
         self,

@@ -3,11 +3,16 @@
 One database file in WAL mode with foreign keys on. Writes go through one connection under an
 asyncio lock, each an explicit BEGIN IMMEDIATE ... COMMIT; reads use a second connection so a
 leaderboard never waits behind a burst of answers and never sees uncommitted rows.
+
+A unit of work (`unit_of_work()`) is one such transaction that the task's further writes join,
+whichever aggregate's adapter makes them (SqliteScheduleStore and SqliteStudyStore share this
+store's connections); reads inside it go to the writer, so they see what it wrote.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -55,6 +60,11 @@ class SqliteStore:
         self._db: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        # The task whose unit of work holds the writer; tasks it starts inherit the variable, so
+        # the owner is compared, not merely the variable's presence.
+        self._unit_owner: contextvars.ContextVar[asyncio.Task[Any] | None] = contextvars.ContextVar(
+            f"sqlite_unit_{id(self)}", default=None
+        )
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStore:
@@ -85,6 +95,10 @@ class SqliteStore:
         await conn.execute(f"PRAGMA synchronous = {self.synchronous}")
         return conn
 
+    @property
+    def is_open(self) -> bool:
+        return self._db is not None
+
     async def close(self) -> None:
         for conn in (self._db, self._reader):
             if conn is not None:
@@ -103,9 +117,17 @@ class SqliteStore:
             raise RuntimeError("store is not open")
         return self._reader
 
+    def _in_unit(self) -> bool:
+        owner = self._unit_owner.get()
+        return owner is not None and owner is asyncio.current_task()
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction; committed on exit, rolled back on any error."""
+        """One write transaction; committed on exit, rolled back on any error. Inside this task's
+        unit of work it is part of the unit's transaction instead."""
+        if self._in_unit():
+            yield self.db
+            return
         async with self._write_lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -115,18 +137,37 @@ class SqliteStore:
                 raise
             await self.db.execute("COMMIT")
 
+    @asynccontextmanager
+    async def unit_of_work(self) -> AsyncIterator[None]:
+        """The writes this task makes inside the block commit together, or none does."""
+        if self._in_unit():  # nested: part of the outer unit
+            yield
+            return
+        async with self.transaction():
+            token = self._unit_owner.set(asyncio.current_task())
+            try:
+                yield
+            finally:
+                self._unit_owner.reset(token)
+
     async def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
-        """One row (or None) read on the reader connection."""
-        return await fetch_one(self.reader, sql, params)
+        """One row (or None) read on the reader connection (on the writer inside a unit of work)."""
+        return await fetch_one(self.db if self._in_unit() else self.reader, sql, params)
 
     async def read_own(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         """A read on the writer, for reading back what was just written (read-your-writes)."""
+        if self._in_unit():
+            return await fetch_one(self.db, sql, params)
         async with self._write_lock:
             return await fetch_one(self.db, sql, params)
 
     async def all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-        """Every row read on the reader connection."""
-        return await fetch_all(self.reader, sql, params)
+        """Every row read on the reader connection (on the writer inside a unit of work)."""
+        return await fetch_all(self.db if self._in_unit() else self.reader, sql, params)
+
+    @property
+    def _read_conn(self) -> aiosqlite.Connection:
+        return self.db if self._in_unit() else self.reader
 
     # ------------------------------------------------------------ chats and users (writes: chat_user_writes)
 
@@ -314,34 +355,34 @@ class SqliteStore:
         return True
 
     async def round_answers(self, round_id: int) -> list[StoredAnswer]:
-        return await answer_reads.round_answers(self.reader, round_id)
+        return await answer_reads.round_answers(self._read_conn, round_id)
 
     async def answer_count(self, round_id: int) -> int:
-        return await answer_reads.answer_count(self.reader, round_id)
+        return await answer_reads.answer_count(self._read_conn, round_id)
 
     async def user_answer(self, round_id: int, user_id: int) -> StoredAnswer | None:
-        return await answer_reads.user_answer(self.reader, round_id, user_id)
+        return await answer_reads.user_answer(self._read_conn, round_id, user_id)
 
     # ------------------------------------------------------------ scores (reads: answer_reads)
 
     async def top_scores(self, scope: str, window: str, limit: int) -> list[ScoreRow]:
-        return await answer_reads.top_scores(self.reader, scope, window, limit)
+        return await answer_reads.top_scores(self._read_conn, scope, window, limit)
 
     async def score_of(self, scope: str, window: str, user_id: int) -> ScoreRow | None:
-        return await answer_reads.score_of(self.reader, scope, window, user_id)
+        return await answer_reads.score_of(self._read_conn, scope, window, user_id)
 
     async def streak(self, chat_id: int, user_id: int) -> StreakRecord:
-        return await answer_reads.streak(self.reader, chat_id, user_id)
+        return await answer_reads.streak(self._read_conn, chat_id, user_id)
 
     async def top_streaks(self, chat_id: int, round_id: int, limit: int) -> list[tuple[str, int]]:
         """(name, current streak) of the longest streaks (> 1) among those right in a round."""
-        return await answer_reads.top_streaks(self.reader, chat_id, round_id, limit)
+        return await answer_reads.top_streaks(self._read_conn, chat_id, round_id, limit)
 
     async def totals(self, chat_id: int, user_id: int) -> UserTotals:
-        return await answer_reads.totals(self.reader, chat_id, user_id)
+        return await answer_reads.totals(self._read_conn, chat_id, user_id)
 
     async def recent_mistakes(self, chat_id: int, user_id: int, limit: int) -> list[str]:
-        return await answer_reads.recent_mistakes(self.reader, chat_id, user_id, limit)
+        return await answer_reads.recent_mistakes(self._read_conn, chat_id, user_id, limit)
 
 
 def _prepare_file(path: str) -> None:

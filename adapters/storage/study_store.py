@@ -184,3 +184,11 @@ class SqliteStudyStore:
 
 class _Raced(Exception):
     """Another feeder studied one of these answers first; the transaction is rolled back."""
+
+
+# Shared with the PostgreSQL study store (adapters/storage/postgres/study.py).
+OUTCOMES = _OUTCOMES
+CARD_COLUMNS = _CARD_COLUMNS
+MISTAKE_COLUMNS = _MISTAKE_COLUMNS
+card_from_row = _card
+mistake_from_row = _mistake

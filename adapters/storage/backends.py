@@ -1,0 +1,81 @@
+"""The storage backends as wholes (the `Storage` port): every aggregate of one database, and
+the choice between them.
+
+SQLite (a file, the default) or PostgreSQL (`STUDYBOT_DATABASE_URL=postgresql://…`, with the
+`studybot[postgres]` extra installed). Each backend's aggregates share its connections, so a
+unit of work spans them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from adapters.storage.schedule_store import SqliteScheduleStore
+from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.study_store import SqliteStudyStore
+
+if TYPE_CHECKING:
+    from adapters.storage.postgres.schedules import PostgresScheduleStore
+    from adapters.storage.postgres.store import PostgresStore
+    from adapters.storage.postgres.study import PostgresStudyStore
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class SqliteStorage:
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+        self.schedules = SqliteScheduleStore(store)
+        self.study = SqliteStudyStore(store)
+
+    @classmethod
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
+        return cls(await SqliteStore.open(path, synchronous=synchronous))
+
+    @asynccontextmanager
+    async def unit_of_work(self) -> AsyncIterator[None]:
+        async with self.store.unit_of_work():
+            yield
+
+    async def close(self) -> None:
+        await self.store.close()
+
+
+class PostgresStorage:
+    def __init__(self, store: PostgresStore) -> None:
+        from adapters.storage.postgres.schedules import PostgresScheduleStore
+        from adapters.storage.postgres.study import PostgresStudyStore
+
+        self.store = store
+        self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
+        self.study: PostgresStudyStore = PostgresStudyStore(store)
+
+    @classmethod
+    async def open(cls, dsn: str) -> PostgresStorage:
+        try:
+            from adapters.storage.postgres.store import PostgresStore
+        except ImportError as exc:  # asyncpg is an extra
+            raise RuntimeError(
+                "a postgresql:// database needs the PostgreSQL driver: pip install 'studybot[postgres]'"
+            ) from exc
+        return cls(await PostgresStore.open(dsn))
+
+    @asynccontextmanager
+    async def unit_of_work(self) -> AsyncIterator[None]:
+        async with self.store.unit_of_work():
+            yield
+
+    async def close(self) -> None:
+        await self.store.close()
+
+
+async def open_storage(
+    url: str | None, path: str | Path, *, synchronous: str = "FULL"
+) -> SqliteStorage | PostgresStorage:
+    """PostgreSQL when `url` is a postgresql:// URL, else the SQLite file at `path`."""
+    if url is not None and url.startswith(POSTGRES_SCHEMES):
+        return await PostgresStorage.open(url)
+    return await SqliteStorage.open(path, synchronous=synchronous)

@@ -1,0 +1,175 @@
+"""The write side of answers on PostgreSQL: the group-commit batch insert, scoring and streaks.
+
+Each function runs inside a transaction the store opened. A batch is sent as arrays and
+unnested into one INSERT … SELECT per answer policy, whatever its size; RETURNING (with the
+xmax = 0 test that tells an inserted row from an updated one) says which answers are new, where
+SQLite relies on the order of rowids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from adapters.storage.sql import from_db, to_db
+from bot.kinds import AnswerPolicy, AnswerStatus
+from bot.records import AnswerOutcome, NewAnswer, StoredAnswer
+
+_INCOMING = (
+    "unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], "
+    "$7::float8[], $8::float8[], $9::text[], $10::text[]) "
+    "AS i(seq, round_id, user_id, response, answered_at, verdict, fraction, points, week_key, month_key)"
+)
+_ELIGIBLE = "r.state = 'open' AND i.answered_at < r.closes_at"
+# The rounds are share-locked first (the CTE): a close committing meanwhile is waited for, and the
+# locked rows are then its closed versions; a close that comes later waits for this transaction
+# (so its scoring counts these answers). Later statements of the transaction see the same state.
+_INSERT_FIRST = (
+    "WITH r AS (SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
+    "ORDER BY id FOR SHARE) "
+    "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
+    "week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
+    f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN r ON r.id = i.round_id "
+    f"WHERE {_ELIGIBLE} AND r.answer_policy = 'first' ORDER BY i.seq "
+    "ON CONFLICT (round_id, user_id) DO NOTHING RETURNING id"
+)
+# ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
+# (round, user) is the one kept, as the sequence of updates would leave it.
+_INSERT_CHANGEABLE = (
+    "INSERT INTO answers AS a (round_id, user_id, response, answered_at, verdict, fraction, points, "
+    "week_key, month_key) SELECT DISTINCT ON (i.round_id, i.user_id) i.round_id, i.user_id, i.response, "
+    f"i.answered_at, i.verdict, i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} "
+    f"JOIN rounds r ON r.id = i.round_id WHERE {_ELIGIBLE} AND r.answer_policy = 'changeable' "
+    "ORDER BY i.round_id, i.user_id, i.seq DESC "
+    "ON CONFLICT (round_id, user_id) DO UPDATE SET response = excluded.response, "
+    "answered_at = excluded.answered_at, verdict = excluded.verdict, fraction = excluded.fraction, "
+    "points = excluded.points, week_key = excluded.week_key, month_key = excluded.month_key, "
+    "changes = a.changes + 1 RETURNING id, xmax = 0"
+)
+_RESULTS = (
+    f"SELECT i.seq, r.id, {_ELIGIBLE}, r.answer_policy, a.id, a.response, a.answered_at, a.verdict, "
+    f"a.fraction, a.points FROM {_INCOMING} LEFT JOIN rounds r ON r.id = i.round_id "
+    "LEFT JOIN answers a ON a.round_id = i.round_id AND a.user_id = i.user_id ORDER BY i.seq"
+)
+
+# The materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES, in PostgreSQL's SQL.
+APPLY_SCORES = """
+INSERT INTO scores AS t (scope, win, user_id, points, answers, correct, reached_at)
+SELECT
+    CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END,
+    CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END,
+    a.user_id, a.points, 1, (a.verdict = 'correct')::int, a.answered_at
+FROM answers a
+JOIN rounds r ON r.id = a.round_id
+JOIN chats c ON c.id = r.chat_id
+CROSS JOIN (VALUES (0), (1)) s(k)
+CROSS JOIN (VALUES (0), (1), (2)) w(n)
+WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
+ON CONFLICT (scope, win, user_id) DO UPDATE SET
+    points = t.points + excluded.points,
+    answers = t.answers + excluded.answers,
+    correct = t.correct + excluded.correct,
+    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > t.reached_at
+                      THEN excluded.reached_at ELSE t.reached_at END
+"""
+
+
+def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
+    return [
+        list(range(len(batch))),
+        [a.round_id for a in batch],
+        [a.user_id for a in batch],
+        [a.response for a in batch],
+        [to_db(a.answered_at) for a in batch],
+        [a.verdict for a in batch],
+        [a.fraction for a in batch],
+        [a.points for a in batch],
+        [a.week_key for a in batch],
+        [a.month_key for a in batch],
+    ]
+
+
+async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
+    """Insert a batch with set-based SQL; the database decides, as on SQLite: a closed or overdue
+    round takes nothing, UNIQUE(round_id, user_id) keeps the first answer (the last, in a
+    changeable round), answers to rounds graded on the spot are scored in the same transaction.
+    """
+    columns = _columns(batch)
+    new_ids: set[int] = {row[0] for row in await db.fetch(_INSERT_FIRST, *columns)}
+    if len(new_ids) != len(batch):
+        for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
+            if inserted:
+                new_ids.add(answer_id)
+    if new_ids and any(a.scored_now for a in batch):
+        await db.execute(
+            APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), list(new_ids)
+        )
+    if len(new_ids) == len(batch):
+        return [AnswerOutcome(AnswerStatus.ACCEPTED, _as_stored(a)) for a in batch]
+    return _outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids)
+
+
+def _as_stored(new: NewAnswer) -> StoredAnswer:
+    return StoredAnswer(
+        new.round_id, new.user_id, new.response, new.answered_at, new.verdict, new.fraction, new.points
+    )
+
+
+def _outcomes(batch: Sequence[NewAnswer], found: Sequence[Any], new_ids: set[int]) -> list[AnswerOutcome]:
+    first_seq: dict[tuple[int, int], int] = {}
+    for seq, answer in enumerate(batch):
+        first_seq.setdefault((answer.round_id, answer.user_id), seq)
+    out = []
+    for seq, round_id, eligible, policy, answer_id, *stored in found:
+        new = batch[seq]
+        if round_id is None:
+            out.append(AnswerOutcome(AnswerStatus.UNKNOWN_ROUND))
+            continue
+        if not eligible or answer_id is None:
+            out.append(AnswerOutcome(AnswerStatus.CLOSED))
+            continue
+        inserted_here = answer_id in new_ids and first_seq[(new.round_id, new.user_id)] == seq
+        if policy == AnswerPolicy.CHANGEABLE:
+            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.CHANGED
+            kept = _as_stored(new)
+        else:
+            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.DUPLICATE
+            response, answered_at, verdict, fraction, points = stored
+            kept = StoredAnswer(
+                new.round_id, new.user_id, response, from_db(answered_at),  # type: ignore[arg-type]
+                verdict, fraction, points,
+            )  # fmt: skip
+        out.append(AnswerOutcome(status, kept))
+    return out
+
+
+async def update_streaks(db: asyncpg.Connection, chat_id: int, round_id: int, date: str) -> None:
+    """A daily closed: extend the streak of whoever was right, reset everyone else's (consecutive
+    dailies of the chat, as on SQLite)."""
+    previous = await db.fetchval(
+        "SELECT max(daily_date) FROM rounds WHERE chat_id = $1 AND kind = 'daily' "
+        "AND daily_date < $2 AND state = 'closed'",
+        chat_id,
+        date,
+    )
+    next_value = (
+        "CASE WHEN t.last_date = $3::text THEN t.current + 1 WHEN t.last_date = $2::text THEN t.current "
+        "ELSE 1 END"
+    )
+    await db.execute(
+        "INSERT INTO streaks AS t (chat_id, user_id, current, best, last_date) "
+        "SELECT $1::bigint, user_id, 1, 1, $2::text FROM answers WHERE round_id = $4 AND verdict = 'correct' "
+        f"ON CONFLICT (chat_id, user_id) DO UPDATE SET current = {next_value}, "
+        f"best = greatest(t.best, {next_value}), last_date = $2",
+        chat_id,
+        date,
+        previous,
+        round_id,
+    )
+    await db.execute(
+        "UPDATE streaks SET current = 0 WHERE chat_id = $1 AND (last_date IS NULL OR last_date < $2)",
+        chat_id,
+        date,
+    )

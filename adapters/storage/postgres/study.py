@@ -1,0 +1,178 @@
+"""The study tools' storage on PostgreSQL: FSRS cards, the mistake notebook and favourites, and
+the answers they are fed from (answers.studied). Shares the PostgresStore's pool."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from adapters.storage.postgres.store import PostgresStore, affected
+from adapters.storage.sql import from_db, to_db
+from adapters.storage.study_store import (
+    CARD_COLUMNS,
+    MISTAKE_COLUMNS,
+    OUTCOMES,
+    card_from_row,
+    mistake_from_row,
+)
+from bot.study.ports import Key
+from bot.study.records import Card, Mistake, Outcome, StudyAnswer
+
+_UNSTUDIED = """
+SELECT a.id, a.user_id, r.bank_id, r.question_id, a.verdict, a.answered_at, r.kind, r.opened_at
+FROM answers a JOIN rounds r ON r.id = a.round_id
+WHERE a.studied = 0 AND a.verdict != 'pending' AND (r.state = 'closed' OR r.answer_policy = 'first')
+ORDER BY a.id LIMIT $1
+"""
+_KEYS = "unnest($1::bigint[], $2::text[], $3::text[]) AS k(user_id, bank_id, question_id)"
+
+
+def _key_columns(keys: Sequence[Key]) -> tuple[list[int], list[str], list[str]]:
+    return [k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys]
+
+
+class PostgresStudyStore:
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+
+    async def unstudied(self, limit: int) -> list[tuple[int, StudyAnswer]]:
+        out = []
+        for row in await self.store.all(_UNSTUDIED, limit):
+            answer_id, user_id, bank_id, question_id, verdict, answered_at, kind, opened_at = row
+            at, opened = from_db(answered_at), from_db(opened_at)
+            assert at is not None and opened is not None
+            seconds = (at - opened).total_seconds() if kind == "practice" else None
+            outcome = OUTCOMES.get(verdict, Outcome.WRONG)
+            out.append((answer_id, StudyAnswer(user_id, bank_id, question_id, outcome, at, seconds)))
+        return out
+
+    async def cards(self, keys: Sequence[Key]) -> dict[Key, Card]:
+        if not keys:
+            return {}
+        columns = ", ".join(f"c.{name.strip()}" for name in CARD_COLUMNS.split(","))
+        rows = await self.store.all(
+            f"SELECT {columns} FROM study_cards c JOIN {_KEYS} "
+            "ON (c.user_id, c.bank_id, c.question_id) = (k.user_id, k.bank_id, k.question_id)",
+            *_key_columns(keys),
+        )
+        return {(r[0], r[1], r[2]): card_from_row(r) for r in rows}
+
+    async def mistakes(self, keys: Sequence[Key]) -> dict[Key, Mistake]:
+        if not keys:
+            return {}
+        columns = ", ".join(f"m.{name.strip()}" for name in MISTAKE_COLUMNS.split(","))
+        rows = await self.store.all(
+            f"SELECT {columns} FROM mistakes m JOIN {_KEYS} "
+            "ON (m.user_id, m.bank_id, m.question_id) = (k.user_id, k.bank_id, k.question_id)",
+            *_key_columns(keys),
+        )
+        return {(r[0], r[1], r[2]): mistake_from_row(r) for r in rows}
+
+    async def save_study(
+        self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
+    ) -> bool:
+        try:
+            await self._save_study(answer_ids, cards, mistakes)
+        except _Raced:
+            return False
+        return True
+
+    async def _save_study(
+        self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
+    ) -> None:
+        async with self.store.transaction() as db:
+            status = await db.execute(
+                "UPDATE answers SET studied = 1 WHERE id = ANY($1::bigint[]) AND studied = 0",
+                list(answer_ids),
+            )
+            if affected(status) != len(set(answer_ids)):
+                raise _Raced
+            card_updates = ", ".join(
+                f"{c.strip()} = excluded.{c.strip()}" for c in CARD_COLUMNS.split(",")[3:]
+            )
+            placeholders = ", ".join(f"${i}" for i in range(1, 12))
+            await db.executemany(
+                f"INSERT INTO study_cards ({CARD_COLUMNS}) VALUES ({placeholders}) "
+                f"ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET {card_updates}",
+                [
+                    (
+                        c.user_id, c.bank_id, c.question_id, c.state, c.step, c.stability, c.difficulty,
+                        to_db(c.due), to_db(c.last_review) if c.last_review else None, c.reviews, c.lapses,
+                    )
+                    for c in cards
+                ],
+            )
+            mistake_updates = ", ".join(
+                f"{c.strip()} = excluded.{c.strip()}" for c in MISTAKE_COLUMNS.split(",")[3:]
+            )
+            await db.executemany(
+                f"INSERT INTO mistakes ({MISTAKE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                f"ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET {mistake_updates}",
+                [
+                    (
+                        m.user_id, m.bank_id, m.question_id, m.misses, m.right_streak,
+                        to_db(m.last_missed), int(m.active),
+                    )
+                    for m in mistakes
+                ],
+            )
+
+    async def due_cards(self, user_id: int, bank_id: str, now: datetime, limit: int) -> list[Card]:
+        rows = await self.store.all(
+            f"SELECT {CARD_COLUMNS} FROM study_cards WHERE user_id = $1 AND bank_id = $2 AND due <= $3 "
+            "ORDER BY due LIMIT $4",
+            user_id, bank_id, to_db(now), limit,
+        )  # fmt: skip
+        return [card_from_row(r) for r in rows]
+
+    async def next_due(self, user_id: int, bank_id: str) -> datetime | None:
+        row = await self.store.one(
+            "SELECT min(due) FROM study_cards WHERE user_id = $1 AND bank_id = $2", user_id, bank_id
+        )
+        return from_db(row[0]) if row else None
+
+    async def due_counts(self, user_id: int, bank_id: str, bounds: Sequence[datetime]) -> list[int]:
+        if not bounds:
+            return []
+        cases = ", ".join(f"count(*) FILTER (WHERE due <= ${i + 3})" for i in range(len(bounds)))
+        row = await self.store.one(
+            f"SELECT {cases} FROM study_cards WHERE user_id = $1 AND bank_id = $2",
+            user_id, bank_id, *(to_db(b) for b in bounds),
+        )  # fmt: skip
+        return [int(v or 0) for v in row] if row else [0] * len(bounds)
+
+    async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
+        rows = await self.store.all(
+            f"SELECT {MISTAKE_COLUMNS} FROM mistakes "
+            "WHERE user_id = $1 AND bank_id = $2 AND active = 1 ORDER BY misses DESC, last_missed DESC",
+            user_id, bank_id,
+        )  # fmt: skip
+        return [mistake_from_row(r) for r in rows]
+
+    async def set_favourite(
+        self, user_id: int, bank_id: str, question_id: str, on: bool, at: datetime
+    ) -> bool:
+        async with self.store.transaction() as db:
+            if on:
+                status = await db.execute(
+                    "INSERT INTO favourites (user_id, bank_id, question_id, added_at) "
+                    "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                    user_id, bank_id, question_id, to_db(at),
+                )  # fmt: skip
+            else:
+                status = await db.execute(
+                    "DELETE FROM favourites WHERE user_id = $1 AND bank_id = $2 AND question_id = $3",
+                    user_id, bank_id, question_id,
+                )  # fmt: skip
+        return affected(status) > 0
+
+    async def favourites(self, user_id: int, bank_id: str) -> list[str]:
+        rows = await self.store.all(
+            "SELECT question_id FROM favourites WHERE user_id = $1 AND bank_id = $2 ORDER BY added_at",
+            user_id, bank_id,
+        )  # fmt: skip
+        return [r[0] for r in rows]
+
+
+class _Raced(Exception):
+    """Another feeder studied one of these answers first; the transaction is rolled back."""

@@ -1,0 +1,68 @@
+"""Contract: the study data (cards, notebook, favourites) and the answers they are fed from."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.kinds import AnswerPolicy, RevealPolicy, RoundKind
+from bot.study.feed import StudyFeed
+from bot.study.records import Outcome
+from bot.study.spaced import SpacedRepetition
+from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
+
+
+async def test_final_answers_feed_cards_and_the_notebook_once(storage):
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await store.ensure_users([user_ref("me")])
+    practice = await store.open_round(
+        new_round(chat.id, kind=RoundKind.PRACTICE, reveal=RevealPolicy.PRACTICE)
+    )
+    changeable = await store.open_round(new_round(chat.id, question="s-3", policy=AnswerPolicy.CHANGEABLE))
+    await store.record_answers([
+        answer(practice.id, me, "A", right=False, at=T0 + timedelta(seconds=8)),
+        answer(changeable.id, me, "true"),
+    ])  # fmt: skip
+    found = await study.unstudied(10)
+    assert [(a.question_id, a.outcome, a.seconds) for _, a in found] == [("s-1", Outcome.WRONG, 8.0)]
+    feed = StudyFeed(study, SpacedRepetition())
+    assert await feed.catch_up() == 1
+    assert await feed.catch_up() == 0
+    await store.close_round(changeable.id, T0 + timedelta(hours=1))
+    assert await feed.catch_up() == 1
+    assert [m.question_id for m in await study.notebook(me, "sample")] == ["s-1"]
+    cards = await study.cards([(me, "sample", "s-1"), (me, "sample", "s-3"), (me, "sample", "nope")])
+    assert sorted(k[2] for k in cards) == ["s-1", "s-3"]
+    assert list(await study.mistakes([(me, "sample", "s-1")])) == [(me, "sample", "s-1")]
+    later = T0 + timedelta(days=60)
+    due = await study.due_cards(me, "sample", later, 10)
+    assert sorted(c.question_id for c in due) == ["s-1", "s-3"]
+    assert await study.next_due(me, "sample") == min(c.due for c in due)
+    assert await study.due_counts(me, "sample", [T0 - timedelta(days=1), later]) == [0, 2]
+    assert await study.next_due(me + 1, "sample") is None
+
+
+async def test_a_second_feeder_of_the_same_answers_stores_nothing(storage):
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await store.ensure_users([user_ref("me")])
+    rnd = await store.open_round(new_round(chat.id, kind=RoundKind.PRACTICE, reveal=RevealPolicy.PRACTICE))
+    await store.record_answers([answer(rnd.id, me, "A", right=False)])
+    ((answer_id, _),) = await study.unstudied(10)
+    assert await study.save_study([answer_id], [], []) is True
+    assert await study.save_study([answer_id], [], []) is False
+    assert await study.unstudied(10) == []
+
+
+async def test_favourites_are_added_once_and_removed(storage):
+    study = storage.study
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    assert chat.id
+    (me,) = await storage.store.ensure_users([user_ref("me")])
+    assert await study.set_favourite(me, "sample", "s-2", True, T0) is True
+    assert await study.set_favourite(me, "sample", "s-2", True, T0 + timedelta(minutes=1)) is False
+    assert await study.set_favourite(me, "sample", "s-1", True, T0 + timedelta(minutes=2)) is True
+    assert await study.favourites(me, "sample") == ["s-2", "s-1"]
+    assert await study.set_favourite(me, "sample", "s-2", False, T0) is True
+    assert await study.set_favourite(me, "sample", "s-2", False, T0) is False
+    assert await study.favourites(me, "sample") == ["s-1"]
