@@ -6,17 +6,24 @@ real ones. Nothing else constructs these objects.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import bank
+from adapters.charts.matplotlib_charts import MatplotlibCharts
 from adapters.scheduling.aps import ApsScheduler
+from adapters.storage.mock_store import SqliteMockStore
+from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.study_store import SqliteStudyStore
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
+from bot.application import Application
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
@@ -24,6 +31,10 @@ from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler
 from bot.quiz import CoreSettings, Quiz
+from bot.study.feed import StudyFeed
+from bot.study.mocks import Mocks
+from bot.study.spaced import SpacedRepetition
+from bot.study.use_cases import StudyUseCases
 from studybot.config import Config
 
 log = logging.getLogger("studybot")
@@ -46,7 +57,16 @@ class App:
     outbox: Outbox
     dailies: Dailies
     contests: Contests
+    study_store: SqliteStudyStore
+    feed: StudyFeed
+    mocks: Mocks
+    study: StudyUseCases
     ports: list[ChatPort] = field(default_factory=list)
+    _feeding: asyncio.Task[None] | None = None
+
+    def application(self) -> Application:
+        """The application layer chat adapters run commands through, study tools included."""
+        return Application(self.quiz, self.dailies, self.contests, study=self.study)
 
     def add_port(self, port: ChatPort) -> None:
         """A chat adapter the core may post into on its own (dailies, reveals, contests)."""
@@ -61,6 +81,8 @@ class App:
         """
         missed = await self.dailies.restore()
         await self.contests.restore()
+        await self.mocks.restore()
+        self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         start = getattr(self.scheduler, "start", None)
         if start is not None:
@@ -71,6 +93,10 @@ class App:
         shutdown = getattr(self.scheduler, "shutdown", None)
         if shutdown is not None:
             await shutdown()
+        if self._feeding is not None:
+            self._feeding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._feeding
         await self.quiz.flush()
         await self.store.close()
 
@@ -135,7 +161,13 @@ async def bootstrap(
         default_seconds=config.contest.seconds,
         pause_seconds=config.contest.pause_seconds,
     )
+    study_store = SqliteStudyStore(store)
+    spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
+    feed = StudyFeed(study_store, spaced, graduate_after=config.study.graduate_after)
+    mocks = Mocks(quiz, SqliteMockStore(store), feed, scheduler, outbox, clock, rng)
+    study = StudyUseCases(quiz, study_store, feed, mocks, SqliteReportStore(store), MatplotlibCharts(), outbox, clock)
     return App(
         config=config, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests,
+        study_store=study_store, feed=feed, mocks=mocks, study=study,
     )  # fmt: skip
