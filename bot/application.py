@@ -30,9 +30,9 @@ from bot.messages import (
     StatsView,
 )
 from bot.model import QuestionType
-from bot.study.views import StudyView
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.study.views import StudyView
 from bot.windows import Window
 
 
@@ -121,8 +121,10 @@ class Application:
         self.answering = Answering(quiz)
         # The study tools' use cases (bot/study/use_cases.StudyUseCases), found by name.
         self.study = study
+        offered: frozenset[str] = getattr(study, "use_cases", frozenset())
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
-            entry.use_case: getattr(self, f"_{entry.use_case}", None) or getattr(study, entry.use_case, self._no_study)
+            entry.use_case: getattr(study, entry.use_case) if entry.use_case in offered
+            else getattr(self, f"_{entry.use_case}", self._no_study)
             for entry in CATALOG
         }
 
@@ -198,6 +200,11 @@ class Application:
         ask = Ask(caller.chat, caller.user, tag=str(tag) if tag else None,
                   qtype=qtype if isinstance(qtype, QuestionType) else None)  # fmt: skip
         return Reply(await self.quiz.ask(ask), language, public=True)
+
+    async def _review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """Without the study tools: a past mistake again (with them: the FSRS cards due)."""
+        view = await self.quiz.ask(Ask(caller.chat, self._user(caller), review=True))
+        return Reply(view, language, public=True)
 
     async def _no_study(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(TextView(t(language, "study.unavailable")), language)

@@ -165,7 +165,8 @@ async def bootstrap(
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
     feed = StudyFeed(study_store, spaced, graduate_after=config.study.graduate_after)
     mocks = Mocks(quiz, SqliteMockStore(store), feed, scheduler, outbox, clock, rng)
-    study = StudyUseCases(quiz, study_store, feed, mocks, SqliteReportStore(store), MatplotlibCharts(), outbox, clock)
+    reports = SqliteReportStore(store)
+    study = StudyUseCases(quiz, study_store, feed, mocks, reports, MatplotlibCharts(), outbox, clock)
     return App(
         config=config, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests,

@@ -145,8 +145,8 @@ class ContestConfig(BaseModel):
 class StudyConfig(BaseModel):
     model_config = _SECTION
 
-    graduate_after: PositiveInt = Field(2, description="right answers in a row that take a question out of the notebook")
-    slow_seconds: Positive = Field(60.0, description="seconds after which a right answer rates Hard, not Good")
+    graduate_after: PositiveInt = Field(2, description="right answers in a row that leave the notebook")
+    slow_seconds: Positive = Field(60.0, description="seconds after which a right answer rates Hard")
 
 
 class QuizRateConfig(BaseModel):

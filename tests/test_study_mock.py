@@ -36,8 +36,13 @@ async def make(tmp_path, clock):
 
     async def build():
         cfg = Config(data_dir=tmp_path, default_bank=SHIPPED.id, language="en", sqlite_synchronous="NORMAL")
-        app = await bootstrap(cfg, clock=clock, rng=random.Random(7), banks={SHIPPED.id: SHIPPED},
-                              scheduler=ManualScheduler(clock))  # fmt: skip
+        app = await bootstrap(
+            cfg,
+            clock=clock,
+            rng=random.Random(7),
+            banks={SHIPPED.id: SHIPPED},
+            scheduler=ManualScheduler(clock),
+        )
         app.port = RecordingPort()
         app.add_port(app.port)
         await app.start()
@@ -64,9 +69,14 @@ async def run(app, line: str, caller: Caller = ME) -> str:
 def test_the_shipped_paper_is_the_real_exam():
     paper = paper_of(SHIPPED)
     assert [(str(s.type), s.count, s.points) for s in paper.sections] == [
-        ("single", 30, 1.0), ("multi", 10, 2.0), ("judge", 10, 1.0), ("fill", 10, 2.0), ("short", 2, 10.0)]
+        ("single", 30, 1.0),
+        ("multi", 10, 2.0),
+        ("judge", 10, 1.0),
+        ("fill", 10, 2.0),
+        ("short", 2, 10.0),
+    ]
     assert paper.total == 100 and paper.minutes == 90 and paper.pass_mark == 60
-    sections, items = draw(SHIPPED, paper, random.Random(1))
+    _, items = draw(SHIPPED, paper, random.Random(1))
     assert len(items) == 62 and len({i.question_id for i in items}) == 62
 
 
@@ -105,10 +115,17 @@ async def test_handing_in_at_once_gives_0_with_every_section(make):
     await run(app, "/mock")
     report = await run(app, "/模拟考试 交卷")
     assert "Score: 0 / 100" in report and "Not passed" in report
-    for line in ("Single choice: 0 / 30", "Multiple choice: 0 / 20", "True or false: 0 / 10",
-                 "Fill in the blank: 0 / 20", "Short answer: 0 / 20"):  # fmt: skip
+    for line in (
+        "Single choice: 0 / 30",
+        "Multiple choice: 0 / 20",
+        "True or false: 0 / 10",
+        "Fill in the blank: 0 / 20",
+        "Short answer: 0 / 20",
+    ):
         assert line in report
-    assert await app.study_store.notebook(await app.quiz.user_id(ME.user), SHIPPED.id) == []  # blanks: no notebook
+    assert (
+        await app.study_store.notebook(await app.quiz.user_id(ME.user), SHIPPED.id) == []
+    )  # blanks: no notebook
 
 
 async def test_a_restart_keeps_answers_and_the_clock(make, clock):

@@ -16,13 +16,19 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-from matplotlib import font_manager  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
+from matplotlib import font_manager
+from matplotlib.figure import Figure
 
-from bot.study.charts import ChartData  # noqa: E402
+from bot.study.charts import ChartData
 
-CJK_FONTS = ("WenQuanYi Micro Hei", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC",
-             "Droid Sans Fallback", "AR PL UMing CN")  # fmt: skip
+CJK_FONTS = (
+    "WenQuanYi Micro Hei",
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Droid Sans Fallback",
+    "AR PL UMing CN",
+)
 # matplotlib's font cache and text layout are not safe to use from several threads at once.
 _LOCK = threading.Lock()
 
@@ -40,8 +46,12 @@ class MatplotlibCharts:
 
     def render(self, data: ChartData) -> bytes:
         family = [name for name in (cjk_font(), "DejaVu Sans") if name]
-        with _LOCK, matplotlib.rc_context({"font.family": "sans-serif", "font.sans-serif": family,
-                                           "axes.unicode_minus": False}):  # fmt: skip
+        with (
+            _LOCK,
+            matplotlib.rc_context(
+                {"font.family": "sans-serif", "font.sans-serif": family, "axes.unicode_minus": False}
+            ),
+        ):
             figure = Figure(figsize=(8, 9), dpi=self.dpi)
             figure.suptitle(data.title, fontsize=14)
             tags_ax, activity_ax, forecast_ax = figure.subplots(3, 1)

@@ -30,10 +30,18 @@ class SqliteReportStore:
     async def add_report(self, report: Report) -> int:
         async with self.store.transaction() as db:
             cursor = await db.execute(
-                "INSERT INTO reports (user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
+                "INSERT INTO reports "
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (report.user_id, report.chat_id, report.bank_id, report.bank_version, report.question_id,
-                 report.text, to_db(report.created_at)),  # fmt: skip
+                (
+                    report.user_id,
+                    report.chat_id,
+                    report.bank_id,
+                    report.bank_version,
+                    report.question_id,
+                    report.text,
+                    to_db(report.created_at),
+                ),
             )
         return int(cursor.lastrowid or 0)
 
@@ -41,7 +49,9 @@ class SqliteReportStore:
         if bank_id is None:
             rows = await self.store.all(_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
         else:
-            rows = await self.store.all(_SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,))
+            rows = await self.store.all(
+                _SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,)
+            )
         return [_report(r) for r in rows]
 
     async def get_report(self, report_id: int) -> Report | None:

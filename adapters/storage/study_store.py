@@ -191,7 +191,9 @@ class SqliteStudyStore:
         )
         return [r[0] for r in rows]
 
-    async def answered(self, user_id: int | None, bank_id: str, chat_id: int | None = None) -> dict[str, tuple[int, int]]:
+    async def answered(
+        self, user_id: int | None, bank_id: str, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
         """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
         where, params = ("a.user_id = ?", [user_id]) if user_id is not None else ("r.chat_id = ?", [chat_id])
         rows = await self.store.all(

@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
-from bot.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, GROUP_ALIASES, IMPLIED_SUBCOMMAND, Command, groups
+from bot.commands.catalog import (
+    CATALOG,
+    DEFAULT_SUBCOMMAND,
+    GROUP_ALIASES,
+    IMPLIED_SUBCOMMAND,
+    Command,
+    groups,
+)
 from bot.i18n import LANGUAGES, t
 from bot.quiz_settings import QuizError
 

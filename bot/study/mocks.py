@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bot import grading
 from bot.clock import Clock
+from bot.i18n import bank_text
 from bot.invalid_response import InvalidResponse
 from bot.kinds import ChatRef, UserRef
 from bot.messages import notice
@@ -39,7 +40,6 @@ from bot.study.views import (
     SheetRow,
     WrongItem,
 )
-from bot.i18n import bank_text
 
 log = logging.getLogger("studybot.mock")
 
@@ -57,8 +57,16 @@ def remind_job(mock_id: int) -> str:
 
 
 class Mocks:
-    def __init__(self, quiz: Quiz, store: MockStore, feed: StudyFeed, scheduler: Scheduler, outbox: Outbox,
-                 clock: Clock, rng: random.Random) -> None:  # fmt: skip
+    def __init__(
+        self,
+        quiz: Quiz,
+        store: MockStore,
+        feed: StudyFeed,
+        scheduler: Scheduler,
+        outbox: Outbox,
+        clock: Clock,
+        rng: random.Random,
+    ) -> None:
         self.quiz = quiz
         self.store = store
         self.feed = feed
@@ -69,7 +77,9 @@ class Mocks:
 
     # ------------------------------------------------------------ sitting
 
-    async def start(self, chat_ref: ChatRef, user: UserRef, bank_id: str | None, language: str) -> MockQuestionView:
+    async def start(
+        self, chat_ref: ChatRef, user: UserRef, bank_id: str | None, language: str
+    ) -> MockQuestionView:
         """Start a mock on the bank (the chat's by default), or resume the one in progress."""
         user_id = await self.quiz.user_id(user)
         current = await self._open(user_id)
@@ -78,12 +88,22 @@ class Mocks:
         chat = await self.quiz.chat(chat_ref)
         bank = self.quiz.banks.get(bank_id) if bank_id else self.quiz.bank_for(chat)
         if bank is None:
-            raise QuizError("error.unknown_bank", bank=bank_id or "", banks=", ".join(sorted(self.quiz.banks)))
+            raise QuizError(
+                "error.unknown_bank", bank=bank_id or "", banks=", ".join(sorted(self.quiz.banks))
+            )
         paper = paper_of(bank)
         sections, items = draw(bank, paper, self.rng)
         now = self.clock.now()
-        new = NewMock(user_id, chat.id, bank.id, items, sections, paper.pass_mark, now,
-                      now + timedelta(minutes=paper.minutes))  # fmt: skip
+        new = NewMock(
+            user_id,
+            chat.id,
+            bank.id,
+            items,
+            sections,
+            paper.pass_mark,
+            now,
+            now + timedelta(minutes=paper.minutes),
+        )
         try:
             mock = await self.store.create_mock(new)
         except MockOpen:  # a second /mock at the same moment: resume that one
@@ -100,7 +120,9 @@ class Mocks:
         await self.store.set_position(mock.id, index)
         return await self._view(mock, index, language)
 
-    async def answer(self, user: UserRef, number: int | None, text: str, language: str) -> MockQuestionView | MockSheetView:
+    async def answer(
+        self, user: UserRef, number: int | None, text: str, language: str
+    ) -> MockQuestionView | MockSheetView:
         """Keep an answer to item `number` (the current one when None) and show the next item
         (the answer sheet after the last). Nothing is graded: the text is only read, so an
         unreadable answer is refused now and not at hand-in."""
@@ -139,8 +161,13 @@ class Mocks:
         rows = []
         for number, section in enumerate(mock.sections):
             items = tuple(
-                (i + 1, answers.get(i, MockAnswer(i)).response is not None, answers.get(i, MockAnswer(i)).flagged)
-                for i, item in enumerate(mock.items) if item.section == number
+                (
+                    i + 1,
+                    answers.get(i, MockAnswer(i)).response is not None,
+                    answers.get(i, MockAnswer(i)).flagged,
+                )
+                for i, item in enumerate(mock.items)
+                if item.section == number
             )
             rows.append(SheetRow(section.type, items))
         answered = sum(1 for a in answers.values() if a.response is not None)
@@ -177,14 +204,17 @@ class Mocks:
             graded = grading.self_grade(level, response=entry.response or "")
         except InvalidResponse as exc:
             raise QuizError(exc.key, **exc.params) from None
-        answers[index] = MockAnswer(index, entry.response, entry.flagged, str(graded.verdict), graded.fraction)
+        answers[index] = MockAnswer(
+            index, entry.response, entry.flagged, str(graded.verdict), graded.fraction
+        )
         score = self._score(mock, answers)
         state = MockState.GRADING if any(a.verdict == "pending" for a in answers.values()) else MockState.DONE
         if await self.store.grade_item(mock.id, index, str(graded.verdict), graded.fraction, score, state):
             question = self._question(mock, index)
             at = mock.submitted_at or self.clock.now()
-            await self.feed.study([StudyAnswer(user_id, mock.bank_id, question.id,
-                                               _OUTCOMES[str(graded.verdict)], at)])  # fmt: skip
+            await self.feed.study(
+                [StudyAnswer(user_id, mock.bank_id, question.id, _OUTCOMES[str(graded.verdict)], at)]
+            )
         again = await self.store.get_mock(mock.id)
         assert again is not None
         return await self._report(again, language)
@@ -229,8 +259,9 @@ class Mocks:
         answers = await self.store.answers(mock.id)
         left = len(mock.items) - sum(1 for a in answers.values() if a.response is not None)
         minutes = max(1, round(self._remaining(mock) / 60))
-        await self.outbox.post_notice(chat, notice("mock.reminder", chat.settings.language, count=minutes,
-                                                   unanswered=left))  # fmt: skip
+        await self.outbox.post_notice(
+            chat, notice("mock.reminder", chat.settings.language, count=minutes, unanswered=left)
+        )
 
     async def _time_up(self, mock_id: int) -> None:
         mock = await self.store.get_mock(mock_id)
@@ -239,10 +270,15 @@ class Mocks:
         handed = await self._hand_in(mock, timed_out=True)
         chat = await self.quiz.store.get_chat(mock.chat_id)
         if chat is not None:
-            await self.outbox.post_notice(chat, notice(
-                "mock.timed_out", chat.settings.language, score=_points(handed.score or 0),
-                total=_points(handed.total),
-            ))  # fmt: skip
+            await self.outbox.post_notice(
+                chat,
+                notice(
+                    "mock.timed_out",
+                    chat.settings.language,
+                    score=_points(handed.score or 0),
+                    total=_points(handed.total),
+                ),
+            )
 
     async def _hand_in(self, mock: Mock, *, timed_out: bool) -> Mock:
         now = self.clock.now()
@@ -259,8 +295,11 @@ class Mocks:
             graded = grading.grade(question, given)
             grades[index] = (str(graded.verdict), graded.fraction)
             if graded.is_final:
-                studied.append(StudyAnswer(mock.user_id, mock.bank_id, item.question_id,
-                                           _OUTCOMES[str(graded.verdict)], at))  # fmt: skip
+                studied.append(
+                    StudyAnswer(
+                        mock.user_id, mock.bank_id, item.question_id, _OUTCOMES[str(graded.verdict)], at
+                    )
+                )
         merged = {i: MockAnswer(i, None, False, v, f) for i, (v, f) in grades.items()}
         score = self._score(mock, merged)
         state = MockState.GRADING if any(v == "pending" for v, _ in grades.values()) else MockState.DONE
@@ -310,27 +349,48 @@ class Mocks:
 
     @staticmethod
     def _score(mock: Mock, answers: dict[int, MockAnswer]) -> float:
-        return round(sum((a.fraction or 0.0) * mock.points(i) for i, a in answers.items()
-                         if i < len(mock.items)), 2)  # fmt: skip
+        return round(
+            sum((a.fraction or 0.0) * mock.points(i) for i, a in answers.items() if i < len(mock.items)), 2
+        )
 
-    async def _view(self, mock: Mock, index: int, language: str, *, intro: bool = False, resumed: bool = False,
-                    saved: int | None = None) -> MockQuestionView:  # fmt: skip
+    async def _view(
+        self,
+        mock: Mock,
+        index: int,
+        language: str,
+        *,
+        intro: bool = False,
+        resumed: bool = False,
+        saved: int | None = None,
+    ) -> MockQuestionView:
         question = self._question(mock, index)
         entry = (await self.store.answers(mock.id)).get(index, MockAnswer(index))
         bank = self._bank(mock)
         shown_intro = None
         if intro:
-            shown_intro = MockIntro(bank_text(language, bank.title),
-                                    tuple((s.type, s.count, s.points) for s in mock.sections), mock.total,
-                                    round((mock.ends_at - mock.started_at).total_seconds() / 60), mock.pass_mark,
-                                    resumed)  # fmt: skip
+            shown_intro = MockIntro(
+                bank_text(language, bank.title),
+                tuple((s.type, s.count, s.points) for s in mock.sections),
+                mock.total,
+                round((mock.ends_at - mock.started_at).total_seconds() / 60),
+                mock.pass_mark,
+                resumed,
+            )
         return MockQuestionView(
-            language, index + 1, len(mock.items), question.type, question.type.input_kind, mock.points(index),
+            language,
+            index + 1,
+            len(mock.items),
+            question.type,
+            question.type.input_kind,
+            mock.points(index),
             bank_text(language, question.stem),
             tuple((letter, bank_text(language, text)) for letter, text in question.options),
             response_label(question, entry.response, language) if entry.response is not None else None,
-            entry.flagged, self._remaining(mock), shown_intro, saved,
-        )  # fmt: skip
+            entry.flagged,
+            self._remaining(mock),
+            shown_intro,
+            saved,
+        )
 
     async def _report(self, mock: Mock, language: str, *, timed_out: bool = False) -> MockReportView:
         answers = await self.store.answers(mock.id)
@@ -343,22 +403,42 @@ class Mocks:
             per_section[mock.items[index].section] += (entry.fraction or 0.0) * mock.points(index)
             given = response_label(question, entry.response, language) if entry.response is not None else ""
             if entry.verdict == "pending":
-                pending.append(PendingShort(index + 1, bank_text(language, question.stem), given,
-                                            bank_text(language, question.answer[0]),
-                                            tuple(bank_text(language, p) for p in question.key_points)))  # fmt: skip
+                pending.append(
+                    PendingShort(
+                        index + 1,
+                        bank_text(language, question.stem),
+                        given,
+                        bank_text(language, question.answer[0]),
+                        tuple(bank_text(language, p) for p in question.key_points),
+                    )
+                )
             elif entry.verdict != "correct":
-                wrong.append(WrongItem(index + 1, bank_text(language, question.stem), given,
-                                       correct_label(question, language),
-                                       bank_text(language, question.explanation)))  # fmt: skip
+                wrong.append(
+                    WrongItem(
+                        index + 1,
+                        bank_text(language, question.stem),
+                        given,
+                        correct_label(question, language),
+                        bank_text(language, question.explanation),
+                    )
+                )
         score = mock.score or 0.0
         ended = mock.submitted_at or self.clock.now()
         used = int((min(ended, mock.ends_at) - mock.started_at).total_seconds())
         return MockReportView(
-            language, score, mock.total, mock.pass_mark,
+            language,
+            score,
+            mock.total,
+            mock.pass_mark,
             None if mock.state is MockState.GRADING else score >= mock.pass_mark,
-            tuple((s.type, round(per_section[i], 2), s.count * s.points) for i, s in enumerate(mock.sections)),
-            used, tuple(wrong), tuple(pending), timed_out,
-        )  # fmt: skip
+            tuple(
+                (s.type, round(per_section[i], 2), s.count * s.points) for i, s in enumerate(mock.sections)
+            ),
+            used,
+            tuple(wrong),
+            tuple(pending),
+            timed_out,
+        )
 
 
 def _points(value: float) -> str:

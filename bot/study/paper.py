@@ -27,7 +27,9 @@ def paper_of(bank: Bank) -> Paper:
     return Paper(tuple(sections), max(1, math.ceil(total)), round(total * 0.6, 1))
 
 
-def draw(bank: Bank, paper: Paper, rng: random.Random) -> tuple[tuple[PaperSection, ...], tuple[MockItem, ...]]:
+def draw(
+    bank: Bank, paper: Paper, rng: random.Random
+) -> tuple[tuple[PaperSection, ...], tuple[MockItem, ...]]:
     """The sections as sat (counts cut to what the bank has; empty ones dropped) and the items
     in order: section by section, each in bank order."""
     sections: list[PaperSection] = []

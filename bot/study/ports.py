@@ -22,8 +22,9 @@ class StudyStore(Protocol):
     async def cards(self, keys: Sequence[Key]) -> dict[Key, Card]: ...
     async def mistakes(self, keys: Sequence[Key]) -> dict[Key, Mistake]: ...
 
-    async def save_study(self, answer_ids: Sequence[int], cards: Sequence[Card],
-                         mistakes: Sequence[Mistake]) -> bool:  # fmt: skip
+    async def save_study(
+        self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
+    ) -> bool:
         """Store the cards and notebook entries and mark the answers studied, in one transaction;
         False (and nothing stored) when another feeder studied any of them first."""
         ...
@@ -38,14 +39,17 @@ class StudyStore(Protocol):
         """The questions in the notebook (active entries), most missed first."""
         ...
 
-    async def set_favourite(self, user_id: int, bank_id: str, question_id: str, on: bool,
-                            at: datetime) -> bool:  # fmt: skip
+    async def set_favourite(
+        self, user_id: int, bank_id: str, question_id: str, on: bool, at: datetime
+    ) -> bool:
         """Add or remove; whether anything changed."""
         ...
 
     async def favourites(self, user_id: int, bank_id: str) -> list[str]: ...
 
-    async def answered(self, user_id: int | None, bank_id: str, chat_id: int | None = None) -> dict[str, tuple[int, int]]:
+    async def answered(
+        self, user_id: int | None, bank_id: str, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
         """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
         ...
 
@@ -77,13 +81,15 @@ class MockStore(Protocol):
     async def set_flag(self, mock_id: int, item: int, flagged: bool) -> bool: ...
     async def set_position(self, mock_id: int, position: int) -> None: ...
 
-    async def hand_in(self, mock_id: int, at: datetime, grades: dict[int, tuple[str, float]], score: float,
-                      state: MockState) -> bool:  # fmt: skip
+    async def hand_in(
+        self, mock_id: int, at: datetime, grades: dict[int, tuple[str, float]], score: float, state: MockState
+    ) -> bool:
         """Close an open mock with its grades, once; False when it was closed already."""
         ...
 
-    async def grade_item(self, mock_id: int, item: int, verdict: str, fraction: float, score: float,
-                         state: MockState) -> bool: ...  # fmt: skip
+    async def grade_item(
+        self, mock_id: int, item: int, verdict: str, fraction: float, score: float, state: MockState
+    ) -> bool: ...
     async def quit(self, mock_id: int, at: datetime) -> bool: ...
 
 
@@ -95,4 +101,3 @@ class ReportStore(Protocol):
     async def close_report(self, report_id: int, state: str, note: str, at: datetime) -> bool:
         """Resolve or dismiss an open report; False when it is not open."""
         ...
-

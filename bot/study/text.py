@@ -34,16 +34,34 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
         intro = view.intro
         key = "mock.resumed" if intro.resumed else "mock.started"
         lines.append(m.bold(t(lang, key, title=intro.title)))
-        lines.append(t(lang, "mock.paper", count=sum(c for _, c, _ in intro.sections), sections=len(intro.sections),
-                       total=_pts(intro.total), minutes=intro.minutes, pass_mark=_pts(intro.pass_mark)))  # fmt: skip
+        lines.append(
+            t(
+                lang,
+                "mock.paper",
+                count=sum(c for _, c, _ in intro.sections),
+                sections=len(intro.sections),
+                total=_pts(intro.total),
+                minutes=intro.minutes,
+                pass_mark=_pts(intro.pass_mark),
+            )
+        )
         for qtype, count, points in intro.sections:
-            lines.append("  " + t(lang, "mock.section", qtype=t(lang, f"type.{qtype}"), count=count,
-                                  points=_pts(points)))  # fmt: skip
+            lines.append(
+                "  "
+                + t(lang, "mock.section", qtype=t(lang, f"type.{qtype}"), count=count, points=_pts(points))
+            )
         lines += [t(lang, "mock.how"), ""]
     if view.saved is not None:
         lines.append(t(lang, "mock.saved", number=view.saved))
-    header = t(lang, "mock.question_header", number=view.number, count=view.count,
-               qtype=t(lang, f"type.{view.qtype}"), points=_pts(view.points), left=clock(view.remaining))  # fmt: skip
+    header = t(
+        lang,
+        "mock.question_header",
+        number=view.number,
+        count=view.count,
+        qtype=t(lang, f"type.{view.qtype}"),
+        points=_pts(view.points),
+        left=clock(view.remaining),
+    )
     lines.append(m.bold(header) + (" 🚩" if view.flagged else ""))
     lines.append(m.escape(view.stem))
     lines += [f"{letter}. {m.escape(text)}" for letter, text in view.options]
@@ -60,9 +78,15 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
 
 def render_mock_sheet(view: MockSheetView, m: Markup = PLAIN) -> str:
     lang = view.language
-    lines = [m.bold(t(lang, "mock.sheet_title", answered=view.answered, count=view.count, left=clock(view.remaining)))]
+    lines = [
+        m.bold(
+            t(lang, "mock.sheet_title", answered=view.answered, count=view.count, left=clock(view.remaining))
+        )
+    ]
     for row in view.rows:
-        cells = [f"{n}{'✓' if answered else '·'}{'🚩' if flagged else ''}" for n, answered, flagged in row.items]
+        cells = [
+            f"{n}{'✓' if answered else '·'}{'🚩' if flagged else ''}" for n, answered, flagged in row.items
+        ]
         lines.append(f"{t(lang, f'type.{row.qtype}')}: " + " ".join(cells))
     lines.append(t(lang, "mock.sheet_legend"))
     return "\n".join(lines)
@@ -81,8 +105,16 @@ def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
     minutes, seconds = divmod(view.used_seconds, 60)
     lines.append(t(lang, "mock.time_used", minutes=minutes, seconds=seconds))
     for qtype, score, full in view.sections:
-        lines.append("  " + t(lang, "mock.section_score", qtype=t(lang, f"type.{qtype}"), score=_pts(score),
-                              total=_pts(full)))  # fmt: skip
+        lines.append(
+            "  "
+            + t(
+                lang,
+                "mock.section_score",
+                qtype=t(lang, f"type.{qtype}"),
+                score=_pts(score),
+                total=_pts(full),
+            )
+        )
     if view.wrong:
         lines += ["", m.bold(t(lang, "mock.wrong_title", count=len(view.wrong)))]
         for item in view.wrong:
@@ -93,12 +125,12 @@ def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
                 lines.append("   " + m.italic(m.escape(item.explanation)))
     if view.pending:
         lines += ["", m.bold(t(lang, "mock.grade_title"))]
-        for item in view.pending:
-            lines.append(f"{item.number}. {m.escape(item.stem)}")
-            lines.append("   " + t(lang, "mock.your_answer", answer=m.escape(item.response)))
-            lines.append("   " + t(lang, "mock.reference", answer=m.escape(item.reference)))
-            lines += [f"   • {m.escape(p)}" for p in item.key_points]
-            lines.append("   " + t(lang, "mock.grade_how", number=item.number))
+        for short in view.pending:
+            lines.append(f"{short.number}. {m.escape(short.stem)}")
+            lines.append("   " + t(lang, "mock.your_answer", answer=m.escape(short.response)))
+            lines.append("   " + t(lang, "mock.reference", answer=m.escape(short.reference)))
+            lines += [f"   • {m.escape(p)}" for p in short.key_points]
+            lines.append("   " + t(lang, "mock.grade_how", number=short.number))
     return "\n".join(lines)
 
 
@@ -139,23 +171,45 @@ def render_progress(view: ProgressView, m: Markup = PLAIN) -> str:
             lines.append(t(lang, "progress.nothing"))
         lines += [f"{m.escape(tag)}: {_pct(r, n)} ({r}/{n})" for tag, r, n in view.by_tag]
         return "\n".join(lines)
-    lines = [m.bold(t(lang, "progress.title")),
-             t(lang, "progress.coverage", done=view.practised, total=view.bank_size)]  # fmt: skip
+    lines = [
+        m.bold(t(lang, "progress.title")),
+        t(lang, "progress.coverage", done=view.practised, total=view.bank_size),
+    ]
     for qtype, right, total in view.by_type:
-        lines.append("  " + t(lang, "progress.accuracy_row", label=t(lang, f"type.{qtype}"), pct=_pct(right, total),
-                              right=right, total=total))  # fmt: skip
+        lines.append(
+            "  "
+            + t(
+                lang,
+                "progress.accuracy_row",
+                label=t(lang, f"type.{qtype}"),
+                pct=_pct(right, total),
+                right=right,
+                total=total,
+            )
+        )
     if view.by_tag:
         lines.append(t(lang, "progress.weakest"))
-        lines += ["  " + t(lang, "progress.accuracy_row", label=m.escape(tag), pct=_pct(r, n), right=r, total=n)
-                  for tag, r, n in view.by_tag[:5]]  # fmt: skip
+        lines += [
+            "  " + t(lang, "progress.accuracy_row", label=m.escape(tag), pct=_pct(r, n), right=r, total=n)
+            for tag, r, n in view.by_tag[:5]
+        ]
     lines.append(t(lang, "progress.notebook", count=view.notebook))
     lines.append(t(lang, "progress.due", today=view.due_today, week=view.due_week))
     lines.append(t(lang, "progress.streak", count=view.streak))
     if view.mocks:
         lines.append(t(lang, "progress.mocks"))
-        lines += ["  " + t(lang, "progress.mock_row", date=date, score=_pts(score), total=_pts(total),
-                           verdict=t(lang, "mock.pass_word" if passed else "mock.fail_word"))
-                  for date, score, total, passed in view.mocks]  # fmt: skip
+        lines += [
+            "  "
+            + t(
+                lang,
+                "progress.mock_row",
+                date=date,
+                score=_pts(score),
+                total=_pts(total),
+                verdict=t(lang, "mock.pass_word" if passed else "mock.fail_word"),
+            )
+            for date, score, total, passed in view.mocks
+        ]
     return "\n".join(lines)
 
 
@@ -165,8 +219,17 @@ def render_reports(view: ReportsView, m: Markup = PLAIN) -> str:
         return t(lang, "reports.none")
     lines = [m.bold(t(lang, "reports.header", count=len(view.rows)))]
     for row in view.rows:
-        lines.append(t(lang, "reports.row", id=row.id, number=row.question_number, reporter=m.escape(row.reporter),
-                       date=row.created, text=m.escape(row.text)))  # fmt: skip
+        lines.append(
+            t(
+                lang,
+                "reports.row",
+                id=row.id,
+                number=row.question_number,
+                reporter=m.escape(row.reporter),
+                date=row.created,
+                text=m.escape(row.text),
+            )
+        )
     lines.append(t(lang, "reports.how"))
     return "\n".join(lines)
 

@@ -51,8 +51,45 @@ def bank_version(bank: Bank) -> str:
 
 
 class StudyUseCases:
-    def __init__(self, quiz: Quiz, store: StudyStore, feed: StudyFeed, mocks: Mocks, reports: ReportStore,
-                 charts: ChartRenderer | None, outbox: Outbox, clock: Clock) -> None:  # fmt: skip
+    # The catalog use cases this object carries out (Application looks them up by name).
+    use_cases = frozenset(
+        {
+            "mock_start",
+            "mock_go",
+            "mock_answer",
+            "mock_flag",
+            "mock_sheet",
+            "mock_submit",
+            "mock_quit",
+            "mock_grade",
+            "mock_report",
+            "mistakes",
+            "mistakes_practice",
+            "mistakes_export",
+            "review",
+            "favorites",
+            "favorites_practice",
+            "favorites_add",
+            "favorites_remove",
+            "stats",
+            "report",
+            "reports_list",
+            "reports_resolve",
+            "reports_dismiss",
+        }
+    )
+
+    def __init__(
+        self,
+        quiz: Quiz,
+        store: StudyStore,
+        feed: StudyFeed,
+        mocks: Mocks,
+        reports: ReportStore,
+        charts: ChartRenderer | None,
+        outbox: Outbox,
+        clock: Clock,
+    ) -> None:
         self.quiz = quiz
         self.store = store
         self.feed = feed
@@ -84,8 +121,13 @@ class StudyUseCases:
         chat = await self.quiz.chat(caller.chat)
         question = await self.quiz.pick_question(chat, only=ids)
         now = self.clock.now()
-        round_ = await self.quiz.open_round(chat, question, RoundKind.PRACTICE, now,
-                                            now + timedelta(minutes=self.quiz.settings.practice_minutes))  # fmt: skip
+        round_ = await self.quiz.open_round(
+            chat,
+            question,
+            RoundKind.PRACTICE,
+            now,
+            now + timedelta(minutes=self.quiz.settings.practice_minutes),
+        )
         return self.quiz.question_view(round_, chat, question)
 
     @staticmethod
@@ -104,8 +146,9 @@ class StudyUseCases:
         return Reply(await self.mocks.show(self._user(caller), self._number(parsed), language), language)
 
     async def mock_answer(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        view = await self.mocks.answer(self._user(caller), self._number(parsed), str(parsed.args["response"]),
-                                       language)  # fmt: skip
+        view = await self.mocks.answer(
+            self._user(caller), self._number(parsed), str(parsed.args["response"]), language
+        )
         return Reply(view, language)
 
     async def mock_flag(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -134,8 +177,11 @@ class StudyUseCases:
     async def _notebook(self, caller: Caller, tag: str | None) -> tuple[Bank, list[tuple[Question, int]]]:
         user_id, bank = await self._person(caller)
         by_id = {q.id: q for q in bank.questions}
-        entries = [(by_id[m.question_id], m.misses) for m in await self.store.notebook(user_id, bank.id)
-                   if m.question_id in by_id]  # fmt: skip
+        entries = [
+            (by_id[m.question_id], m.misses)
+            for m in await self.store.notebook(user_id, bank.id)
+            if m.question_id in by_id
+        ]
         if tag:
             entries = [(q, n) for q, n in entries if tag in q.tags]
         return bank, entries
@@ -146,11 +192,16 @@ class StudyUseCases:
         groups: dict[tuple[str, QuestionType], list[NotebookRow]] = defaultdict(list)
         for question, misses in entries:
             key = (question.tags[0] if question.tags else _NO_TAG, question.type)
-            groups[key].append(NotebookRow(question.number, question.type, bank_text(language, question.stem),
-                                           misses))  # fmt: skip
+            groups[key].append(
+                NotebookRow(question.number, question.type, bank_text(language, question.stem), misses)
+            )
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], list(QuestionType).index(kv[0][1])))
-        view = MistakesView(language, tuple((tag_, qtype, tuple(rows)) for (tag_, qtype), rows in ordered),
-                            len(entries), self.feed.graduate_after)  # fmt: skip
+        view = MistakesView(
+            language,
+            tuple((tag_, qtype, tuple(rows)) for (tag_, qtype), rows in ordered),
+            len(entries),
+            self.feed.graduate_after,
+        )
         return Reply(view, language)
 
     async def mistakes_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -163,17 +214,33 @@ class StudyUseCases:
         bank, entries = await self._notebook(caller, None)
         if not entries:
             raise QuizError("mistakes.empty")
-        header = [t(language, f"export.{c}") for c in ("number", "type", "tags", "misses", "stem", "answer",
-                                                        "explanation")]  # fmt: skip
-        rows = [[str(q.number), t(language, f"type.{q.type}"), " ".join(q.tags), str(n),
-                 bank_text(language, q.stem), _answer_text(q, language), bank_text(language, q.explanation)]
-                for q, n in entries]  # fmt: skip
+        header = [
+            t(language, f"export.{c}")
+            for c in ("number", "type", "tags", "misses", "stem", "answer", "explanation")
+        ]
+        rows = [
+            [
+                str(q.number),
+                t(language, f"type.{q.type}"),
+                " ".join(q.tags),
+                str(n),
+                bank_text(language, q.stem),
+                _answer_text(q, language),
+                bank_text(language, q.explanation),
+            ]
+            for q, n in entries
+        ]
         out = io.StringIO()
         csv.writer(out).writerows([header, *rows])
         lines = [f"# {t(language, 'mistakes.title')} — {bank_text(language, bank.title)}", ""]
         for row in rows:
-            lines += [f"## {row[0]}. {row[4]}", "", f"- {header[1]}: {row[1]}", f"- {header[3]}: {row[3]}",
-                      f"- {header[5]}: {row[5]}"]  # fmt: skip
+            lines += [
+                f"## {row[0]}. {row[4]}",
+                "",
+                f"- {header[1]}: {row[1]}",
+                f"- {header[3]}: {row[3]}",
+                f"- {header[5]}: {row[5]}",
+            ]
             if row[6]:
                 lines.append(f"- {header[6]}: {row[6]}")
             lines.append("")
@@ -185,11 +252,15 @@ class StudyUseCases:
 
     # ------------------------------------------------------------ spaced review
 
-    async def review_due(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+    async def review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         user_id, bank = await self._person(caller)
         now = self.clock.now()
         known = {q.id for q in bank.questions}
-        due = [c.question_id for c in await self.store.due_cards(user_id, bank.id, now, 200) if c.question_id in known]
+        due = [
+            c.question_id
+            for c in await self.store.due_cards(user_id, bank.id, now, 200)
+            if c.question_id in known
+        ]
         if due:
             view = await self._practise(caller, frozenset(due[:1]), "review.none")
             return Reply(view, language, public=True)
@@ -233,8 +304,11 @@ class StudyUseCases:
     async def favorites(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         user_id, bank = await self._person(caller)
         by_id = {q.id: q for q in bank.questions}
-        rows = tuple((by_id[i].number, by_id[i].type, bank_text(language, by_id[i].stem))
-                     for i in await self.store.favourites(user_id, bank.id) if i in by_id)  # fmt: skip
+        rows = tuple(
+            (by_id[i].number, by_id[i].type, bank_text(language, by_id[i].stem))
+            for i in await self.store.favourites(user_id, bank.id)
+            if i in by_id
+        )
         return Reply(FavouritesView(language, rows), language)
 
     async def favorites_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -244,7 +318,7 @@ class StudyUseCases:
 
     # ------------------------------------------------------------ progress
 
-    async def progress(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+    async def stats(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         other = parsed.args.get("user")
         if isinstance(other, UserRef):  # someone else's plain stats, as before
             return Reply(await self.quiz.stats(ShowStats(caller.chat, other)), language)
@@ -264,26 +338,45 @@ class StudyUseCases:
         now = self.clock.now()
         day, week = now + timedelta(days=1), now + timedelta(days=7)
         forecast_bounds = [now + timedelta(days=d + 1) for d in range(14)]
-        due_today, due_week, *cumulative = await self.store.due_counts(user_id, bank.id, [day, week, *forecast_bounds])
+        due_today, due_week, *cumulative = await self.store.due_counts(
+            user_id, bank.id, [day, week, *forecast_bounds]
+        )
         stats = await self.quiz.stats(ShowStats(caller.chat, user))
         mocks = await self.mocks.store.history(user_id, 5)
         view = _progress(
-            language, bank, answered, notebook=len(await self.store.notebook(user_id, bank.id)),
-            due=(due_today, due_week), streak=stats.streak,
-            mocks=tuple(((m.submitted_at or m.started_at).date().isoformat(), m.score or 0.0, m.total,
-                         (m.score or 0.0) >= m.pass_mark) for m in mocks),
-        )  # fmt: skip
+            language,
+            bank,
+            answered,
+            notebook=len(await self.store.notebook(user_id, bank.id)),
+            due=(due_today, due_week),
+            streak=stats.streak,
+            mocks=tuple(
+                (
+                    (m.submitted_at or m.started_at).date().isoformat(),
+                    m.score or 0.0,
+                    m.total,
+                    (m.score or 0.0) >= m.pass_mark,
+                )
+                for m in mocks
+            ),
+        )
         files: tuple[FileView, ...] = ()
         if self.charts is not None:
             start = (now - timedelta(days=29)).replace(hour=0, minute=0, second=0, microsecond=0)
             per_day = await self.store.activity(user_id, start)
-            activity = tuple(per_day.get((start + timedelta(days=d)).date().isoformat(), 0) for d in range(30))
+            activity = tuple(
+                per_day.get((start + timedelta(days=d)).date().isoformat(), 0) for d in range(30)
+            )
             forecast = tuple(b - a for a, b in zip([0, *cumulative], cumulative, strict=False))
             data = ChartData(
-                t(language, "progress.chart_title"), t(language, "progress.chart_tags"),
+                t(language, "progress.chart_title"),
+                t(language, "progress.chart_tags"),
                 tuple((tag, right / total) for tag, right, total in view.by_tag[:10] if total),
-                t(language, "progress.chart_activity"), activity, t(language, "progress.chart_forecast"), forecast,
-            )  # fmt: skip
+                t(language, "progress.chart_activity"),
+                activity,
+                t(language, "progress.chart_forecast"),
+                forecast,
+            )
             png = await asyncio.to_thread(self.charts.render, data)
             files = (FileView("progress.png", png, t(language, "progress.chart_title"), image=True),)
         return Reply(view, language, files=files)
@@ -310,8 +403,9 @@ class StudyUseCases:
             raise QuizError("report.no_question")
         bank = self.quiz.banks[target[0]]
         version = self._versions.setdefault(bank.id, bank_version(bank))
-        report_id = await self.reports.add_report(Report(0, user_id, chat.id, bank.id, version, target[1], text,
-                                                         self.clock.now()))  # fmt: skip
+        report_id = await self.reports.add_report(
+            Report(0, user_id, chat.id, bank.id, version, target[1], text, self.clock.now())
+        )
         number = bank.question(target[1]).number
         return Reply(TextView(t(language, "report.thanks", id=report_id, number=number)), language)
 
@@ -320,8 +414,16 @@ class StudyUseCases:
         for report in await self.reports.open_reports():
             bank = self.quiz.banks.get(report.bank_id)
             number = next((q.number for q in bank.questions if q.id == report.question_id), 0) if bank else 0
-            rows.append(ReportRow(report.id, number, report.question_id, report.reporter, report.text,
-                                  report.created_at.date().isoformat()))  # fmt: skip
+            rows.append(
+                ReportRow(
+                    report.id,
+                    number,
+                    report.question_id,
+                    report.reporter,
+                    report.text,
+                    report.created_at.date().isoformat(),
+                )
+            )
         return Reply(ReportsView(language, tuple(rows)), language)
 
     async def reports_resolve(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -341,8 +443,12 @@ class StudyUseCases:
         if chat is not None:
             bank = self.quiz.banks.get(report.bank_id)
             number = next((q.number for q in bank.questions if q.id == report.question_id), 0) if bank else 0
-            await self.outbox.post_notice(chat, notice(f"report.{state}", chat.settings.language, id=report_id,
-                                                       number=number, note=note or "—"))  # fmt: skip
+            await self.outbox.post_notice(
+                chat,
+                notice(
+                    f"report.{state}", chat.settings.language, id=report_id, number=number, note=note or "—"
+                ),
+            )
         return Reply(TextView(t(language, f"reports.{state}", id=report_id)), language)
 
 
@@ -352,9 +458,17 @@ def _answer_text(question: Question, language: str) -> str:
     return correct_label(question, language)
 
 
-def _progress(language: str, bank: Bank, answered: dict[str, tuple[int, int]], *, group: bool = False,
-              notebook: int = 0, due: tuple[int, int] = (0, 0), streak: int = 0,
-              mocks: tuple[tuple[str, float, float, bool], ...] = ()) -> ProgressView:  # fmt: skip
+def _progress(
+    language: str,
+    bank: Bank,
+    answered: dict[str, tuple[int, int]],
+    *,
+    group: bool = False,
+    notebook: int = 0,
+    due: tuple[int, int] = (0, 0),
+    streak: int = 0,
+    mocks: tuple[tuple[str, float, float, bool], ...] = (),
+) -> ProgressView:
     by_type: dict[QuestionType, list[int]] = {q: [0, 0] for q in QuestionType}
     by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for question in bank.questions:
@@ -364,11 +478,21 @@ def _progress(language: str, bank: Bank, answered: dict[str, tuple[int, int]], *
         for tag in question.tags:
             by_tag[tag][0] += right
             by_tag[tag][1] += total
-    tags = sorted(((tag, r, n) for tag, (r, n) in by_tag.items() if n),
-                  key=lambda row: (row[1] / row[2], -row[2], row[0]))  # fmt: skip
+    tags = sorted(
+        ((tag, r, n) for tag, (r, n) in by_tag.items() if n),
+        key=lambda row: (row[1] / row[2], -row[2], row[0]),
+    )
     practised = sum(1 for q in bank.questions if answered.get(q.id, (0, 0))[1])
     return ProgressView(
-        language, practised, len(bank.questions),
-        tuple((q, r, n) for q, (r, n) in by_type.items() if n), tuple(tags[: 5 if group else 10]),
-        notebook, due[0], due[1], streak, mocks, group,
-    )  # fmt: skip
+        language,
+        practised,
+        len(bank.questions),
+        tuple((q, r, n) for q, (r, n) in by_type.items() if n),
+        tuple(tags[: 5 if group else 10]),
+        notebook,
+        due[0],
+        due[1],
+        streak,
+        mocks,
+        group,
+    )

@@ -139,5 +139,11 @@ class ReportsView:
 
 
 StudyView = (
-    MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView | ProgressView | ReportsView
+    MockQuestionView
+    | MockSheetView
+    | MockReportView
+    | MistakesView
+    | FavouritesView
+    | ProgressView
+    | ReportsView
 )
