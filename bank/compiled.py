@@ -26,7 +26,7 @@ __all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached"]
 log = logging.getLogger(__name__)
 
 CACHE_DIR_NAME = "bank-cache"
-_FORMAT = 1
+_FORMAT = 2
 # The code whose verdict is cached: a change to any of these invalidates every entry.
 _CHECKER_FILES = ("schema.json", "schema.py", "checks.py", "answers.py", "loader.py", "fast_load.py",
                   "yaml_io.py", "compiled.py")
@@ -74,6 +74,11 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
             for q in bank.questions
         ],
         "warnings": [[w.line, w.question_id, w.message] for w in warnings],
+        "paper": None if bank.paper is None else {
+            "sections": [{"type": s.type.value, "count": s.count, "points": s.points}
+                         for s in bank.paper.sections],
+            "minutes": bank.paper.minutes, "pass_mark": bank.paper.pass_mark,
+        },
     }
 
 
@@ -91,7 +96,9 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
              errata, completed, tolerance) in payload["questions"]
     )
     bank_id, title, language, source = payload["bank"]
-    bank = Bank(bank_id, title, language, source, questions)
+    from bank.loader import build_paper
+
+    bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")))
     warnings = [BankProblem(filename, line, qid, message)
                 for line, qid, message in payload["warnings"]]
     return bank, warnings

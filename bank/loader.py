@@ -11,7 +11,7 @@ from typing import NamedTuple
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
-from bot.model import Bank, Erratum, Question, QuestionType
+from bot.model import Bank, Erratum, Paper, PaperSection, Question, QuestionType
 from bot.question_types import TYPES
 
 __all__ = [
@@ -67,7 +67,17 @@ def _build(data: dict) -> Bank:
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}
-    return Bank(**head, questions=tuple(questions))
+    return Bank(**head, questions=tuple(questions), paper=build_paper(data.get("paper")))
+
+
+def build_paper(data: dict | None) -> Paper | None:
+    """The declared paper (already checked by the schema), or None."""
+    if data is None:
+        return None
+    sections = tuple(
+        PaperSection(QuestionType(s["type"]), int(s["count"]), float(s["points"])) for s in data["sections"]
+    )
+    return Paper(sections, int(data["minutes"]), float(data["pass_mark"]))
 
 
 def _by_line(problem: BankProblem) -> tuple[int, str]:

@@ -33,6 +33,7 @@ from bot.messages import (
 from bot.model import QuestionType
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.study.views import StudyView
 from bot.windows import Window
 
 
@@ -86,7 +87,7 @@ class DailyReply:
 
 View = (
     TextView | HelpView | WelcomeView | QuestionView | LeaderboardView | StatsView | StandingsView
-    | ContestStatusView | DailyReply | None
+    | ContestStatusView | DailyReply | StudyView | None
 )  # fmt: skip
 
 
@@ -114,13 +115,18 @@ class Reply:
 
 
 class Application:
-    def __init__(self, quiz: Quiz, dailies: Dailies, contests: Contests) -> None:
+    def __init__(self, quiz: Quiz, dailies: Dailies, contests: Contests, study: object | None = None) -> None:
         self.quiz = quiz
         self.dailies = dailies
         self.contests = contests
         self.answering = Answering(quiz)
+        # The study tools' use cases (bot/study/use_cases.StudyUseCases), found by name.
+        self.study = study
+        offered: frozenset[str] = getattr(study, "use_cases", frozenset())
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
-            entry.use_case: getattr(self, f"_{entry.use_case}") for entry in CATALOG
+            entry.use_case: getattr(study, entry.use_case) if entry.use_case in offered
+            else getattr(self, f"_{entry.use_case}", self._no_study)
+            for entry in CATALOG
         }
 
     async def language(self, chat: ChatRef) -> str:
@@ -209,8 +215,12 @@ class Application:
         return Reply(await self.quiz.ask(ask), language, public=True)
 
     async def _review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """Without the study tools: a past mistake again (with them: the FSRS cards due)."""
         view = await self.quiz.ask(Ask(caller.chat, self._user(caller), review=True))
         return Reply(view, language, public=True)
+
+    async def _no_study(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(TextView(t(language, "study.unavailable")), language)
 
     async def _leaderboard(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         window = str(parsed.args.get("window", Window.ALL))

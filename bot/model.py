@@ -95,12 +95,36 @@ class Question:
 
 
 @dataclass(frozen=True, slots=True)
+class PaperSection:
+    """One section of an exam paper: `count` questions of one type, `points` each."""
+
+    type: QuestionType
+    count: int
+    points: float
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """The exam a bank stands for (docs/bank-format.md, `paper:`): its sections in order, the
+    time allowed and the score that passes."""
+
+    sections: tuple[PaperSection, ...]
+    minutes: int
+    pass_mark: float
+
+    @property
+    def total(self) -> float:
+        return sum(s.count * s.points for s in self.sections)
+
+
+@dataclass(frozen=True, slots=True)
 class Bank:
     id: str
     title: str
     language: str
     source: str
     questions: tuple[Question, ...] = field(default_factory=tuple)
+    paper: Paper | None = None  # the exam this bank declares; None: one is made from its counts
 
     def question(self, question_id: str) -> Question:
         for q in self.questions:

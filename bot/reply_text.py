@@ -8,6 +8,16 @@ from __future__ import annotations
 from bot.application import DailyReply, HelpView, Reply, TextView, WelcomeView
 from bot.i18n import t
 from bot.messages import ContestStatusView, LeaderboardView, QuestionView, StandingsView, StatsView
+from bot.study.text import render_study
+from bot.study.views import (
+    FavouritesView,
+    MistakesView,
+    MockQuestionView,
+    MockReportView,
+    MockSheetView,
+    ProgressView,
+    ReportsView,
+)
 from bot.text import (
     PLAIN,
     Markup,
@@ -48,6 +58,9 @@ def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
         return render_standings(view, m)
     if isinstance(view, ContestStatusView):
         return render_contest_status(view, m)
+    if isinstance(view, MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView
+                  | ProgressView | ReportsView):  # fmt: skip
+        return render_study(view, m)
     if isinstance(view, DailyReply):
         return render_daily(view.daily, reply.language, just_set=view.just_set, m=m)
     return ""

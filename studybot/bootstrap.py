@@ -6,12 +6,15 @@ real ones. Nothing else constructs these objects.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import bank
+from adapters.charts.matplotlib_charts import MatplotlibCharts
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import open_storage
 from bank.compiled import CACHE_DIR_NAME
@@ -24,6 +27,10 @@ from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store
 from bot.quiz import CoreSettings, Quiz
+from bot.study.feed import StudyFeed
+from bot.study.mocks import Mocks
+from bot.study.spaced import SpacedRepetition
+from bot.study.use_cases import StudyUseCases
 from studybot.config import Config
 
 log = logging.getLogger("studybot")
@@ -48,7 +55,11 @@ class App:
     dailies: Dailies
     contests: Contests
     application: Application
+    feed: StudyFeed
+    mocks: Mocks
+    study: StudyUseCases
     ports: list[ChatPort] = field(default_factory=list)
+    _feeding: asyncio.Task[None] | None = None
 
     def add_port(self, port: ChatPort) -> None:
         """A chat adapter the core may post into on its own (dailies, reveals, contests)."""
@@ -63,6 +74,8 @@ class App:
         """
         missed = await self.dailies.restore()
         await self.contests.restore()
+        await self.mocks.restore()
+        self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         start = getattr(self.scheduler, "start", None)
         if start is not None:
@@ -73,6 +86,10 @@ class App:
         shutdown = getattr(self.scheduler, "shutdown", None)
         if shutdown is not None:
             await shutdown()
+        if self._feeding is not None:
+            self._feeding.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._feeding
         await self.quiz.flush()
         await self.storage.close()
 
@@ -139,8 +156,14 @@ async def bootstrap(
         default_seconds=config.contest.seconds,
         pause_seconds=config.contest.pause_seconds,
     )
-    application = Application(quiz, dailies, contests)
+    spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
+    feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
+    mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng)
+    charts = MatplotlibCharts()
+    study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock)
+    application = Application(quiz, dailies, contests, study=study)
     return App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
+        feed=feed, mocks=mocks, study=study,
     )  # fmt: skip

@@ -142,6 +142,13 @@ class ContestConfig(BaseModel):
     pause_seconds: Positive = Field(5.0, description=POSITIVE)
 
 
+class StudyConfig(BaseModel):
+    model_config = _SECTION
+
+    graduate_after: PositiveInt = Field(2, description="right answers in a row that leave the notebook")
+    slow_seconds: Positive = Field(60.0, description="seconds after which a right answer rates Hard")
+
+
 class QuizRateConfig(BaseModel):
     model_config = _SECTION
 
@@ -187,6 +194,7 @@ class Config(BaseModel):
     )
     daily: DailyConfig = Field(default_factory=DailyConfig, description="a mapping of daily settings")
     contest: ContestConfig = Field(default_factory=ContestConfig, description="a mapping of contest settings")
+    study: StudyConfig = Field(default_factory=StudyConfig, description="a mapping of study tool settings")
     quiz_per_minute: QuizRateConfig = Field(
         default_factory=QuizRateConfig, description="a mapping with private and group limits"
     )

@@ -113,8 +113,8 @@ def test_usage_lists_arguments_in_declared_order():
 
 def test_user_arguments_are_not_typed_on_text_platforms():
     stats = parse("/stats").command
-    assert [a.kind for a in stats.args] == [ArgKind.USER]
-    assert usage(stats, "en") == "/stats"
+    assert [a.kind for a in stats.args] == [ArgKind.USER, ArgKind.CHOICE]  # the user, then "group"
+    assert usage(stats, "en") == "/stats [of]"
     for language in LANGUAGES:
         assert t(language, stats.args[0].name_key)
 

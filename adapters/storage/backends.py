@@ -13,6 +13,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adapters.storage.mock_store import SqliteMockStore
+from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
@@ -30,6 +32,8 @@ class SqliteStorage:
         self.store = store
         self.schedules = SqliteScheduleStore(store)
         self.study = SqliteStudyStore(store)
+        self.mocks = SqliteMockStore(store)
+        self.reports = SqliteReportStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:

@@ -219,6 +219,49 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, bank_id, question_id)
     ) WITHOUT ROWID;
     """,
+    # 6: mock exams and their answers, error reports on questions
+    """
+    CREATE TABLE mocks (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        chat_id INTEGER NOT NULL REFERENCES chats(id),
+        bank_id TEXT NOT NULL,
+        items TEXT NOT NULL,
+        sections TEXT NOT NULL,
+        pass_mark REAL NOT NULL,
+        started_at TEXT NOT NULL,
+        ends_at TEXT NOT NULL,
+        position INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL,
+        submitted_at TEXT,
+        score REAL
+    );
+    CREATE UNIQUE INDEX mocks_open ON mocks (user_id) WHERE state = 'open';
+    CREATE INDEX mocks_by_user ON mocks (user_id, id);
+    CREATE TABLE mock_answers (
+        mock_id INTEGER NOT NULL REFERENCES mocks(id),
+        item INTEGER NOT NULL,
+        response TEXT,
+        flagged INTEGER NOT NULL DEFAULT 0,
+        verdict TEXT,
+        fraction REAL,
+        PRIMARY KEY (mock_id, item)
+    ) WITHOUT ROWID;
+    CREATE TABLE reports (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        chat_id INTEGER NOT NULL REFERENCES chats(id),
+        bank_id TEXT NOT NULL,
+        bank_version TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'open',
+        note TEXT,
+        closed_at TEXT
+    );
+    CREATE INDEX reports_open ON reports (bank_id, question_id) WHERE state = 'open';
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

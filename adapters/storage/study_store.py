@@ -87,11 +87,12 @@ class SqliteStudyStore:
         self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
     ) -> None:
         async with self.store.transaction() as db:
-            marked = await db.executemany(
-                "UPDATE answers SET studied = 1 WHERE id = ? AND studied = 0", [(i,) for i in answer_ids]
-            )
-            if marked.rowcount != len(answer_ids):
-                raise _Raced
+            if answer_ids:  # none: answers kept elsewhere (a mock's)
+                marked = await db.executemany(
+                    "UPDATE answers SET studied = 1 WHERE id = ? AND studied = 0", [(i,) for i in answer_ids]
+                )
+                if marked.rowcount != len(answer_ids):
+                    raise _Raced
             await db.executemany(
                 f"INSERT OR REPLACE INTO study_cards ({_CARD_COLUMNS}) VALUES ({', '.join('?' * 11)})",
                 [
@@ -180,6 +181,28 @@ class SqliteStudyStore:
             (user_id, bank_id),
         )
         return [r[0] for r in rows]
+
+    async def answered(
+        self, user_id: int | None, bank_id: str, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
+        where, params = ("a.user_id = ?", [user_id]) if user_id is not None else ("r.chat_id = ?", [chat_id])
+        rows = await self.store.all(
+            "SELECT r.question_id, sum(a.verdict = 'correct'), count(*) FROM answers a "
+            f"JOIN rounds r ON r.id = a.round_id WHERE {where} AND r.bank_id = ? AND a.verdict != 'pending' "
+            "GROUP BY r.question_id",
+            [*params, bank_id],
+        )
+        return {r[0]: (int(r[1]), int(r[2])) for r in rows}
+
+    async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
+        """Final answers per UTC day (YYYY-MM-DD) since `since`."""
+        rows = await self.store.all(
+            "SELECT substr(answered_at, 1, 10), count(*) FROM answers WHERE user_id = ? AND answered_at >= ? "
+            "GROUP BY 1",
+            (user_id, to_db(since)),
+        )
+        return {r[0]: int(r[1]) for r in rows}
 
 
 class _Raced(Exception):

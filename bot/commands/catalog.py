@@ -73,15 +73,25 @@ QUESTIONS = Arg("questions", ArgKind.INT, minimum=1, maximum=100)
 SECONDS = Arg("seconds", ArgKind.INT, minimum=1, maximum=600)
 
 ADMIN = Permission.CHAT_ADMIN
+NUMBER = Arg("number", ArgKind.INT, minimum=1, maximum=9999)
+ITEM = Arg("number", ArgKind.INT, required=True, minimum=1, maximum=9999)
+STATS_OF = Arg("of", ArgKind.CHOICE, choices=(Choice("group", "cmd.choice.group", ("群", "本群")),))
+LEVEL = Arg("level", ArgKind.CHOICE, required=True, choices=(
+    Choice("full", "cmd.choice.full", ("全对", "全對", "1")),
+    Choice("half", "cmd.choice.half", ("部分", "2")),
+    Choice("zero", "cmd.choice.zero", ("不会", "不會", "3")),
+))  # fmt: skip
+REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1)
+NOTE = Arg("note", ArgKind.TEXT)
 
 # fmt: off
 CATALOG: tuple[Command, ...] = (
     Command(("start",), "start", scope=Scope.PRIVATE),
     Command(("help",), "help"),
     Command(("quiz",), "quiz", (QTYPE, TAG)),
-    Command(("review",), "review"),
+    Command(("review",), "review", aliases=("复习", "複習")),
     Command(("leaderboard",), "leaderboard", (WINDOW, LEADERBOARD_SCOPE)),
-    Command(("stats",), "stats", (Arg("user", ArgKind.USER),)),
+    Command(("stats",), "stats", (Arg("user", ArgKind.USER), STATS_OF), aliases=("进度", "進度")),
     Command(("streak",), "streak"),
     Command(("tags",), "tags"),
     Command(("lang",), "language", (Arg("language", ArgKind.LANGUAGE, required=True),),
@@ -104,13 +114,40 @@ CATALOG: tuple[Command, ...] = (
     Command(("bank", "list"), "bank_list"),
     Command(("bank", "use"), "bank_use", (Arg("bank", ArgKind.WORD, required=True),),
             permission=Permission.CHAT_ADMIN),
+    # study tools (bot/study/use_cases.py)
+    Command(("mock", "start"), "mock_start", (Arg("bank", ArgKind.WORD),), aliases=("开始", "開始")),
+    Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT, required=True)),
+            aliases=("答", "a")),
+    Command(("mock", "go"), "mock_go", (NUMBER,), aliases=("看", "第")),
+    Command(("mock", "flag"), "mock_flag", (NUMBER,), aliases=("标记", "標記")),
+    Command(("mock", "sheet"), "mock_sheet", aliases=("答题卡", "答題卡")),
+    Command(("mock", "submit"), "mock_submit", aliases=("交卷",)),
+    Command(("mock", "quit"), "mock_quit", aliases=("放弃", "放棄")),
+    Command(("mock", "grade"), "mock_grade", (ITEM, LEVEL), aliases=("自评", "自評")),
+    Command(("mock", "report"), "mock_report", aliases=("成绩", "成績")),
+    Command(("mistakes", "list"), "mistakes", (TAG,)),
+    Command(("mistakes", "practice"), "mistakes_practice", (TAG,), aliases=("练习", "練習")),
+    Command(("mistakes", "export"), "mistakes_export", aliases=("导出", "匯出")),
+    Command(("favorites", "list"), "favorites"),
+    Command(("favorites", "practice"), "favorites_practice", aliases=("练习", "練習")),
+    Command(("favorites", "add"), "favorites_add", (ITEM,), aliases=("加", "收藏")),
+    Command(("favorites", "remove"), "favorites_remove", (ITEM,), aliases=("删", "刪")),
+    Command(("report",), "report", (Arg("text", ArgKind.TEXT, required=True),), aliases=("纠错", "糾錯")),
+    Command(("reports", "list"), "reports_list", permission=ADMIN),
+    Command(("reports", "resolve"), "reports_resolve", (REPORT_ID, NOTE), permission=ADMIN),
+    Command(("reports", "dismiss"), "reports_dismiss", (REPORT_ID, NOTE), permission=ADMIN),
 )
 # fmt: on
 
 # What a group command with subcommands does when given none (e.g. "/daily" shows the daily).
-DEFAULT_SUBCOMMAND = {"daily": "show", "contest": "status", "bank": "list"}
-# ... and given arguments without a subcommand: "/daily 08:30" sets the daily.
-IMPLIED_SUBCOMMAND = {"daily": "set"}
+DEFAULT_SUBCOMMAND = {"daily": "show", "contest": "status", "bank": "list", "mock": "start",
+                      "mistakes": "list", "favorites": "list", "reports": "list"}
+# ... and given arguments without a subcommand: "/daily 08:30" sets the daily, "/mock 12 B"
+# answers item 12 of the mock in progress, "/mistakes ml" lists one tag.
+IMPLIED_SUBCOMMAND = {"daily": "set", "mock": "answer", "mistakes": "list"}
+# Other words for a command group on text platforms (Telegram's menu names stay ASCII).
+GROUP_ALIASES = {"模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
+                 "錯題本": "mistakes", "收藏": "favorites", "favourites": "favorites"}
 
 
 def command(name: str) -> Command:

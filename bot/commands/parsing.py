@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
-from bot.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, IMPLIED_SUBCOMMAND, Command, groups
+from bot.commands.catalog import (
+    CATALOG,
+    DEFAULT_SUBCOMMAND,
+    GROUP_ALIASES,
+    IMPLIED_SUBCOMMAND,
+    Command,
+    groups,
+)
 from bot.i18n import LANGUAGES, t
 from bot.quiz_settings import QuizError
 
@@ -63,6 +70,7 @@ def parse(line: str, *, bot_name: str | None = None) -> Parsed:
 
 
 def _find(name: str, rest: list[str]) -> tuple[Command | None, list[str]]:
+    name = GROUP_ALIASES.get(name, name)
     subcommands = groups().get(name)
     if subcommands is None:
         alias = next((c for c in CATALOG if name in c.aliases and len(c.path) == 1), None)

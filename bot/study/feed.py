@@ -13,7 +13,7 @@ import logging
 
 from bot.study import notebook
 from bot.study.ports import Key, StudyStore
-from bot.study.records import Card, Mistake
+from bot.study.records import Card, Mistake, StudyAnswer
 from bot.study.spaced import SpacedRepetition
 
 log = logging.getLogger("studybot.study")
@@ -50,6 +50,24 @@ class StudyFeed:
                     continue  # another feeder took some of these: read again
                 total += len(rows)
         return total
+
+    async def study(self, answers: list[StudyAnswer]) -> None:
+        """Feed answers that are not in the answers table (a mock's, at hand-in) the same way."""
+        if not answers:
+            return
+        async with self._lock:
+            keys: list[Key] = list(dict.fromkeys((a.user_id, a.bank_id, a.question_id) for a in answers))
+            cards = await self.store.cards(keys)
+            mistakes = await self.store.mistakes(keys)
+            changed_cards: dict[Key, Card] = {}
+            changed_mistakes: dict[Key, Mistake] = {}
+            for answer in answers:
+                key = (answer.user_id, answer.bank_id, answer.question_id)
+                cards[key] = changed_cards[key] = self.spaced.review(cards.get(key), answer)
+                entry = notebook.after_answer(mistakes.get(key), answer, self.graduate_after)
+                if entry is not None:
+                    mistakes[key] = changed_mistakes[key] = entry
+            await self.store.save_study([], list(changed_cards.values()), list(changed_mistakes.values()))
 
     async def run(self, interval: float = 1.0) -> None:
         """Keep catching up in the background (cancel to stop)."""

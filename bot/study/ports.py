@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from bot.study.records import Card, Mistake, StudyAnswer
+from bot.study.mock_records import Mock, MockAnswer, MockState, NewMock
+from bot.study.records import Card, Mistake, Report, StudyAnswer
 
 Key = tuple[int, str, str]  # (user id, bank id, question id)
 
@@ -21,8 +22,9 @@ class StudyStore(Protocol):
     async def cards(self, keys: Sequence[Key]) -> dict[Key, Card]: ...
     async def mistakes(self, keys: Sequence[Key]) -> dict[Key, Mistake]: ...
 
-    async def save_study(self, answer_ids: Sequence[int], cards: Sequence[Card],
-                         mistakes: Sequence[Mistake]) -> bool:  # fmt: skip
+    async def save_study(
+        self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
+    ) -> bool:
         """Store the cards and notebook entries and mark the answers studied, in one transaction;
         False (and nothing stored) when another feeder studied any of them first."""
         ...
@@ -37,9 +39,65 @@ class StudyStore(Protocol):
         """The questions in the notebook (active entries), most missed first."""
         ...
 
-    async def set_favourite(self, user_id: int, bank_id: str, question_id: str, on: bool,
-                            at: datetime) -> bool:  # fmt: skip
+    async def set_favourite(
+        self, user_id: int, bank_id: str, question_id: str, on: bool, at: datetime
+    ) -> bool:
         """Add or remove; whether anything changed."""
         ...
 
     async def favourites(self, user_id: int, bank_id: str) -> list[str]: ...
+
+    async def answered(
+        self, user_id: int | None, bank_id: str, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
+        ...
+
+    async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
+        """Final answers per UTC day (YYYY-MM-DD) since `since`."""
+        ...
+
+
+class MockOpen(Exception):
+    """The person already sits a mock (one open mock per person)."""
+
+
+class MockStore(Protocol):
+    async def create_mock(self, new: NewMock) -> Mock:
+        """Store a new open mock; MockOpen when the person already has one."""
+        ...
+
+    async def get_mock(self, mock_id: int) -> Mock | None: ...
+    async def open_mock(self, user_id: int) -> Mock | None: ...
+    async def open_mocks(self) -> list[Mock]: ...
+    async def last_handed_in(self, user_id: int) -> Mock | None: ...
+    async def history(self, user_id: int, limit: int) -> list[Mock]: ...
+    async def answers(self, mock_id: int) -> dict[int, MockAnswer]: ...
+
+    async def save_answer(self, mock_id: int, item: int, response: str | None, position: int) -> bool:
+        """Keep a response while the mock is open; False when it is not."""
+        ...
+
+    async def set_flag(self, mock_id: int, item: int, flagged: bool) -> bool: ...
+    async def set_position(self, mock_id: int, position: int) -> None: ...
+
+    async def hand_in(
+        self, mock_id: int, at: datetime, grades: dict[int, tuple[str, float]], score: float, state: MockState
+    ) -> bool:
+        """Close an open mock with its grades, once; False when it was closed already."""
+        ...
+
+    async def grade_item(
+        self, mock_id: int, item: int, verdict: str, fraction: float, score: float, state: MockState
+    ) -> bool: ...
+    async def quit(self, mock_id: int, at: datetime) -> bool: ...
+
+
+class ReportStore(Protocol):
+    async def add_report(self, report: Report) -> int: ...
+    async def open_reports(self, bank_id: str | None = None) -> list[Report]: ...
+    async def get_report(self, report_id: int) -> Report | None: ...
+
+    async def close_report(self, report_id: int, state: str, note: str, at: datetime) -> bool:
+        """Resolve or dismiss an open report; False when it is not open."""
+        ...

@@ -57,3 +57,20 @@ class Mistake:
     right_streak: int
     last_missed: datetime
     active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """An error report (纠错) on a question: the bank version it was read in, and the text."""
+
+    id: int
+    user_id: int
+    chat_id: int
+    bank_id: str
+    bank_version: str
+    question_id: str
+    text: str
+    created_at: datetime
+    state: str = "open"  # open / resolved / dismissed
+    note: str = ""
+    reporter: str = ""  # the reporter's display name, when read back

@@ -18,6 +18,7 @@ from tests.fakes.telegram_format import (
 from tests.fakes.telegram_model import (
     ApiError,
     FakeChat,
+    FakeFile,
     FakeMessage,
     MessageVersion,
     bad_request,
@@ -125,6 +126,27 @@ class BotMethods(TelegramWorld):
             self.next_message_id(chat.id), chat, self.bot_user, formatted.text,
             formatted.entities, markup, from_bot=True, reply_to=reply_to, params=p,
         )
+        return self.store_message(message).to_json()
+
+    async def api_sendPhoto(self, p: dict[str, Any]) -> Any:
+        return self._send_file(p, "photo")
+
+    async def api_sendDocument(self, p: dict[str, Any]) -> Any:
+        return self._send_file(p, "document")
+
+    def _send_file(self, p: dict[str, Any], kind: str) -> Any:
+        chat = self._writable_chat(p["chat_id"])
+        upload = p[kind]
+        if not hasattr(upload, "file"):  # a file_id or URL: this fake keeps no files to send again
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        caption = str(p.get("caption") or "")
+        if len(caption) > 1024:
+            raise bad_request("message caption is too long")
+        message = FakeMessage(
+            self.next_message_id(chat.id), chat, self.bot_user, "", [], self._markup(p.get("reply_markup")),
+            from_bot=True, params=p, caption=caption,
+            file=FakeFile(kind, upload.filename or kind, upload.file.read()),
+        )  # fmt: skip
         return self.store_message(message).to_json()
 
     async def api_editMessageText(self, p: dict[str, Any]) -> Any:

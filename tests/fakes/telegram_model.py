@@ -103,6 +103,26 @@ class MessageVersion:
     reply_markup: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class FakeFile:
+    """A file the bot uploaded with sendPhoto or sendDocument, as the test sees it."""
+
+    kind: str  # photo | document
+    filename: str
+    data: bytes
+
+    def to_json(self) -> dict[str, Any]:
+        file_id = f"{self.kind}-{len(self.data)}-{hash(self.data) & 0xFFFF:04x}"
+        base = {"file_id": file_id, "file_unique_id": file_id, "file_size": len(self.data)}
+        if self.kind == "photo":
+            # PNG keeps its size in the IHDR chunk; anything else gets a nominal size.
+            png = self.data[:8] == b"\x89PNG\r\n\x1a\n"
+            width = int.from_bytes(self.data[16:20], "big") if png else 1
+            height = int.from_bytes(self.data[20:24], "big") if png else 1
+            return {"photo": [{**base, "width": width, "height": height}]}
+        return {"document": {**base, "file_name": self.filename}}
+
+
 @dataclass
 class FakeMessage:
     """A message in a fake chat: sent by the bot (``from_bot``) or by a simulated user."""
@@ -121,6 +141,8 @@ class FakeMessage:
     deleted: bool = False
     service: dict[str, Any] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)  # the send/edit call that made it
+    caption: str = ""
+    file: FakeFile | None = None  # a photo or document the bot uploaded
 
     @property
     def chat_id(self) -> int:
@@ -146,6 +168,10 @@ class FakeMessage:
         }
         if self.text:
             data["text"] = self.text
+        if self.caption:
+            data["caption"] = self.caption
+        if self.file is not None:
+            data.update(self.file.to_json())
         if self.entities:
             data["entities"] = self.entities
         if self.reply_markup and "inline_keyboard" in self.reply_markup:

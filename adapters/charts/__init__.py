@@ -1,0 +1,1 @@
+"""Chart renderers for the study tools' progress picture (bot/study/charts.py)."""

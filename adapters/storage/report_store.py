@@ -1,0 +1,67 @@
+"""Error reports (纠错) on SQLite: open ones listed for admins and for `studybot bank check`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from adapters.storage.sql import from_db, to_db
+from adapters.storage.sqlite_store import SqliteStore
+from bot.study.records import Report
+
+_SELECT = """
+SELECT r.id, r.user_id, r.chat_id, r.bank_id, r.bank_version, r.question_id, r.text, r.created_at, r.state,
+       coalesce(r.note, ''), coalesce(u.display_name, '')
+FROM reports r LEFT JOIN users u ON u.id = r.user_id
+"""
+
+
+def _report(row: Sequence[Any]) -> Report:
+    created = from_db(row[7])
+    assert created is not None
+    return Report(row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10])
+
+
+class SqliteReportStore:
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    async def add_report(self, report: Report) -> int:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO reports "
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    report.user_id,
+                    report.chat_id,
+                    report.bank_id,
+                    report.bank_version,
+                    report.question_id,
+                    report.text,
+                    to_db(report.created_at),
+                ),
+            )
+        return int(cursor.lastrowid or 0)
+
+    async def open_reports(self, bank_id: str | None = None) -> list[Report]:
+        if bank_id is None:
+            rows = await self.store.all(_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
+        else:
+            rows = await self.store.all(
+                _SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,)
+            )
+        return [_report(r) for r in rows]
+
+    async def get_report(self, report_id: int) -> Report | None:
+        row = await self.store.read_own(_SELECT + "WHERE r.id = ?", (report_id,))
+        return _report(row) if row else None
+
+    async def close_report(self, report_id: int, state: str, note: str, at: datetime) -> bool:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE reports SET state = ?, note = ?, closed_at = ? WHERE id = ? AND state = 'open'",
+                (state, note, to_db(at), report_id),
+            )
+        return cursor.rowcount > 0

@@ -1,0 +1,501 @@
+"""The study commands' use cases (one method per catalog entry, named by its `use_case`):
+mock exams, the mistake notebook, spaced review, favourites, progress and error reports.
+
+Application finds these by name (bot/application.py). Every read catches the study feed up
+first, so the person's last answer is always in what they see. Practice questions go through
+the normal ask flow (a practice round in the caller's chat), so every platform shows and
+grades them as any /quiz question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import hashlib
+import io
+from collections import defaultdict
+from datetime import timedelta
+
+from bot.application import Caller, FileView, Reply, TextView
+from bot.clock import Clock
+from bot.commands.parsing import Parsed
+from bot.i18n import bank_text, t
+from bot.kinds import RoundKind, UserRef
+from bot.messages import QuestionView, ShowStats, StatsView, notice
+from bot.model import Bank, Question, QuestionType
+from bot.outbox import Outbox
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError
+from bot.study.charts import ChartData, ChartRenderer
+from bot.study.feed import StudyFeed
+from bot.study.mocks import Mocks
+from bot.study.ports import ReportStore, StudyStore
+from bot.study.records import Report
+from bot.study.views import (
+    FavouritesView,
+    MistakesView,
+    NotebookRow,
+    ProgressView,
+    ReportRow,
+    ReportsView,
+)
+
+REPORT_LIMIT = 500
+_NO_TAG = "—"
+
+
+def bank_version(bank: Bank) -> str:
+    """A content hash of the bank's questions: which text a report was made against."""
+    digest = hashlib.sha256(repr((bank.id, bank.questions)).encode())
+    return digest.hexdigest()[:12]
+
+
+class StudyUseCases:
+    # The catalog use cases this object carries out (Application looks them up by name).
+    use_cases = frozenset(
+        {
+            "mock_start",
+            "mock_go",
+            "mock_answer",
+            "mock_flag",
+            "mock_sheet",
+            "mock_submit",
+            "mock_quit",
+            "mock_grade",
+            "mock_report",
+            "mistakes",
+            "mistakes_practice",
+            "mistakes_export",
+            "review",
+            "favorites",
+            "favorites_practice",
+            "favorites_add",
+            "favorites_remove",
+            "stats",
+            "report",
+            "reports_list",
+            "reports_resolve",
+            "reports_dismiss",
+        }
+    )
+
+    def __init__(
+        self,
+        quiz: Quiz,
+        store: StudyStore,
+        feed: StudyFeed,
+        mocks: Mocks,
+        reports: ReportStore,
+        charts: ChartRenderer | None,
+        outbox: Outbox,
+        clock: Clock,
+    ) -> None:
+        self.quiz = quiz
+        self.store = store
+        self.feed = feed
+        self.mocks = mocks
+        self.reports = reports
+        self.charts = charts
+        self.outbox = outbox
+        self.clock = clock
+        self._versions: dict[str, str] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def _user(self, caller: Caller) -> UserRef:
+        if caller.user is None:
+            raise QuizError("error.no_user")
+        return caller.user
+
+    async def _person(self, caller: Caller) -> tuple[int, Bank]:
+        """The caller's user id and the chat's bank, after catching the study feed up."""
+        user_id = await self.quiz.user_id(self._user(caller))
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        await self.feed.catch_up()
+        return user_id, bank
+
+    async def _practise(self, caller: Caller, ids: frozenset[str], empty_key: str) -> QuestionView:
+        """Ask one of `ids` as a practice round in the caller's chat."""
+        if not ids:
+            raise QuizError(empty_key)
+        chat = await self.quiz.chat(caller.chat)
+        question = await self.quiz.pick_question(chat, only=ids)
+        now = self.clock.now()
+        round_ = await self.quiz.open_round(
+            chat,
+            question,
+            RoundKind.PRACTICE,
+            now,
+            now + timedelta(minutes=self.quiz.settings.practice_minutes),
+        )
+        return self.quiz.question_view(round_, chat, question)
+
+    @staticmethod
+    def _number(parsed: Parsed) -> int | None:
+        value = parsed.args.get("number")
+        return value if isinstance(value, int) else None
+
+    # ------------------------------------------------------------ mock exam
+
+    async def mock_start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        bank = parsed.args.get("bank")
+        view = await self.mocks.start(caller.chat, self._user(caller), str(bank) if bank else None, language)
+        return Reply(view, language)
+
+    async def mock_go(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.mocks.show(self._user(caller), self._number(parsed), language), language)
+
+    async def mock_answer(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        view = await self.mocks.answer(
+            self._user(caller), self._number(parsed), str(parsed.args["response"]), language
+        )
+        return Reply(view, language)
+
+    async def mock_flag(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.mocks.flag(self._user(caller), self._number(parsed), language), language)
+
+    async def mock_sheet(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.mocks.sheet(self._user(caller), language), language)
+
+    async def mock_submit(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.mocks.submit(self._user(caller), language), language)
+
+    async def mock_quit(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        await self.mocks.quit(self._user(caller))
+        return Reply(TextView(t(language, "mock.quit")), language)
+
+    async def mock_grade(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        number = self._number(parsed) or 0
+        view = await self.mocks.self_grade(self._user(caller), number, str(parsed.args["level"]), language)
+        return Reply(view, language)
+
+    async def mock_report(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.mocks.last_report(self._user(caller), language), language)
+
+    # ------------------------------------------------------------ mistake notebook
+
+    async def _notebook(self, caller: Caller, tag: str | None) -> tuple[Bank, list[tuple[Question, int]]]:
+        user_id, bank = await self._person(caller)
+        by_id = {q.id: q for q in bank.questions}
+        entries = [
+            (by_id[m.question_id], m.misses)
+            for m in await self.store.notebook(user_id, bank.id)
+            if m.question_id in by_id
+        ]
+        if tag:
+            entries = [(q, n) for q, n in entries if tag in q.tags]
+        return bank, entries
+
+    async def mistakes(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        tag = parsed.args.get("tag")
+        _, entries = await self._notebook(caller, str(tag) if tag else None)
+        groups: dict[tuple[str, QuestionType], list[NotebookRow]] = defaultdict(list)
+        for question, misses in entries:
+            key = (question.tags[0] if question.tags else _NO_TAG, question.type)
+            groups[key].append(
+                NotebookRow(question.number, question.type, bank_text(language, question.stem), misses)
+            )
+        ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], list(QuestionType).index(kv[0][1])))
+        view = MistakesView(
+            language,
+            tuple((tag_, qtype, tuple(rows)) for (tag_, qtype), rows in ordered),
+            len(entries),
+            self.feed.graduate_after,
+        )
+        return Reply(view, language)
+
+    async def mistakes_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        tag = parsed.args.get("tag")
+        _, entries = await self._notebook(caller, str(tag) if tag else None)
+        view = await self._practise(caller, frozenset(q.id for q, _ in entries), "mistakes.empty")
+        return Reply(view, language, public=True)
+
+    async def mistakes_export(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        bank, entries = await self._notebook(caller, None)
+        if not entries:
+            raise QuizError("mistakes.empty")
+        header = [
+            t(language, f"export.{c}")
+            for c in ("number", "type", "tags", "misses", "stem", "answer", "explanation")
+        ]
+        rows = [
+            [
+                str(q.number),
+                t(language, f"type.{q.type}"),
+                " ".join(q.tags),
+                str(n),
+                bank_text(language, q.stem),
+                _answer_text(q, language),
+                bank_text(language, q.explanation),
+            ]
+            for q, n in entries
+        ]
+        out = io.StringIO()
+        csv.writer(out).writerows([header, *rows])
+        lines = [f"# {t(language, 'mistakes.title')} — {bank_text(language, bank.title)}", ""]
+        for row in rows:
+            lines += [
+                f"## {row[0]}. {row[4]}",
+                "",
+                f"- {header[1]}: {row[1]}",
+                f"- {header[3]}: {row[3]}",
+                f"- {header[5]}: {row[5]}",
+            ]
+            if row[6]:
+                lines.append(f"- {header[6]}: {row[6]}")
+            lines.append("")
+        files = (
+            FileView("mistakes.csv", ("\ufeff" + out.getvalue()).encode("utf-8")),  # BOM: Excel reads UTF-8
+            FileView("mistakes.md", "\n".join(lines).encode("utf-8")),
+        )
+        return Reply(TextView(t(language, "mistakes.exported", count=len(rows))), language, files=files)
+
+    # ------------------------------------------------------------ spaced review
+
+    async def review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        user_id, bank = await self._person(caller)
+        now = self.clock.now()
+        known = {q.id for q in bank.questions}
+        due = [
+            c.question_id
+            for c in await self.store.due_cards(user_id, bank.id, now, 200)
+            if c.question_id in known
+        ]
+        if due:
+            view = await self._practise(caller, frozenset(due[:1]), "review.none")
+            return Reply(view, language, public=True)
+        following = await self.store.next_due(user_id, bank.id)
+        if following is None:
+            return Reply(TextView(t(language, "review.no_cards")), language)
+        zone = (await self.quiz.chat(caller.chat)).settings.timezone
+        from bot.text import local_time
+
+        return Reply(TextView(t(language, "review.done", when=local_time(following, zone))), language)
+
+    # ------------------------------------------------------------ favourites
+
+    async def favourite(self, caller: Caller, question_id: str, on: bool) -> Reply:
+        """Star or unstar a question of the chat's bank (the ☆ button on questions and reveals)."""
+        user_id, bank = await self._person(caller)
+        language = (await self.quiz.chat(caller.chat)).settings.language
+        try:
+            question = bank.question(question_id)
+        except KeyError:
+            raise QuizError("favorites.unknown", number=question_id) from None
+        await self.store.set_favourite(user_id, bank.id, question.id, on, self.clock.now())
+        key = "favorites.added" if on else "favorites.removed"
+        return Reply(TextView(t(language, key, number=question.number)), language)
+
+    async def _by_number(self, caller: Caller, number: int | None) -> Question:
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        found = next((q for q in bank.questions if q.number == number), None)
+        if found is None:
+            raise QuizError("favorites.unknown", number=number)
+        return found
+
+    async def favorites_add(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        question = await self._by_number(caller, self._number(parsed))
+        return await self.favourite(caller, question.id, True)
+
+    async def favorites_remove(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        question = await self._by_number(caller, self._number(parsed))
+        return await self.favourite(caller, question.id, False)
+
+    async def favorites(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        user_id, bank = await self._person(caller)
+        by_id = {q.id: q for q in bank.questions}
+        rows = tuple(
+            (by_id[i].number, by_id[i].type, bank_text(language, by_id[i].stem))
+            for i in await self.store.favourites(user_id, bank.id)
+            if i in by_id
+        )
+        return Reply(FavouritesView(language, rows), language)
+
+    async def favorites_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        user_id, bank = await self._person(caller)
+        ids = frozenset(await self.store.favourites(user_id, bank.id)) & {q.id for q in bank.questions}
+        return Reply(await self._practise(caller, ids, "favorites.empty"), language, public=True)
+
+    # ------------------------------------------------------------ progress
+
+    async def stats(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        other = parsed.args.get("user")
+        if isinstance(other, UserRef):  # someone else's plain stats, as before
+            return Reply(await self.quiz.stats(ShowStats(caller.chat, other)), language)
+        group = parsed.args.get("of") == "group"
+        if group and not (caller.private or caller.admin):
+            raise QuizError("error.not_admin")
+        chat = await self.quiz.chat(caller.chat)
+        bank = self.quiz.bank_for(chat)
+        await self.feed.catch_up()
+        if group:
+            answered = await self.store.answered(None, bank.id, chat.id)
+            view = _progress(language, bank, answered, group=True)
+            return Reply(view, language)
+        user = self._user(caller)
+        user_id = await self.quiz.user_id(user)
+        answered = await self.store.answered(user_id, bank.id)
+        now = self.clock.now()
+        day, week = now + timedelta(days=1), now + timedelta(days=7)
+        forecast_bounds = [now + timedelta(days=d + 1) for d in range(14)]
+        due_today, due_week, *cumulative = await self.store.due_counts(
+            user_id, bank.id, [day, week, *forecast_bounds]
+        )
+        stats = await self.quiz.stats(ShowStats(caller.chat, user))
+        mocks = await self.mocks.store.history(user_id, 5)
+        view = _progress(
+            language,
+            bank,
+            answered,
+            notebook=len(await self.store.notebook(user_id, bank.id)),
+            due=(due_today, due_week),
+            streak=stats.streak,
+            summary=stats,
+            mocks=tuple(
+                (
+                    (m.submitted_at or m.started_at).date().isoformat(),
+                    m.score or 0.0,
+                    m.total,
+                    (m.score or 0.0) >= m.pass_mark,
+                )
+                for m in mocks
+            ),
+        )
+        files: tuple[FileView, ...] = ()
+        if self.charts is not None:
+            start = (now - timedelta(days=29)).replace(hour=0, minute=0, second=0, microsecond=0)
+            per_day = await self.store.activity(user_id, start)
+            activity = tuple(
+                per_day.get((start + timedelta(days=d)).date().isoformat(), 0) for d in range(30)
+            )
+            forecast = tuple(b - a for a, b in zip([0, *cumulative], cumulative, strict=False))
+            data = ChartData(
+                t(language, "progress.chart_title"),
+                t(language, "progress.chart_tags"),
+                tuple((tag, right / total) for tag, right, total in view.by_tag[:10] if total),
+                t(language, "progress.chart_activity"),
+                activity,
+                t(language, "progress.chart_forecast"),
+                forecast,
+            )
+            png = await asyncio.to_thread(self.charts.render, data)
+            files = (FileView("progress.png", png, t(language, "progress.chart_title"), image=True),)
+        return Reply(view, language, files=files)
+
+    # ------------------------------------------------------------ error reports
+
+    async def report(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        text = str(parsed.args.get("text") or "").strip()
+        if not text:
+            raise QuizError("report.empty")
+        if len(text) > REPORT_LIMIT:
+            raise QuizError("report.too_long", limit=REPORT_LIMIT, length=len(text))
+        user_id = await self.quiz.user_id(self._user(caller))
+        chat = await self.quiz.chat(caller.chat)
+        target: tuple[str, str] | None = None
+        mock = await self.mocks.store.open_mock(user_id)
+        if mock is not None:
+            target = (mock.bank_id, mock.items[mock.position].question_id)
+        else:
+            last = await self.quiz.store.last_round(chat.id)
+            if last is not None:
+                target = (last.bank_id, last.question_id)
+        if target is None or target[0] not in self.quiz.banks:
+            raise QuizError("report.no_question")
+        bank = self.quiz.banks[target[0]]
+        version = self._versions.setdefault(bank.id, bank_version(bank))
+        report_id = await self.reports.add_report(
+            Report(0, user_id, chat.id, bank.id, version, target[1], text, self.clock.now())
+        )
+        number = bank.question(target[1]).number
+        return Reply(TextView(t(language, "report.thanks", id=report_id, number=number)), language)
+
+    async def reports_list(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        rows = []
+        for report in await self.reports.open_reports():
+            bank = self.quiz.banks.get(report.bank_id)
+            number = next((q.number for q in bank.questions if q.id == report.question_id), 0) if bank else 0
+            rows.append(
+                ReportRow(
+                    report.id,
+                    number,
+                    report.question_id,
+                    report.reporter,
+                    report.text,
+                    report.created_at.date().isoformat(),
+                )
+            )
+        return Reply(ReportsView(language, tuple(rows)), language)
+
+    async def reports_resolve(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._close_report(parsed, language, "resolved")
+
+    async def reports_dismiss(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._close_report(parsed, language, "dismissed")
+
+    async def _close_report(self, parsed: Parsed, language: str, state: str) -> Reply:
+        report_id = int(str(parsed.args["id"]))
+        note = str(parsed.args.get("note") or "").strip()[:REPORT_LIMIT]
+        report = await self.reports.get_report(report_id)
+        if report is None or not await self.reports.close_report(report_id, state, note, self.clock.now()):
+            raise QuizError("reports.not_open", id=report_id)
+        # The reporter hears back where they reported (a chat the bot can always post to).
+        chat = await self.quiz.store.get_chat(report.chat_id)
+        if chat is not None:
+            bank = self.quiz.banks.get(report.bank_id)
+            number = next((q.number for q in bank.questions if q.id == report.question_id), 0) if bank else 0
+            await self.outbox.post_notice(
+                chat,
+                notice(
+                    f"report.{state}", chat.settings.language, id=report_id, number=number, note=note or "—"
+                ),
+            )
+        return Reply(TextView(t(language, f"reports.{state}", id=report_id)), language)
+
+
+def _answer_text(question: Question, language: str) -> str:
+    from bot.presenting import correct_label
+
+    return correct_label(question, language)
+
+
+def _progress(
+    language: str,
+    bank: Bank,
+    answered: dict[str, tuple[int, int]],
+    *,
+    group: bool = False,
+    notebook: int = 0,
+    due: tuple[int, int] = (0, 0),
+    streak: int = 0,
+    mocks: tuple[tuple[str, float, float, bool], ...] = (),
+    summary: StatsView | None = None,
+) -> ProgressView:
+    by_type: dict[QuestionType, list[int]] = {q: [0, 0] for q in QuestionType}
+    by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for question in bank.questions:
+        right, total = answered.get(question.id, (0, 0))
+        by_type[question.type][0] += right
+        by_type[question.type][1] += total
+        for tag in question.tags:
+            by_tag[tag][0] += right
+            by_tag[tag][1] += total
+    tags = sorted(
+        ((tag, r, n) for tag, (r, n) in by_tag.items() if n),
+        key=lambda row: (row[1] / row[2], -row[2], row[0]),
+    )
+    practised = sum(1 for q in bank.questions if answered.get(q.id, (0, 0))[1])
+    return ProgressView(
+        language,
+        practised,
+        len(bank.questions),
+        tuple((q, r, n) for q, (r, n) in by_type.items() if n),
+        tuple(tags[: 5 if group else 10]),
+        notebook,
+        due[0],
+        due[1],
+        streak,
+        mocks,
+        group,
+        summary,
+    )

@@ -1,0 +1,196 @@
+"""Mock exams on the shipped bank through the application layer and the real SQLite store:
+the declared paper, answers kept across a restart with the clock by wall time, grading only at
+hand-in, the reminder and the automatic hand-in, and each bad input answered clearly."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bank.loader import load_bank
+from bot.application import Caller
+from bot.clock import ManualClock
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.model import QuestionType
+from bot.reply_text import render_reply
+from bot.study.paper import draw, paper_of
+from bot.study.views import MockQuestionView, MockReportView
+from studybot.bootstrap import PACKAGED_BANKS, bootstrap
+from studybot.config import Config
+from tests.fakes.ports import ManualScheduler, RecordingPort
+
+SHIPPED = load_bank(PACKAGED_BANKS / "ai_trainer_2025.yaml")
+ME = Caller(ChatRef(Platform.CONSOLE, "me", ChatKind.PRIVATE), UserRef(Platform.CONSOLE, "me", "Me"))
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(datetime(2025, 3, 1, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+async def make(tmp_path, clock):
+    apps = []
+
+    async def build():
+        cfg = Config(data_dir=tmp_path, default_bank=SHIPPED.id, language="en", sqlite_synchronous="NORMAL")
+        app = await bootstrap(
+            cfg,
+            clock=clock,
+            rng=random.Random(7),
+            banks={SHIPPED.id: SHIPPED},
+            scheduler=ManualScheduler(clock),
+        )
+        app.port = RecordingPort()
+        app.add_port(app.port)
+        await app.start()
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        if app.store._db is not None:
+            await app.close()
+
+
+def key_answer(question) -> str:
+    if question.type is QuestionType.MULTI:
+        return "".join(question.answer)
+    return question.answer[0]
+
+
+async def run(app, line: str, caller: Caller = ME) -> str:
+    reply = await app.application.run_text(line, caller)
+    return render_reply(reply)
+
+
+def test_the_shipped_paper_is_the_real_exam():
+    paper = paper_of(SHIPPED)
+    assert [(str(s.type), s.count, s.points) for s in paper.sections] == [
+        ("single", 30, 1.0),
+        ("multi", 10, 2.0),
+        ("judge", 10, 1.0),
+        ("fill", 10, 2.0),
+        ("short", 2, 10.0),
+    ]
+    assert paper.total == 100 and paper.minutes == 90 and paper.pass_mark == 60
+    _, items = draw(SHIPPED, paper, random.Random(1))
+    assert len(items) == 62 and len({i.question_id for i in items}) == 62
+
+
+def test_a_section_larger_than_the_bank_takes_what_there_is_and_a_smaller_one_is_drawn():
+    from dataclasses import replace
+
+    from bot.model import Paper, PaperSection
+
+    paper = Paper((PaperSection(QuestionType.SINGLE, 5, 1), PaperSection(QuestionType.SHORT, 9, 10)), 30, 20)
+    sections, items = draw(replace(SHIPPED, paper=paper), paper, random.Random(3))
+    assert [(s.count, s.points) for s in sections] == [(5, 1.0), (2, 10.0)]
+    again = draw(replace(SHIPPED, paper=paper), paper, random.Random(4))[1]
+    assert {i.question_id for i in items[:5]} != {i.question_id for i in again[:5]}  # drawn at random
+    no_paper = paper_of(replace(SHIPPED, paper=None))
+    assert sum(s.count for s in no_paper.sections) == 62
+
+
+async def test_every_key_answer_and_full_self_grades_give_100(make):
+    app = await make()
+    start = await run(app, "/mock")
+    assert "62 questions in 5 sections, 100 points, 90 minutes, pass at 60" in start
+    assert "Item 1/62" in start and "1:30:00 left" in start
+    mock = await app.mocks.store.open_mock(await app.quiz.user_id(ME.user))
+    for number, item in enumerate(mock.items, 1):
+        text = await run(app, f"/mock {number} {key_answer(SHIPPED.question(item.question_id))}")
+        assert "saved" in text or "Answer sheet: 62/62" in text, text
+    report = await run(app, "/mock submit")
+    assert "Score: 80 / 100" in report and "2 short answers wait for your self-grade" in report
+    for number in (61, 62):
+        report = await run(app, f"/mock grade {number} full")
+    assert "Score: 100 / 100" in report and "Passed (pass mark 60)" in report
+
+
+async def test_handing_in_at_once_gives_0_with_every_section(make):
+    app = await make()
+    await run(app, "/mock")
+    report = await run(app, "/模拟考试 交卷")
+    assert "Score: 0 / 100" in report and "Not passed" in report
+    for line in (
+        "Single choice: 0 / 30",
+        "Multiple choice: 0 / 20",
+        "True or false: 0 / 10",
+        "Fill in the blank: 0 / 20",
+        "Short answer: 0 / 20",
+    ):
+        assert line in report
+    assert (
+        await app.storage.study.notebook(await app.quiz.user_id(ME.user), SHIPPED.id) == []
+    )  # blanks: no notebook
+
+
+async def test_a_restart_keeps_answers_and_the_clock(make, clock):
+    app = await make()
+    await run(app, "/mock")
+    await run(app, "/mock 3 B")
+    await run(app, "/mock flag 5")
+    clock.advance(timedelta(minutes=30))
+    await app.close()
+    again = await make()
+    resumed = await run(again, "/mock")
+    assert "Resuming your mock exam" in resumed and "1:00:00 left" in resumed
+    sheet = await run(again, "/mock sheet")
+    assert "1/62 answered" in sheet and "3✓" in sheet and "5·🚩" in sheet
+    shown = await run(again, "/mock go 3")
+    assert "Your answer: B" in shown
+    assert set(again.scheduler.jobs) >= {"mock-end:1", "mock-remind:1"}
+
+
+async def test_the_reminder_and_the_automatic_hand_in(make, clock):
+    app = await make()
+    await run(app, "/mock")
+    await run(app, "/mock 1 A")
+    clock.advance(timedelta(minutes=80))
+    await app.scheduler.run_due()
+    assert [n.key for n in app.port.of("notice")] == ["mock.reminder"]
+    clock.advance(timedelta(minutes=10))
+    await app.scheduler.run_due()
+    assert [n.key for n in app.port.of("notice")] == ["mock.reminder", "mock.timed_out"]
+    assert "You have no mock exam in progress" in await run(app, "/mock submit")
+    assert "Score:" in await run(app, "/mock report")
+
+
+async def test_bad_input_gets_a_clear_message_and_nothing_is_lost(make, clock):
+    app = await make()
+    await run(app, "/mock")
+    assert await run(app, "/mock 99 B") == "There is no item 99: this paper has items 1 to 62."
+    assert "saved" in await run(app, "/mock 2 C")
+    twice = await run(app, "/mock")
+    assert "Resuming" in twice
+    assert "Answer sheet: 1/62" in await run(app, "/mock sheet")
+    clock.advance(timedelta(minutes=91))
+    late = await run(app, "/mock 4 A")
+    assert late.startswith("⏰ Time was up: the paper was handed in")
+    report = await app.application.run_text("/mock report", ME)
+    assert isinstance(report.view, MockReportView) and report.view.used_seconds == 90 * 60
+
+
+async def test_mock_answers_feed_the_notebook_at_hand_in(make):
+    app = await make()
+    await run(app, "/mock")
+    mock = await app.mocks.store.open_mock(await app.quiz.user_id(ME.user))
+    first = SHIPPED.question(mock.items[0].question_id)
+    wrong = next(letter for letter in first.letters if letter not in first.answer)
+    await run(app, f"/mock 1 {wrong}")
+    user_id = await app.quiz.user_id(ME.user)
+    assert await app.storage.study.notebook(user_id, SHIPPED.id) == []  # nothing graded yet
+    await run(app, "/mock submit")
+    notebook = await app.storage.study.notebook(user_id, SHIPPED.id)
+    assert [m.question_id for m in notebook] == [first.id]
+    listed = await run(app, "/错题本")
+    assert f"{first.number}." in listed and "missed 1 time" in listed
+
+
+async def test_the_first_question_view_is_rendered_by_kind(make):
+    app = await make()
+    reply = await app.application.run_text("/mock start", ME)
+    assert isinstance(reply.view, MockQuestionView) and not reply.public

@@ -1,0 +1,175 @@
+"""The study commands besides the mock exam, on the real SQLite store: the notebook and its
+export, due reviews, favourites, progress with its chart (PNG, CJK glyphs not boxes), error
+reports with admins and the reporter told."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from adapters.charts.matplotlib_charts import MatplotlibCharts, cjk_font
+from bot.application import Application, Caller
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.messages import QuestionView, SubmitAnswer
+from bot.reply_text import render_reply
+from bot.study.charts import ChartData
+
+# The recording port speaks for the console.
+PRIVATE = ChatRef(Platform.CONSOLE, "10", ChatKind.PRIVATE, title="Ann")
+GROUP = ChatRef(Platform.CONSOLE, "-20", ChatKind.GROUP, title="group")
+ANN = UserRef(Platform.CONSOLE, "10", "Ann")
+BOB = UserRef(Platform.CONSOLE, "11", "Bob")
+ME = Caller(PRIVATE, ANN)
+
+
+@pytest.fixture
+async def app(make_app):
+    built = await make_app()
+    built.app_layer = Application(built.quiz, built.dailies, built.contests, study=built.study)
+    return built
+
+
+async def answer(app, view: QuestionView, right: bool, user: UserRef = ANN) -> None:
+    round_ = await app.store.get_round(view.round_id)
+    question = app.banks["sample"].question(round_.question_id)
+    if right:
+        response = ",".join(question.answer) if str(question.type) == "multi" else question.answer[0]
+    else:
+        response = (
+            next(letter for letter in "ABCD" if letter not in question.answer)
+            if question.options
+            else ("false" if question.answer == ("true",) else "zzz-wrong")
+        )
+    await app.quiz.submit(SubmitAnswer(view.round_id, user, response))
+    await app.quiz.flush()
+
+
+async def ask(app, line: str, caller: Caller = ME):
+    return await app.app_layer.run_text(line, caller)
+
+
+async def test_a_wrong_answer_lands_in_the_notebook_and_leaves_after_two_right(app, clock):
+    first = (await ask(app, "/quiz single")).view
+    await answer(app, first, right=False)
+    listed = render_reply(await ask(app, "/mistakes"))
+    assert "missed 1 time" in listed
+    for _ in range(2):
+        clock.advance(60)
+        practice = (await ask(app, "/mistakes practice")).view
+        assert isinstance(practice, QuestionView)
+        await answer(app, practice, right=True)
+    assert render_reply(await ask(app, "/mistakes")) == "Your mistake notebook is empty."
+
+
+async def test_export_sends_csv_and_markdown(app):
+    view = (await ask(app, "/quiz single")).view
+    await answer(app, view, right=False)
+    reply = await ask(app, "/mistakes export")
+    names = [f.filename for f in reply.files]
+    assert names == ["mistakes.csv", "mistakes.md"]
+    rows = list(csv.reader(io.StringIO(reply.files[0].data.decode("utf-8-sig"))))
+    assert rows[0][0] == "Number" and len(rows) == 2
+    assert reply.files[1].data.decode().startswith("# Mistake notebook")
+
+
+async def test_review_serves_a_due_card_then_says_when_the_next_is_due(app, clock):
+    assert "No review cards yet" in render_reply(await ask(app, "/review"))
+    view = (await ask(app, "/quiz single")).view
+    await answer(app, view, right=False)
+    clock.advance(3600)
+    due = (await ask(app, "/复习")).view
+    assert isinstance(due, QuestionView)
+    await answer(app, due, right=True)
+    clock.advance(1)
+    assert "Nothing due now. The next card is due" in render_reply(await ask(app, "/review"))
+
+
+async def test_favourites_by_number_listed_and_practised(app):
+    assert "No starred questions" in render_reply(await ask(app, "/favorites"))
+    assert render_reply(await ask(app, "/favorites add 1")) == "⭐ Question 1 starred"
+    assert "1 starred question" in render_reply(await ask(app, "/收藏"))
+    practice = (await ask(app, "/favorites practice")).view
+    assert isinstance(practice, QuestionView) and practice.number == 1
+    assert "no question 999" in render_reply(await ask(app, "/favorites add 999"))
+
+
+async def test_stats_sends_a_chart(app):
+    view = (await ask(app, "/quiz single")).view
+    await answer(app, view, right=True)
+    reply = await ask(app, "/stats")
+    assert "Practised 1 /" in render_reply(reply)
+    assert reply.files and reply.files[0].image and reply.files[0].data.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+async def test_group_admins_see_the_weakest_tags_and_members_are_refused(app):
+    view = (await ask(app, "/quiz single", Caller(GROUP, BOB))).view
+    await answer(app, view, right=False, user=BOB)
+    assert "Only admins" in render_reply(await ask(app, "/stats group", Caller(GROUP, BOB)))
+    shown = render_reply(await ask(app, "/stats group", Caller(GROUP, ANN, admin=True)))
+    assert "The group's weakest tags" in shown and "0%" in shown
+
+
+def _ink(png: bytes) -> tuple[int, int]:
+    """Dark pixels in the picture, and their distinct 8x8 patterns (tofu boxes all look alike)."""
+    from matplotlib import image as mpimg
+
+    pixels = mpimg.imread(io.BytesIO(png))
+    dark = pixels[:, :, :3].mean(axis=2) < 0.5
+    return int(dark.sum()), len(
+        {
+            dark[y : y + 8, x : x + 8].tobytes()
+            for y in range(0, dark.shape[0] - 8, 8)
+            for x in range(0, dark.shape[1] - 8, 8)
+            if dark[y : y + 8, x : x + 8].any()
+        }
+    )
+
+
+def test_chinese_labels_are_drawn_not_boxes():
+    assert cjk_font() is not None, "no CJK font installed (.ci/run installs fonts-wqy-microhei)"
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns "Glyph ... missing from font(s)" for tofu
+        png = MatplotlibCharts().render(
+            ChartData(
+                "学习进度",
+                "各标签正确率",
+                (("机器学习", 0.5), ("注意力", 0.8)),
+                "近 30 天答题数",
+                (1,) * 30,
+                "未来 14 天到期卡片",
+                (2,) * 14,
+            )
+        )
+    assert png.startswith(b"\x89PNG")
+    ink, shapes = _ink(png)
+    assert ink > 0 and shapes > 50
+
+
+async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
+    await ask(app, "/quiz single")
+    too_long = render_reply(await ask(app, "/report " + "x" * 5000))
+    assert too_long == "That report is too long: 5000 characters, 500 at most. Please shorten it."
+    thanks = render_reply(await ask(app, "/纠错 the answer should be B"))
+    assert thanks.startswith("Thank you! Report #1")
+    assert "Only admins" in render_reply(await ask(app, "/reports", Caller(GROUP, BOB)))
+    listed = render_reply(await ask(app, "/reports", Caller(GROUP, ANN, admin=True)))
+    assert "#1 question" in listed and "the answer should be B" in listed
+    done = render_reply(
+        await ask(app, "/reports resolve 1 fixed in the bank", Caller(GROUP, ANN, admin=True))
+    )
+    assert done == "Report #1 resolved; the reporter was told."
+    told = app.port.of("notice")[-1]
+    assert told.key == "report.resolved" and dict(told.params)["note"] == "fixed in the bank"
+    again = render_reply(await ask(app, "/reports dismiss 1", Caller(GROUP, ANN, admin=True)))
+    assert again == "There is no open report #1."
+
+
+async def test_private_practice_never_moves_a_group_board(app):
+    view = (await ask(app, "/quiz single")).view
+    await answer(app, view, right=True)
+    board = render_reply(await ask(app, "/leaderboard", Caller(GROUP, BOB)))
+    assert "Ann" not in board
