@@ -102,7 +102,7 @@ async def test_settings_commands_in_a_private_chat(tg: TelegramHarness) -> None:
     assert (await tg.say(ANN.id, ANN, "/frobnicate"))["text"] == t(
         "en", "error.unknown_command", command="/frobnicate"
     )
-    assert (await tg.say(ANN.id, ANN, "/review"))["text"] == t("en", "review.none")
+    assert (await tg.say(ANN.id, ANN, "/review"))["text"] == t("en", "review.no_cards")
     assert (await tg.say(ANN.id, ANN, "/quiz nosuchtag"))["text"] == t(
         "en", "error.no_questions_for", filter="nosuchtag"
     )
