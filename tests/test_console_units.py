@@ -127,3 +127,24 @@ async def test_the_limits_come_from_the_config(make_app):
     await app.quiz.ask(Ask(PRIVATE, ALICE))
     with pytest.raises(QuizError):
         await app.quiz.ask(Ask(PRIVATE, ALICE))
+
+
+# ------------------------------------------------------------ files sent with a reply
+
+
+async def test_files_with_a_reply_are_written_to_the_data_directory_never_over_another(make_app):
+    from bot.application import FileView, Reply, TextView
+
+    app = await make_app()
+    out = io.StringIO()
+    console = ConsoleAdapter(app.application, data_dir=app.config.data_dir, stdin=io.StringIO(""), stdout=out)
+    chart = FileView("chart.png", b"\x89PNG one", caption="Your week", image=True)
+    console.show(Reply(TextView("Stats"), "en", files=(chart,)))
+    console.show(Reply(TextView("Stats"), "en", files=(chart, FileView("../../outside.csv", b"a,b\n"))))
+    data = app.config.data_dir.resolve()
+    assert (data / "chart.png").read_bytes() == b"\x89PNG one"
+    assert (data / "chart-2.png").read_bytes() == b"\x89PNG one"
+    assert (data / "outside.csv").read_bytes() == b"a,b\n"  # a name is never a path
+    shown = out.getvalue()
+    assert f"Your week\nFile saved: {data / 'chart.png'}" in shown
+    assert f"File saved: {data / 'chart-2.png'}" in shown and f"File saved: {data / 'outside.csv'}" in shown
