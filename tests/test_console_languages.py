@@ -18,7 +18,7 @@ from tests.test_console_process import SAMPLE_BANK
 
 ANSWERS = "/quiz transformer\n2\nZZZ\n"  # a single-choice question, then two answers it cannot read
 BAD_INPUTS = ANSWERS + "/daily 25:99\n/contest start -1 x\n/lang xx\n/quiz nosuchtag\n/nosuchcommand\n"
-CONTEST = "/contest start 1 1\n"  # one question: a singular
+CONTEST = "/contest start 1 1 evaluation\n"  # one (true/false) question: a singular
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
