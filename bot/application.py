@@ -16,7 +16,7 @@ from bot.commands.catalog import CATALOG, Command, Permission, Scope
 from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
 from bot.daily import Dailies
-from bot.i18n import t
+from bot.i18n import bank_text, t
 from bot.kinds import AnswerMode, ChatKind, ChatRef, RoundKind, UserRef
 from bot.live_counts import LiveCounts, ShowCount
 from bot.messages import (
@@ -191,6 +191,13 @@ class Application:
             if c.scope.allows(caller.private)
         )
         return HelpView(rows, language)
+
+    async def welcome(self, chat: ChatRef, key: str) -> Reply:
+        """The greeting `key` (a catalog key taking the bank's `title` and `count`) for the chat's bank."""
+        language = await self.language(chat)
+        bank = self.quiz.bank_for(await self.quiz.chat(chat))
+        text = t(language, key, title=bank_text(language, bank.title), count=len(bank.questions))
+        return Reply(WelcomeView(text, language), language)
 
     def _user(self, caller: Caller) -> UserRef:
         if caller.user is None:  # e.g. a message sent as a channel: nobody to keep stats for

@@ -54,7 +54,7 @@ class App:
     outbox: Outbox
     dailies: Dailies
     contests: Contests
-    application: Application
+    application: Application  # what chat adapters get: commands and answers
     feed: StudyFeed
     mocks: Mocks
     study: StudyUseCases

@@ -75,7 +75,7 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         else:
             from adapters.console import ConsoleAdapter
 
-            console = ConsoleAdapter(app.quiz, dailies=app.dailies, contests=app.contests)
+            console = ConsoleAdapter(app.application, data_dir=config.data_dir)
             app.add_port(console)
             await app.start()
             await console.run()

@@ -19,10 +19,12 @@ PRIVATE = ChatRef(Platform.TELEGRAM, "1", ChatKind.PRIVATE)
 GROUP = ChatRef(Platform.TELEGRAM, "-100", ChatKind.GROUP)
 
 
-async def converse(quiz, script: str, **kwargs) -> str:
+async def converse(app, script: str, **kwargs) -> str:
     out = io.StringIO()
     user = UserRef(Platform.CONSOLE, "me", "me")
-    await ConsoleAdapter(quiz, stdin=io.StringIO(script), stdout=out, user=user, **kwargs).run()
+    console = ConsoleAdapter(app.application, data_dir=app.config.data_dir, stdin=io.StringIO(script),
+                             stdout=out, user=user, **kwargs)  # fmt: skip
+    await console.run()
     return out.getvalue()
 
 
@@ -45,29 +47,33 @@ def test_short_lines_and_blank_lines_are_kept_and_narrow_windows_left_alone():
     assert wrap(long, 10) == long  # a window this narrow: better not to wrap at all
 
 
-async def test_output_to_a_pipe_is_not_wrapped_and_to_a_given_width_is(quiz):
-    piped = await converse(quiz, "/help\n")
-    assert max(len(line) for line in piped.splitlines()) > 100  # the help stays one line
-    wrapped = await converse(quiz, "/help\n", width=40)
+async def test_output_to_a_pipe_is_not_wrapped_and_to_a_given_width_is(make_app):
+    app = await make_app()
+    piped = await converse(app, "/help\n")
+    assert max(len(line) for line in piped.splitlines()) > 80  # the longest help row stays one line
+    wrapped = await converse(app, "/help\n", width=40)
     assert all(wcwidth.width(line) <= 40 for line in wrapped.splitlines())
 
 
 # ------------------------------------------------------------ input rules
 
 
-async def test_end_of_input_says_goodbye_once(quiz):
-    out = await converse(quiz, "/tags\n")
+async def test_end_of_input_says_goodbye_once(make_app):
+    app = await make_app()
+    out = await converse(app, "/tags\n")
     assert out.rstrip().endswith("Bye!") and out.count("Bye!") == 1
-    out = await converse(quiz, "/quit\n/tags\n")
+    out = await converse(app, "/quit\n/tags\n")
     assert out.count("Bye!") == 1 and "Tags:" not in out
 
 
-async def test_a_backslash_at_the_end_joins_the_next_line_to_the_answer(quiz, store):
-    out = await converse(quiz, "/quiz optimization\n5e\\\n-4\n")
+async def test_a_backslash_at_the_end_joins_the_next_line_to_the_answer(make_app):
+    app = await make_app()
+    out = await converse(app, "/quiz optimization\n5e\\\n-4\n")
     assert "✅ Correct!" in out
-    out = await converse(quiz, "/quiz transformer\nit relates \\\ntokens\\\n")  # a last backslash: dropped
+    out = await converse(app, "/quiz transformer\nit relates \\\ntokens\\\n")  # a last backslash: dropped
     assert "Compare with the reference" in out
-    rows = await store._db.execute_fetchall("SELECT response FROM answers ORDER BY id")
+    await app.quiz.flush()
+    rows = await app.store._db.execute_fetchall("SELECT response FROM answers ORDER BY id")
     assert [r[0] for r in rows] == ["5e\n-4", "it relates\ntokens"]
 
 
@@ -87,8 +93,8 @@ async def test_an_answer_over_the_cap_is_refused_in_the_users_language_and_not_s
     assert accepted.verdict == "pending"
 
 
-async def test_the_console_shows_the_refusal_without_echoing_the_answer(quiz):
-    out = await converse(quiz, "/quiz optimization\n" + "5" * 50_000 + "\n/stats\n")
+async def test_the_console_shows_the_refusal_without_echoing_the_answer(make_app):
+    out = await converse(await make_app(), "/quiz optimization\n" + "5" * 50_000 + "\n/stats\n")
     assert "Couldn't read that answer: the answer is too long; at most 2000 characters." in out
     assert "5" * 100 not in out
     assert "0 answered" in out
@@ -121,3 +127,24 @@ async def test_the_limits_come_from_the_config(make_app):
     await app.quiz.ask(Ask(PRIVATE, ALICE))
     with pytest.raises(QuizError):
         await app.quiz.ask(Ask(PRIVATE, ALICE))
+
+
+# ------------------------------------------------------------ files sent with a reply
+
+
+async def test_files_with_a_reply_are_written_to_the_data_directory_never_over_another(make_app):
+    from bot.application import FileView, Reply, TextView
+
+    app = await make_app()
+    out = io.StringIO()
+    console = ConsoleAdapter(app.application, data_dir=app.config.data_dir, stdin=io.StringIO(""), stdout=out)
+    chart = FileView("chart.png", b"\x89PNG one", caption="Your week", image=True)
+    console.show(Reply(TextView("Stats"), "en", files=(chart,)))
+    console.show(Reply(TextView("Stats"), "en", files=(chart, FileView("../../outside.csv", b"a,b\n"))))
+    data = app.config.data_dir.resolve()
+    assert (data / "chart.png").read_bytes() == b"\x89PNG one"
+    assert (data / "chart-2.png").read_bytes() == b"\x89PNG one"
+    assert (data / "outside.csv").read_bytes() == b"a,b\n"  # a name is never a path
+    shown = out.getvalue()
+    assert f"Your week\nFile saved: {data / 'chart.png'}" in shown
+    assert f"File saved: {data / 'chart-2.png'}" in shown and f"File saved: {data / 'outside.csv'}" in shown

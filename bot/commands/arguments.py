@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import time
 from enum import StrEnum
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -23,7 +24,7 @@ from bot.quiz_settings import QuizError
 class ArgKind(StrEnum):
     INT = "int"  # a whole number within [minimum, maximum]
     CHOICE = "choice"  # one of `choices` (values or their aliases)
-    TIME = "time"  # a time of day, HH:MM
+    TIME = "time"  # a time of day, HH:MM (or HH:MM:SS)
     DURATION = "duration"  # 12h, 30m, 90s
     TIMEZONE = "timezone"  # an IANA zone name
     LANGUAGE = "language"  # a catalog language (zh-CN, en, …)
@@ -80,7 +81,7 @@ class Arg:
         if self.kind is ArgKind.CHOICE:
             return self._choice(text)
         if self.kind is ArgKind.TIME:
-            return self._parsed(text, lambda: parse_local_time(text).strftime("%H:%M"), "arg.time")
+            return self._parsed(text, lambda: _time_of_day(parse_local_time(text)), "arg.time")
         if self.kind is ArgKind.DURATION:
             return self._parsed(text, lambda: parse_duration(text), "arg.duration")
         if self.kind is ArgKind.TIMEZONE:
@@ -164,3 +165,8 @@ class ArgumentError(QuizError):
         if self.usage is not None:
             text += "\n" + t(language, "error.usage", usage=self.usage(language))
         return text
+
+
+def _time_of_day(value: time) -> str:
+    """HH:MM, or HH:MM:SS when seconds were given (a daily set to the second, as tests do)."""
+    return value.strftime("%H:%M:%S" if value.second else "%H:%M")
