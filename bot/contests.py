@@ -8,8 +8,10 @@ Scores are saved once per question (the store refuses a second save), so nothing
 
 from __future__ import annotations
 
+import functools
 import logging
-from datetime import timedelta
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 
 from bot.clock import Clock
 from bot.kahoot import PlayerState, score_question
@@ -19,7 +21,8 @@ from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
 from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
-from bot.quiz import Quiz, QuizError, no_questions
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError, no_questions
 from bot.records import Contest, ContestPhase, ContestScore, Round
 from bot.selection import choose_question, matching
 
@@ -263,7 +266,7 @@ class Contests:
         )
         await self.outbox.post_standings(chat, view)
 
-    def _at(self, contest_id: int, when, step) -> None:
+    def _at(self, contest_id: int, when: datetime, step: Callable[[], Awaitable[None]]) -> None:
         async def run() -> None:
             await step()
 
@@ -299,7 +302,7 @@ class Contests:
             contest_id, position = contest.id, contest.position
             if contest.phase is ContestPhase.PAUSE:
                 when = max(contest.phase_until or now, now)
-                self._at(contest_id, when, lambda c=contest_id, p=position: self._ask(c, p + 1))
+                self._at(contest_id, when, functools.partial(self._ask, contest_id, position + 1))
                 continue
             round_ = await self.quiz.store.get_round(contest.round_id) if contest.round_id else None
             if round_ is None:
@@ -314,7 +317,7 @@ class Contests:
                     contest_id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
                     round_id=round_.id, now=now,
                 )  # fmt: skip
-                self._at(contest_id, closes_at, lambda c=contest_id, p=position: self._close(c, p))
+                self._at(contest_id, closes_at, functools.partial(self._close, contest_id, position))
                 log.info("contest %s resumed at question %d", contest_id, position + 1)
                 await self._repost(contest, round_.id)
 

@@ -21,7 +21,8 @@ from bot.messages import DailyView
 from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import DailyStore, DuplicateDaily, Scheduler
-from bot.quiz import Quiz, QuizError, no_questions
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError, no_questions
 from bot.records import DailySchedule, Round
 
 log = logging.getLogger("studybot.daily")
