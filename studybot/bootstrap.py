@@ -17,6 +17,7 @@ from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
+from bot.application import Application
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
@@ -46,6 +47,7 @@ class App:
     outbox: Outbox
     dailies: Dailies
     contests: Contests
+    application: Application
     ports: list[ChatPort] = field(default_factory=list)
 
     def add_port(self, port: ChatPort) -> None:
@@ -138,4 +140,5 @@ async def bootstrap(
     return App(
         config=config, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests,
+        application=Application(quiz, dailies, contests),
     )  # fmt: skip
