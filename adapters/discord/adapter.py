@@ -12,7 +12,7 @@ from typing import TypeVar
 import discord
 import yarl
 
-from adapters.discord import commands, custom_ids
+from adapters.discord import commands, custom_ids, transient
 from adapters.discord.answering import Answering, carried, payload
 from adapters.discord.live import LiveCounts
 from adapters.discord.reactions import Reactions, parse_ref, supports
@@ -97,6 +97,7 @@ class DiscordAdapter:
 
     async def start(self) -> None:
         settings = self.settings
+        transient.install()
         if settings.api_base:
             discord.http.Route.BASE = settings.api_base
         if settings.gateway_url:
@@ -154,6 +155,7 @@ class DiscordAdapter:
             except (asyncio.CancelledError, discord.DiscordException, OSError) as exc:
                 log.info("discord: the gateway task ended with %s", type(exc).__name__)
         self._runner = None
+        transient.uninstall()
 
     # ------------------------------------------------------------ ChatPort
 

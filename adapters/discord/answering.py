@@ -11,12 +11,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
+import aiohttp
 import discord
 
 from adapters.discord import custom_ids as ids
 from adapters.discord.live import LiveCounts
 from adapters.discord.render import receipt_text
 from adapters.discord.replies import InFlight, Reply, chat_ref, respond, send, user_ref
+from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply
 from bot.application import Application
@@ -109,12 +111,17 @@ class Answering:
             async with self.inflight.busy() as running:
                 if running:
                     await work()
-        except Exception:
-            log.exception("click %r failed", _custom_id(interaction))
+        except Exception as exc:
+            if transient(exc):  # Discord's trouble, not ours: no traceback
+                log.warning("discord: click %r not answered: %s; the member may click again",
+                            _custom_id(interaction), describe(exc))  # fmt: skip
+            else:
+                log.exception("click %r failed", _custom_id(interaction))
             try:
                 await send(interaction, Reply(t(await self._language(interaction), "error.internal")))
-            except discord.HTTPException as exc:
-                log.warning("could not report the failure of interaction %s: %s", interaction.id, exc)
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as failed:
+                log.warning("discord: could not report the failure of interaction %s: %s", interaction.id,
+                            describe(failed))  # fmt: skip
 
     async def _language(self, interaction: discord.Interaction) -> str:
         try:

@@ -31,11 +31,13 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from adapters.discord.render import attachment, reply_content, reply_embed
 from adapters.discord.replies import Reply, caller, respond, send, user_language, user_ref
+from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons
 from bot.application import Reply as AppReply
@@ -58,16 +60,19 @@ class StudyTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         lang = user_language(interaction) or DEFAULT_LANGUAGE
+        name = interaction.command.qualified_name if interaction.command else "?"
         if isinstance(error, app_commands.TransformerError):
             message = t(lang, "error.bad_args", detail=str(error.value)[:200])
+        elif transient(error):  # Discord's trouble, not ours: no traceback
+            log.warning("discord: /%s not answered: %s; the member may run it again", name, describe(error))
+            message = t(lang, "error.internal")
         else:
-            name = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed", name, exc_info=error)
             message = t(lang, "error.internal")
         try:
             await send(interaction, Reply(message))
-        except discord.HTTPException as exc:
-            log.warning("could not report a failed command: %s", exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("discord: could not report a failed command: %s", describe(exc))
 
 
 # ---------------------------------------------------------------- building the tree

@@ -9,9 +9,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
+import aiohttp
 import discord
 
 from adapters.discord.render import question_embed
+from adapters.discord.transient import describe
 from bot.keyed_locks import KeyedLocks
 from bot.messages import QuestionView
 from bot.posted_rounds import PostedRounds
@@ -81,8 +83,8 @@ class LiveCounts:
                     return
                 message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
                 await message.edit(embed=question_embed(view, answers=count))
-        except discord.HTTPException as exc:
-            log.warning("answer count of round %s not updated: %s", round_id, exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("answer count of round %s not updated: %s", round_id, describe(exc))
         except Exception:  # a count edit failing must never disturb answering
             log.exception("answer count of round %s not updated", round_id)
 
