@@ -17,13 +17,13 @@ import discord
 from adapters.discord import custom_ids as ids
 from adapters.discord.live import LiveCounts
 from adapters.discord.render import receipt_text
-from adapters.discord.replies import InFlight, Reply, chat_ref, respond, send, user_ref
+from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply
 from bot.application import Application
 from bot.clicks import Act, Click
-from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.i18n import t
 from bot.kinds import Platform
 
 log = logging.getLogger("studybot.discord")
@@ -118,16 +118,10 @@ class Answering:
             else:
                 log.exception("click %r failed", _custom_id(interaction))
             try:
-                await send(interaction, Reply(t(await self._language(interaction), "error.internal")))
+                await send(interaction, Reply(t(await chat_language(interaction), "error.internal")))
             except (discord.HTTPException, aiohttp.ClientError, OSError) as failed:
                 log.warning("discord: could not report the failure of interaction %s: %s", interaction.id,
                             describe(failed))  # fmt: skip
-
-    async def _language(self, interaction: discord.Interaction) -> str:
-        try:
-            return await self.application.language(chat_ref(interaction))
-        except Exception:  # reporting a failure must not fail in turn
-            return DEFAULT_LANGUAGE
 
 
 def payload(interaction: discord.Interaction) -> dict[str, Any]:

@@ -36,7 +36,7 @@ import discord
 from discord import app_commands
 
 from adapters.discord.render import attachment, reply_content, reply_embed
-from adapters.discord.replies import Reply, caller, respond, send, user_language, user_ref
+from adapters.discord.replies import Reply, caller, chat_language, respond, send, user_language, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons
@@ -44,7 +44,7 @@ from bot.application import Reply as AppReply
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
 from bot.commands.catalog import Command, Permission, Scope, command, groups
 from bot.commands.parsing import Parsed
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
+from bot.i18n import LANGUAGES, t
 from bot.messages import QuestionView
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class StudyTree(app_commands.CommandTree):
     """Answers any failure of a command ephemerally (never a stack trace) and logs the unexpected."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        lang = user_language(interaction) or DEFAULT_LANGUAGE
+        lang = user_language(interaction) or await chat_language(interaction)
         name = interaction.command.qualified_name if interaction.command else "?"
         if isinstance(error, app_commands.TransformerError):
             message = t(lang, "error.bad_args", detail=str(error.value)[:200])

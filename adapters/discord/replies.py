@@ -133,7 +133,7 @@ async def send(interaction: discord.Interaction, reply: Reply) -> int | None:
         if exc.status != 400:
             raise
         log.warning("discord refused the reply to interaction %s: %s %s", interaction.id, exc.code, exc.text)
-        return await _send(interaction, Reply(t(await _language(interaction), "error.reply_failed")))
+        return await _send(interaction, Reply(t(await chat_language(interaction), "error.reply_failed")))
 
 
 async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
@@ -157,9 +157,14 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
         return None
 
 
-async def _language(interaction: discord.Interaction) -> str:
-    """The language of the interaction's chat, as the core knows it."""
+async def chat_language(interaction: discord.Interaction) -> str:
+    """The language of the interaction's chat, as the core knows it (for telling a failure: the
+    default language if even that cannot be read)."""
     application: Any = getattr(getattr(interaction.client, "adapter", None), "application", None)
     if application is None:
         return DEFAULT_LANGUAGE
-    return str(await application.language(chat_ref(interaction)))
+    try:
+        return str(await application.language(chat_ref(interaction)))
+    except Exception:  # telling a failure must not fail in turn
+        log.warning("discord: the language of channel %s could not be read", interaction.channel_id)
+        return DEFAULT_LANGUAGE
