@@ -11,7 +11,7 @@ import pytest
 
 import bot.application
 import bot.commands.catalog
-from bot.application import Application, Caller, Reply, TextView
+from bot.application import Application, Caller, FileView, Reply, TextView
 from bot.commands.arguments import Arg, ArgKind
 from bot.commands.catalog import CATALOG, MODE, Command, Permission, Scope, groups
 from bot.commands.parsing import Parsed
@@ -163,7 +163,8 @@ WORDING = {
 
 async def mock_exam(self: Application, parsed: Parsed, caller: Caller, language: str) -> Reply:
     text = t(language, "mock.started", questions=parsed.args["questions"], mode=parsed.args.get("mode", "-"))
-    return Reply(TextView(text), language, public=True)
+    paper = FileView("mock-exam.txt", b"1. ...\n", caption=text)
+    return Reply(TextView(text), language, public=True, files=(paper,))
 
 
 @pytest.fixture(name="mock_command")
@@ -190,6 +191,7 @@ async def test_a_command_added_to_the_catalog_works_on_discord(harness: Harness,
     reply = await h.command(h.world.admin, "mock", {"questions": 7, "mode": "reactions"})
     assert reply is not None and reply.content == "Mock exam: 7 questions (reactions)"
     assert not reply.flags & EPHEMERAL
+    assert [a["filename"] for a in reply.data["attachments"]] == ["mock-exam.txt"]  # a FileView
     # A value outside the range gets the catalog's sentence, as on a text platform.
     reply = await h.command(h.world.admin, "mock", {"questions": 99}, locale="zh-CN")
     detail = t("zh-CN", "arg.int", low=1, high=50)
