@@ -9,6 +9,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TypeVar
 
+import aiohttp
 import discord
 import yarl
 
@@ -24,7 +25,7 @@ from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_but
 from bot.application import Application
 from bot.kinds import ChatRef, Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, PaceLimits, PostRejected, RetryLater
+from bot.ports import ChatGone, PaceLimits, PostError, PostRejected, RetryLater
 from bot.text import render_notice
 
 log = logging.getLogger("studybot.discord")
@@ -200,10 +201,13 @@ class DiscordAdapter:
 
 async def _mapped(call: Awaitable[T]) -> T:
     """Discord's errors as the port's: 429 -> RetryLater, no access to the channel -> ChatGone,
-    another 4xx -> PostRejected (retrying cannot help), the rest (5xx, network) re-raised to be
-    retried. A missing message (404 Unknown Message) is left to the caller."""
+    another 4xx -> PostRejected (retrying cannot help), a 5xx or a network error -> PostError in
+    a few words (the outbox retries it; no error page or URL in its log line). A missing message
+    (404 Unknown Message) is left to the caller."""
     try:
         return await call
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        raise PostError(transient.describe(exc)) from exc
     except discord.RateLimited as exc:
         raise RetryLater(exc.retry_after, "Discord rate limit") from exc
     except discord.HTTPException as exc:
@@ -214,4 +218,6 @@ async def _mapped(call: Awaitable[T]) -> T:
             raise ChatGone(f"{exc.status} {exc.code} {exc.text}") from exc
         if 400 <= exc.status < 500 and not (exc.status == 404 and exc.code == UNKNOWN_MESSAGE):
             raise PostRejected(f"{exc.status} {exc.code} {exc.text}") from exc
+        if transient.transient(exc):
+            raise PostError(transient.describe(exc)) from exc
         raise
