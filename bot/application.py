@@ -9,7 +9,7 @@ the reply by the kind of its view.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.answering import Answering
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
@@ -31,6 +31,7 @@ from bot.messages import (
     StatsView,
 )
 from bot.model import QuestionType
+from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
 from bot.study.views import StudyView
@@ -45,6 +46,9 @@ class Caller:
     chat: ChatRef
     user: UserRef | None
     admin: bool = False
+    # The caller's own language (a Discord client's locale), for replies only they see; None:
+    # the chat's. Public replies always speak the chat's language.
+    language: str | None = None
 
     @property
     def private(self) -> bool:
@@ -123,6 +127,7 @@ class Application:
         # The study tools' use cases (bot/study/use_cases.StudyUseCases), found by name.
         self.study = study
         offered: frozenset[str] = getattr(study, "use_cases", frozenset())
+        self.rounds = PostedRounds(quiz)
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
             entry.use_case: getattr(study, entry.use_case) if entry.use_case in offered
             else getattr(self, f"_{entry.use_case}", self._no_study)
@@ -166,16 +171,19 @@ class Application:
         return await self.run(parsed, caller)
 
     async def run(self, parsed: Parsed, caller: Caller) -> Reply:
-        language = await self.language(caller.chat)
+        language = caller.language or await self.language(caller.chat)
         command = parsed.command
         refusal = self._refusal(command, caller)
         if refusal is not None:
             return Reply(TextView(t(language, refusal)), language)
         try:
-            return await self._use_cases[command.use_case](parsed, caller, language)
+            reply = await self._use_cases[command.use_case](parsed, caller, language)
         except QuizError as exc:
-            language = await self.language(caller.chat)  # a use case may have changed it
+            language = caller.language or await self.language(caller.chat)  # a use case may have changed it
             return Reply(TextView(exc.render(language)), language)
+        if reply.public and caller.language is not None:
+            reply = replace(reply, language=await self.language(caller.chat))
+        return reply
 
     def _refusal(self, command: Command, caller: Caller) -> str | None:
         if not command.scope.allows(caller.private):
@@ -269,6 +277,7 @@ class Application:
     async def _timezone(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         zone = str(parsed.args["timezone"])
         await self.dailies.set_timezone(caller.chat, zone)
+        language = await self.language(caller.chat)  # said to the whole chat
         return Reply(TextView(t(language, "tg.tz_set", timezone=zone)), language, public=not caller.private)
 
     async def _daily_set(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -283,6 +292,8 @@ class Application:
 
     async def _daily_off(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         view = await self.dailies.disable(caller.chat)
+        if view is not None:
+            language = await self.language(caller.chat)  # said to the whole chat
         return Reply(TextView(t(language, "daily.off" if view is not None else "daily.none")), language,
                      public=view is not None and not caller.private)  # fmt: skip
 

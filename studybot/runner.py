@@ -41,9 +41,13 @@ def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
     """One adapter per configured token; imported lazily so the console needs neither library."""
     adapters: list[PlatformAdapter] = []
     if config.discord_token:
-        from adapters.discord import DiscordAdapter
+        from adapters.discord import DiscordAdapter, DiscordSettings
 
-        adapters.append(DiscordAdapter(app, config))
+        discord_settings = DiscordSettings(
+            config.discord_token.value, api_base=config.discord_api_base,
+            gateway_url=config.discord_gateway_url, dev_guild=config.discord_dev_guild,
+        )  # fmt: skip
+        adapters.append(DiscordAdapter(app.application, discord_settings))
     if config.telegram_token:
         from adapters.telegram import TelegramAdapter
 

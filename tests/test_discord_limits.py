@@ -41,7 +41,8 @@ async def test_absurd_arguments_get_fitted_replies(harness: Harness, caplog: pyt
     assert reply is not None and reply.content.startswith("No questions in the bank match xxx")
     assert len(reply.content) == 2000
     reply = await h.command(alice, "daily", {"time": "9" * 5000}, sub="set")
-    assert reply is not None and reply.content.startswith("Bad arguments") and len(reply.content) <= 2000
+    bad_time = t("en", "error.bad_arg", arg="time", detail=t("en", "arg.time"))  # the catalog's sentence
+    assert reply is not None and reply.content == bad_time
 
     assert h.server.spec_violations == []  # no request over the limits reached "Discord"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
@@ -63,7 +64,9 @@ async def test_contest_start_zero_zero_is_refused_on_discord(harness: Harness) -
     alice = h.world.admin
     # Discord's own client keeps to the options' min_value; a raw request need not.
     reply = await h.command(alice, "contest", {"questions": 0, "seconds": 0}, sub="start")
-    assert reply is not None and reply.content == REFUSED
+    # The same sentence as a text platform's for the same value (bot/commands/arguments.py).
+    detail = t("en", "arg.int", low=1, high=100)
+    assert reply is not None and reply.content == t("en", "error.bad_arg", arg="questions", detail=detail)
     status = await h.command(alice, "contest", sub="status")
     assert status is not None and status.content == t("en", "contest.not_running")
     assert await h.app.store.find_chat("discord", str(h.general.id)) is not None

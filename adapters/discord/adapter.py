@@ -1,32 +1,32 @@
 """DiscordAdapter: the discord.py client's lifecycle on the app's loop, and the ChatPort the core
-posts questions, reveals, standings and notices through."""
+posts questions, reveals, standings and notices through. It is given the Application and plain
+settings; the composition root (studybot/runner.py) builds it."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
+import aiohttp
 import discord
 import yarl
 
-from adapters.discord import admin_commands, commands, custom_ids
-from adapters.discord.answering import Answering, carried
+from adapters.discord import commands, custom_ids, transient
+from adapters.discord.answering import Answering, carried, payload
 from adapters.discord.live import LiveCounts
 from adapters.discord.reactions import Reactions, parse_ref, supports
 from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal_embed, standings_embed
 from adapters.discord.replies import InFlight
+from adapters.discord.settings import DiscordSettings
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
+from bot.application import Application
 from bot.kinds import ChatRef, Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, PaceLimits, PostRejected, RetryLater
+from bot.ports import ChatGone, PaceLimits, PostError, PostRejected, RetryLater
 from bot.text import render_notice
-
-if TYPE_CHECKING:
-    from studybot.bootstrap import App
-    from studybot.config import Config
 
 log = logging.getLogger("studybot.discord")
 T = TypeVar("T")
@@ -54,7 +54,6 @@ class StudyClient(discord.Client):
         self.answering = adapter.answering
         self.tree = commands.StudyTree(self)
         commands.install(self.tree, adapter)
-        admin_commands.install(self.tree, adapter)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def setup_hook(self) -> None:
@@ -65,13 +64,13 @@ class StudyClient(discord.Client):
         # (by custom_id, so they outlive a restart) and clicks no template of ours matches.
         # discord.py calls a button's callback only if the message carries that very component;
         # the rest would time out unanswered, so they are answered "closed" here.
-        data = interaction.data or {}
+        data = payload(interaction)
         custom_id = str(data.get("custom_id", ""))
         if interaction.type is discord.InteractionType.modal_submit:
             await self.answering.on_modal_submit(interaction)
         elif interaction.type is discord.InteractionType.component:
             message = interaction.message
-            component = (int(data.get("component_type") or 0), custom_id)  # type: ignore[call-overload]
+            component = (int(data.get("component_type") or 0), custom_id)
             if not custom_ids.is_ours(custom_id) or message is None or component not in carried(message):
                 await self.answering.on_stray(interaction)
 
@@ -85,29 +84,29 @@ class DiscordAdapter:
     ready_timeout = 30.0
     drain_timeout = 5.0
 
-    def __init__(self, app: App, config: Config, *, guild_ready_timeout: float = 2.0,
-                 count_delay: float = 2.0) -> None:  # fmt: skip
-        self.app = app
-        self.config = config
-        self.guild_ready_timeout = guild_ready_timeout
+    def __init__(self, application: Application, settings: DiscordSettings) -> None:
+        self.application = application
+        self.settings = settings
         self.inflight = InFlight()
-        self.counts = LiveCounts(app.quiz, lambda: self.client, count_delay)
-        self.answering = Answering(app.quiz, self.counts, self.inflight)
-        self.reactions = Reactions(app.quiz, self.inflight)
+        self.counts = LiveCounts(application.rounds, lambda: self.client, settings.count_delay)
+        self.answering = Answering(application, self.counts, self.inflight)
+        self.reactions = Reactions(application, self.inflight)
         self.client: StudyClient | None = None
         self._runner: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        if self.config.discord_api_base:
-            discord.http.Route.BASE = self.config.discord_api_base
-        if self.config.discord_gateway_url:
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.config.discord_gateway_url)
-        client = self.client = StudyClient(self, self.guild_ready_timeout)
+        settings = self.settings
+        transient.install()
+        if settings.api_base:
+            discord.http.Route.BASE = settings.api_base
+        if settings.gateway_url:
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+        client = self.client = StudyClient(self, settings.guild_ready_timeout)
         ready = asyncio.create_task(client.wait_until_ready())
         try:
-            await client.login(self.config.discord_token.value)
+            await client.login(settings.token)
             runner = asyncio.create_task(client.connect(reconnect=True), name="discord-gateway")
             self._runner = runner
             done, _ = await asyncio.wait({runner, ready}, timeout=self.ready_timeout,
@@ -130,8 +129,8 @@ class DiscordAdapter:
         assert self.client is not None
         tree = self.client.tree
         try:
-            if self.config.discord_dev_guild:
-                guild = discord.Object(int(self.config.discord_dev_guild))
+            if self.settings.dev_guild:
+                guild = discord.Object(int(self.settings.dev_guild))
                 tree.copy_global_to(guild=guild)
                 synced = await tree.sync(guild=guild)
             else:
@@ -140,7 +139,7 @@ class DiscordAdapter:
             log.error("discord: slash commands not synced: %s", exc)
             return
         log.info("discord: %d slash commands synced %s", len(synced),
-                 "to the dev guild" if self.config.discord_dev_guild else "globally")  # fmt: skip
+                 "to the dev guild" if self.settings.dev_guild else "globally")  # fmt: skip
 
     async def stop(self) -> None:
         """Let the interactions being handled finish, then close the client and its session."""
@@ -157,13 +156,14 @@ class DiscordAdapter:
             except (asyncio.CancelledError, discord.DiscordException, OSError) as exc:
                 log.info("discord: the gateway task ended with %s", type(exc).__name__)
         self._runner = None
+        transient.uninstall()
 
     # ------------------------------------------------------------ ChatPort
 
     async def post_question(self, chat: ChatRef, view: QuestionView) -> str | None:
         channel = self._channel(chat)
         self.counts.remember(view)
-        reactions = view.mode == "reactions" and supports(view.qtype, len(view.options))
+        reactions = view.mode == "reactions" and supports(view)
         if reactions:
             message = await _mapped(channel.send(embed=question_embed(view, reactions=True)))
             await self.reactions.add_choices(message, view)
@@ -201,10 +201,13 @@ class DiscordAdapter:
 
 async def _mapped(call: Awaitable[T]) -> T:
     """Discord's errors as the port's: 429 -> RetryLater, no access to the channel -> ChatGone,
-    another 4xx -> PostRejected (retrying cannot help), the rest (5xx, network) re-raised to be
-    retried. A missing message (404 Unknown Message) is left to the caller."""
+    another 4xx -> PostRejected (retrying cannot help), a 5xx or a network error -> PostError in
+    a few words (the outbox retries it; no error page or URL in its log line). A missing message
+    (404 Unknown Message) is left to the caller."""
     try:
         return await call
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        raise PostError(transient.describe(exc)) from exc
     except discord.RateLimited as exc:
         raise RetryLater(exc.retry_after, "Discord rate limit") from exc
     except discord.HTTPException as exc:
@@ -215,4 +218,6 @@ async def _mapped(call: Awaitable[T]) -> T:
             raise ChatGone(f"{exc.status} {exc.code} {exc.text}") from exc
         if 400 <= exc.status < 500 and not (exc.status == 404 and exc.code == UNKNOWN_MESSAGE):
             raise PostRejected(f"{exc.status} {exc.code} {exc.text}") from exc
+        if transient.transient(exc):
+            raise PostError(transient.describe(exc)) from exc
         raise

@@ -1,160 +1,108 @@
-"""What a click or a modal does: answer, toggle, submit, open the modal, self-grade, each as a core
-call, answered ephemerally within Discord's 3 seconds. A click is first checked against the
-message it came from (bot/clicks: the round's message, in its channel, carrying that button);
-unreadable, forged or stray clicks get "closed" and change nothing."""
+"""Buttons and modal submits as application clicks: each becomes a `bot.clicks.Click` (what the
+custom_id names, the message it came from and the controls that message carries), goes to
+`Application.answering.click`, and the answer comes back by its kind — a modal for a form, the
+selection so far, a receipt (with self-grade buttons when it awaits one), or a sentence —
+ephemerally within Discord's 3 seconds. Forged or stray clicks are answered "closed" by the core's
+one rule and change nothing."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
+import aiohttp
 import discord
 
 from adapters.discord import custom_ids as ids
 from adapters.discord.live import LiveCounts
 from adapters.discord.render import receipt_text
-from adapters.discord.replies import InFlight, Reply, chat_ref, respond, send, user_ref
+from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
+from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, self_grade_buttons
-from bot.clicks import Act, Click, admitted
+from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply
+from bot.application import Application
+from bot.clicks import Act, Click
 from bot.i18n import t
-from bot.kinds import AnswerStatus, Platform
-from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
-from bot.model import QuestionType
-from bot.presenting import response_label
-from bot.quiz import Quiz
-from bot.quiz_cache import RoundContext
+from bot.kinds import Platform
 
 log = logging.getLogger("studybot.discord")
-RECORDED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED)
-Interaction = discord.Interaction
-Handler = Callable[[Interaction, RoundContext, str | None], Awaitable[Reply]]
 ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,
         ids.GRADE: Act.SELF_GRADE}  # fmt: skip
+NO_ROUND = 0  # an unreadable custom_id: a round no click can be admitted to
 
 
 class Answering:
-    def __init__(self, quiz: Quiz, counts: LiveCounts, inflight: InFlight) -> None:
-        self.quiz = quiz
+    def __init__(self, application: Application, counts: LiveCounts, inflight: InFlight) -> None:
+        self.application = application
         self.counts = counts
         self.inflight = inflight
-        self._handlers: dict[str, Handler] = {
-            ids.ANSWER: self._answer,
-            ids.TOGGLE: self._toggle,
-            ids.SUBMIT: self._submit,
-            ids.GRADE: self._self_grade,
-        }
 
     async def on_button(self, interaction: discord.Interaction, kind: str, round_key: str,
-                        arg: str | None) -> None:
-        round_id = ids.round_id(round_key)
+                        arg: str | None) -> None:  # fmt: skip
+        act = ACTS.get(kind, Act.ANSWER)
+        click = _click(interaction, act, ids.round_id(round_key), arg, _custom_id(interaction))
         if kind == ids.MODAL:
-            await self._guard(interaction, lambda: self._open_modal(interaction, round_id))
+            await self._guard(interaction, lambda: self._open_form(interaction, click))
         else:
-
-            def work() -> Awaitable[object]:
-                return respond(interaction, self._button(interaction, kind, round_id, arg))
-
-            await self._guard(interaction, work)
+            await self._guard(interaction, lambda: respond(interaction, self._answer(interaction, click)))
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> None:
-        await self._guard(interaction, lambda: respond(interaction, self._form(interaction)))
-
-    async def on_stray(self, interaction: discord.Interaction) -> None:
-        """A component of no template of ours, or one its message does not carry: it is from
-        nothing that is open (discord.py drops the latter unanswered)."""
-        await self._guard(interaction, lambda: respond(interaction, self._closed(interaction)))
-
-    # ------------------------------------------------------------ the steps
-
-    async def _language(self, interaction: discord.Interaction) -> str:
-        return (await self.quiz.chat(chat_ref(interaction))).settings.language
-
-    async def _closed(self, interaction: discord.Interaction) -> Reply:
-        return Reply(t(await self._language(interaction), "receipt.closed"))
-
-    async def _admitted(self, interaction: discord.Interaction, act: Act, round_id: int | None,
-                        token: str | None, control: str) -> RoundContext | None:
-        """The round, if this click came from that round's message in its channel (bot/clicks)."""
-        message = interaction.message
-        if round_id is None or message is None:
-            return None
-        click = Click(
-            round_id=round_id, platform=Platform.DISCORD, chat_key=chat_ref(interaction).chat_key,
-            message_ref=f"{message.channel.id}:{message.id}", act=act, token=token,
-            control=control, controls=frozenset(cid for _, cid in carried(message)),
-        )  # fmt: skip
-        return await admitted(self.quiz, click)
-
-    async def _button(self, interaction: discord.Interaction, kind: str, round_id: int | None,
-                      arg: str | None) -> Reply:
-        handler = self._handlers.get(kind)
-        control = str((interaction.data or {}).get("custom_id", ""))
-        context = await self._admitted(interaction, ACTS[kind], round_id, arg, control) if handler else None
-        if context is None or handler is None:
-            return await self._closed(interaction)
-        return await handler(interaction, context, arg)
-
-    async def _form(self, interaction: discord.Interaction) -> Reply:
-        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        data = payload(interaction)
         round_id = ids.form_round(str(data.get("custom_id", "")))
         text = _input_value(data.get("components") or [], ids.ANSWER_INPUT)
         # A form is real only if opened from its round's Answer button, on the round's message.
         opener = ids.make(ids.MODAL, round_id) if round_id is not None else ""
-        context = await self._admitted(interaction, Act.FORM, round_id, None, opener)
-        if context is None or text is None:
-            return await self._closed(interaction)
-        return await self._answer(interaction, context, text)
+        click = _click(interaction, Act.FORM, round_id if text is not None else None, text, opener)
+        await self._guard(interaction, lambda: respond(interaction, self._answer(interaction, click)))
 
-    async def _answer(self, interaction: Interaction, context: RoundContext, response: str | None) -> Reply:
-        answer = SubmitAnswer(context.round.id, user_ref(interaction.user), response or "")
-        receipt = await self.quiz.submit(answer)
-        return self._receipt(interaction, receipt)
+    async def on_stray(self, interaction: discord.Interaction) -> None:
+        """A component of no template of ours, or one its message does not carry: it is from
+        nothing that is open (discord.py drops the latter unanswered)."""
+        click = _click(interaction, Act.ANSWER, None, None, _custom_id(interaction))
+        await self._guard(interaction, lambda: respond(interaction, self._answer(interaction, click)))
 
-    def _receipt(self, interaction: discord.Interaction, receipt: ReceiptView) -> Reply:
-        message = interaction.message
-        if receipt.status in RECORDED and message is not None and not message.flags.ephemeral:
-            self.counts.bump(receipt.round_id, interaction.channel_id or message.channel.id, message.id)
-        view = None
-        if receipt.verdict == "pending" and receipt.status == AnswerStatus.ACCEPTED:
-            view = self_grade_buttons(receipt.round_id, receipt.language)
-        return Reply(receipt_text(receipt), view=view)
+    # ------------------------------------------------------------ the steps
 
-    async def _toggle(self, interaction: Interaction, context: RoundContext, letter: str | None) -> Reply:
-        round_id = context.round.id
-        if await self.quiz.answerable(round_id) is None:
-            return await self._closed(interaction)
-        lang = context.chat.settings.language
-        chosen = self.quiz.selections.toggle(round_id, user_ref(interaction.user), letter or "")
-        if not chosen:
-            return Reply(t(lang, "select.none"))
-        label = response_label(context.question, ",".join(chosen), lang)
-        return Reply(t(lang, "select.current", choice=label))
+    async def _result(self, interaction: discord.Interaction, click: Click) -> AnswerReply:
+        return await self.application.answering.click(
+            click, user_ref(interaction.user), chat_ref(interaction)
+        )
 
-    async def _submit(self, interaction: Interaction, context: RoundContext, _: str | None) -> Reply:
-        chosen = self.quiz.selections.take(context.round.id, user_ref(interaction.user))
-        if not chosen:
-            if await self.quiz.answerable(context.round.id) is None:
-                return await self._closed(interaction)
-            return Reply(t(context.chat.settings.language, "select.none"))
-        return await self._answer(interaction, context, ",".join(chosen))
+    async def _answer(self, interaction: discord.Interaction, click: Click) -> Reply:
+        return self._rendered(interaction, await self._result(interaction, click))
 
-    async def _self_grade(self, interaction: Interaction, context: RoundContext, level: str | None) -> Reply:
-        grade = SelfGrade(context.round.id, user_ref(interaction.user), level or "")
-        receipt = await self.quiz.self_grade(grade)
-        return Reply(receipt_text(receipt))
+    def _rendered(self, interaction: discord.Interaction, result: AnswerReply) -> Reply:
+        if isinstance(result, ReceiptReply):
+            message = interaction.message
+            if result.recorded and message is not None and not message.flags.ephemeral:
+                self.counts.bump(
+                    result.receipt.round_id, interaction.channel_id or message.channel.id, message.id
+                )
+            view = (
+                self_grade_buttons(result.receipt.round_id, result.language)
+                if result.awaits_self_grade
+                else None
+            )
+            return Reply(receipt_text(result.receipt), view=view)
+        if isinstance(result, SelectionReply):
+            if not result.chosen:
+                return Reply(t(result.language, "select.none"))
+            return Reply(t(result.language, "select.current", choice=result.chosen))
+        if isinstance(result, FormReply):  # a form can only open as the first answer (_open_form)
+            return Reply(t(result.language, "receipt.closed"))
+        return Reply(result.text)
 
-    async def _open_modal(self, interaction: discord.Interaction, round_id: int | None) -> None:
-        # A modal must be the first response, so there is no deferring here; the lookup is one
+    async def _open_form(self, interaction: discord.Interaction, click: Click) -> None:
+        # A modal must be the first response, so there is no deferring here; the check is one
         # cached read at most.
-        control = str((interaction.data or {}).get("custom_id", ""))
-        context = await self._admitted(interaction, Act.OPEN_FORM, round_id, None, control)
-        if context is None or await self.quiz.answerable(context.round.id) is None:
-            await respond(interaction, self._closed(interaction))
+        result = await self._result(interaction, click)
+        if isinstance(result, FormReply):
+            await interaction.response.send_modal(
+                AnswerModal(result.round_id, result.language, long=result.long)
+            )
             return
-        long = context.question.type is QuestionType.SHORT
-        modal = AnswerModal(context.round.id, context.chat.settings.language, long=long)
-        await interaction.response.send_modal(modal)
+        await send(interaction, self._rendered(interaction, result))
 
     async def _guard(self, interaction: discord.Interaction, work: Callable[[], Awaitable[object]]) -> None:
         """Nothing escapes a click: an unexpected failure is logged and told as error.internal.
@@ -163,12 +111,39 @@ class Answering:
             async with self.inflight.busy() as running:
                 if running:
                     await work()
-        except Exception:
-            log.exception("click %r failed", (interaction.data or {}).get("custom_id"))
+        except Exception as exc:
+            if transient(exc):  # Discord's trouble, not ours: no traceback
+                log.warning("discord: click %r not answered: %s; the member may click again",
+                            _custom_id(interaction), describe(exc))  # fmt: skip
+            else:
+                log.exception("click %r failed", _custom_id(interaction))
             try:
-                await send(interaction, Reply(t(self.quiz.settings.language, "error.internal")))
-            except discord.HTTPException as exc:
-                log.warning("could not report the failure of interaction %s: %s", interaction.id, exc)
+                await send(interaction, Reply(t(await chat_language(interaction), "error.internal")))
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as failed:
+                log.warning("discord: could not report the failure of interaction %s: %s", interaction.id,
+                            describe(failed))  # fmt: skip
+
+
+def payload(interaction: discord.Interaction) -> dict[str, Any]:
+    """The interaction's raw data (a union of TypedDicts to discord.py) as a plain mapping."""
+    return cast(dict[str, Any], interaction.data or {})
+
+
+def _custom_id(interaction: discord.Interaction) -> str:
+    return str(payload(interaction).get("custom_id", ""))
+
+
+def _click(interaction: discord.Interaction, act: Act, round_id: int | None, token: str | None,
+           control: str) -> Click:  # fmt: skip
+    """The click as plain values: the message it came from and every control that message carries."""
+    message = interaction.message
+    return Click(
+        round_id=round_id if round_id is not None and message is not None else NO_ROUND,
+        platform=Platform.DISCORD, chat_key=chat_ref(interaction).chat_key,
+        message_ref=f"{message.channel.id}:{message.id}" if message is not None else None,
+        act=act, token=token, control=control,
+        controls=frozenset(cid for _, cid in carried(message)) if message is not None else frozenset(),
+    )  # fmt: skip
 
 
 def _input_value(components: list[Any], custom_id: str) -> str | None:

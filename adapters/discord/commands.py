@@ -1,180 +1,218 @@
-"""The slash command tree: /quiz, /leaderboard, /stats, /streak, /bank, /lang (the admin groups
-/daily and /contest are in admin_commands), localized through the catalog, errors told politely."""
+"""The slash command tree, built from the command catalog (bot/commands/catalog.py): one
+`app_commands.Command` per catalog entry, inside an `app_commands.Group` when the entry is a
+subcommand (/daily set). Nothing here is written per command; a new catalog entry appears on
+Discord with no change to this module.
 
+How the commands are built. discord.py reads a command's options from its callback: the
+parameters of `inspect.signature(callback)` (which honours a `__signature__` attribute) with
+their annotations, and the attributes that the public decorators `describe`, `rename` and
+`choices` set on the callback. So each entry gets one generic callback, `invoke(interaction,
+**values)`, whose `__signature__` lists one keyword parameter per catalog `Arg`, annotated with
+the type that gives the Discord option — `Range[int, min, max]` for INT, `discord.User` for USER,
+`str` for the rest — and defaulting to None when optional; the decorators are then applied to it
+as functions, and the callback is handed to `app_commands.Command(...)`. No private attribute
+(`Command._params`) is touched, and discord.py checks names, descriptions, choices and ranges as
+it would for a hand-written command. `default_permissions`, `guild_only` and `allowed_contexts`
+are the public attributes of `Command` and `Group`, set from the entry's permission and scope.
+
+Names and descriptions are `locale_str`s naming the catalog keys (`cmd.<path>.name`,
+`cmd.opt.<arg>.name`, ...), translated to zh-CN and zh-TW by `CatalogTranslator`; Discord shows
+the English one elsewhere, so the option names are the catalog's arg names in English.
+
+Every invocation becomes `Parsed(command, {name: arg.read(value)})` — the same typed values and
+the same error sentences as a text platform — and runs through `Application.run`; the reply is
+rendered by the kind of its view (adapters/discord/render.py).
+"""
+
+from __future__ import annotations
+
+import inspect
 import logging
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
-from discord.app_commands import Choice
 
-from adapters.discord.render import MD, fit, leaderboard_embed, question_embed, standings_embed, stats_embed
-from adapters.discord.replies import Reply, chat_ref, is_admin, respond, send, user_language, user_ref
+from adapters.discord.render import attachment, reply_content, reply_embed
+from adapters.discord.replies import Reply, caller, chat_language, respond, send, user_language, user_ref
+from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons
-from bot.i18n import LANGUAGES, bank_text, t
-from bot.messages import Ask, ShowLeaderboard, ShowStats
-from bot.model import QuestionType
-from bot.quiz import QuizError
-from bot.windows import Window
+from bot.application import Reply as AppReply
+from bot.commands.arguments import Arg, ArgKind, ArgumentError
+from bot.commands.catalog import Command, Permission, Scope, command, groups
+from bot.commands.parsing import Parsed
+from bot.i18n import LANGUAGES, t
+from bot.messages import QuestionView
+
+if TYPE_CHECKING:
+    from adapters.discord.adapter import DiscordAdapter
 
 log = logging.getLogger("studybot.discord")
+MANAGE_SERVER = discord.Permissions(manage_guild=True)
+Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
 class StudyTree(app_commands.CommandTree):
     """Answers any failure of a command ephemerally (never a stack trace) and logs the unexpected."""
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        adapter: Any = getattr(self.client, "adapter", None)
-        lang = user_language(interaction) or (adapter.app.quiz.settings.language if adapter else "zh-CN")
-        if isinstance(error, app_commands.CheckFailure):
-            message = t(lang, "error.not_admin")
-        elif isinstance(error, app_commands.TransformerError):
-            message = t(lang, "error.bad_args", detail=fit(str(error.value), 200))
+        lang = user_language(interaction) or await chat_language(interaction)
+        name = interaction.command.qualified_name if interaction.command else "?"
+        if isinstance(error, app_commands.TransformerError):
+            message = t(lang, "error.bad_args", detail=str(error.value)[:200])
+        elif transient(error):  # Discord's trouble, not ours: no traceback
+            log.warning("discord: /%s not answered: %s; the member may run it again", name, describe(error))
+            message = t(lang, "error.internal")
         else:
-            name = interaction.command.qualified_name if interaction.command else "?"
             log.error("command /%s failed", name, exc_info=error)
             message = t(lang, "error.internal")
         try:
             await send(interaction, Reply(message))
-        except discord.HTTPException as exc:
-            log.warning("could not report a failed command: %s", exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("discord: could not report a failed command: %s", describe(exc))
 
 
-async def run(adapter: Any, interaction: discord.Interaction, work: Any, *, public: bool = False,
-              admin: bool = False, after: Any = None) -> None:
-    """Run `work(language) -> Reply` for a command: admins only if `admin`, refusals from the core
-    (QuizError) told in the user's language; then `after(message_id)` once the reply is sent.
-    `work` gets the chat's language for a `public` command, else (its reply is ephemeral) the
-    language of the user's Discord client when the catalog has it."""
+# ---------------------------------------------------------------- building the tree
 
-    async def guarded() -> Reply:
-        chat_language = (await adapter.app.quiz.chat(chat_ref(interaction))).settings.language
-        own = user_language(interaction) or chat_language
-        if admin and not is_admin(interaction):
-            return Reply(t(own, "error.not_admin"))
+
+def install(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
+    """Every catalog command on `tree`, top-level names in catalog order."""
+    for name, subcommands in groups().items():
+        if not subcommands:
+            entry = command(name)
+            slash = _command(entry, adapter)
+            _restrict(slash, [entry])
+            tree.add_command(slash)
+            continue
+        group = app_commands.Group(name=text(f"cmd.{name}.name"), description=text(f"cmd.{name}.desc"))
+        for entry in subcommands:
+            group.add_command(_command(entry, adapter, group))
+        _restrict(group, subcommands)
+        tree.add_command(group)
+
+
+def _command(entry: Command, adapter: DiscordAdapter,
+             parent: app_commands.Group | None = None) -> app_commands.Command[Any, ..., None]:  # fmt: skip
+    return app_commands.Command(name=text(f"{entry.key}.name"), description=text(f"{entry.key}.desc"),
+                                callback=_callback(entry, adapter), parent=parent)  # fmt: skip
+
+
+def _restrict(
+    slash: app_commands.Command[Any, ..., None] | app_commands.Group, entries: list[Command]
+) -> None:
+    """Who Discord offers a top-level command to, and where. Discord sets both per top-level
+    command only: a group is offered to Manage Server alone when most of its subcommands need an
+    admin (/daily, /contest: members keep /bank list), and is allowed wherever one of its
+    subcommands is. The application still checks each subcommand when it runs, so a server that
+    grants a group to everyone gets the catalog's rule for each."""
+    admin = sum(e.permission is Permission.CHAT_ADMIN for e in entries)
+    if admin * 2 > len(entries):
+        slash.default_permissions = MANAGE_SERVER
+    scopes = {e.scope for e in entries}
+    guilds = bool(scopes & {Scope.GROUP, Scope.ANY})
+    dms = bool(scopes & {Scope.PRIVATE, Scope.ANY})
+    slash.guild_only = not dms
+    contexts = app_commands.AppCommandContext(guild=guilds, dm_channel=dms, private_channel=False)
+    slash.allowed_contexts = contexts
+
+
+def _annotation(arg: Arg) -> Any:
+    if arg.kind is ArgKind.INT:
+        if arg.minimum is None and arg.maximum is None:
+            return int
+        return app_commands.Range[int, arg.minimum, arg.maximum]
+    if arg.kind is ArgKind.USER:
+        return discord.User
+    return str  # TIME, DURATION, TIMEZONE, WORD, TEXT; CHOICE, QTYPE, LANGUAGE with choices
+
+
+def _choices(arg: Arg) -> list[app_commands.Choice[str]] | None:
+    if arg.kind is ArgKind.LANGUAGE:  # each language in its own words, the same in every locale
+        return [app_commands.Choice(name=t(lang, "tg.lang_name"), value=lang) for lang in LANGUAGES]
+    if arg.choices:
+        return [app_commands.Choice(name=text(c.label_key), value=c.value) for c in arg.choices]
+    return None
+
+
+def _callback(entry: Command, adapter: DiscordAdapter) -> Callback:
+    """A callback whose signature discord.py reads the entry's options from."""
+
+    async def invoke(interaction: discord.Interaction, **values: Any) -> None:
+        await run(adapter, interaction, entry, values)
+
+    params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                annotation=discord.Interaction)]  # fmt: skip
+    for arg in entry.args:
+        default = inspect.Parameter.empty if arg.required else None
+        params.append(inspect.Parameter(arg.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                                        annotation=_annotation(arg)))  # fmt: skip
+    invoke.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    invoke.__qualname__ = invoke.__name__ = "_".join(entry.path)
+    if entry.args:
+        renamed = {a.name: text(a.name_key) for a in entry.args}
+        callback: Callback = app_commands.rename(**renamed)(invoke)
+        callback = app_commands.describe(**{a.name: text(a.desc_key) for a in entry.args})(callback)
+        choices = {a.name: c for a in entry.args if (c := _choices(a)) is not None}
+        if choices:
+            callback = app_commands.choices(**choices)(callback)
+        return callback
+    return invoke
+
+
+# ---------------------------------------------------------------- running a command
+
+
+def parsed(entry: Command, values: dict[str, Any]) -> Parsed:
+    """The typed arguments, each through `Arg.read` (ArgumentError: the catalog's sentence)."""
+    args: dict[str, object] = {}
+    for arg in entry.args:
+        value = values.get(arg.name)
+        if value is None or (isinstance(value, str) and not value.strip() and not arg.required):
+            continue
+        if arg.kind is ArgKind.USER:
+            args[arg.name] = user_ref(value)
+        else:
+            args[arg.name] = arg.read(value)
+    return Parsed(entry, args)
+
+
+async def run(adapter: DiscordAdapter, interaction: discord.Interaction, entry: Command,
+              values: dict[str, Any]) -> None:  # fmt: skip
+    """Run the entry through the application and answer with its reply (in time: deferred when
+    slow); a question posted this way is told to the application with its message."""
+    application = adapter.application
+    who = caller(interaction)
+    posted: list[QuestionView] = []
+
+    async def work() -> Reply:
         try:
-            return await work(chat_language if public else own)
-        except QuizError as exc:
-            return Reply(exc.render(own))
+            reply = await application.run(parsed(entry, values), who)
+        except ArgumentError as exc:
+            language = who.language or await application.language(who.chat)
+            return Reply(exc.render(language))
+        if isinstance(reply.view, QuestionView):
+            posted.append(reply.view)
+            adapter.counts.remember(reply.view)
+        return rendered(reply)
 
     async with adapter.inflight.busy() as running:
-        if running:
-            message_id = await respond(interaction, guarded(), public=public)
-            if after is not None and message_id is not None:
-                await after(message_id)
+        if not running:
+            return
+        message_id = await respond(interaction, work())
+        if posted and message_id is not None:
+            await application.question_posted(posted[0].round_id, f"{interaction.channel_id}:{message_id}")
 
 
-def _choices(keys: dict[str, str]) -> list[Choice[str]]:
-    return [Choice(name=text(key), value=value) for value, key in keys.items()]
-
-
-QUESTION_TYPES = {str(q): f"type.{q}" for q in QuestionType}
-WINDOWS = {"all": "cmd.choice.all", "week": "cmd.choice.week", "month": "cmd.choice.month",
-           "contest": "cmd.choice.contest"}  # fmt: skip
-SCOPES = {"channel": "cmd.choice.channel", "server": "cmd.choice.server"}
-
-
-def install(tree: app_commands.CommandTree, adapter: Any) -> None:
-    quiz = adapter.app.quiz
-
-    @tree.command(name=text("cmd.quiz.name"), description=text("cmd.quiz.desc"))
-    @app_commands.rename(tag=text("cmd.opt.tag.name"), qtype=text("cmd.opt.type.name"))
-    @app_commands.describe(tag=text("cmd.opt.tag.desc"), qtype=text("cmd.opt.type.desc"))
-    @app_commands.choices(qtype=_choices(QUESTION_TYPES))
-    async def quiz_command(interaction: discord.Interaction, tag: str | None = None,
-                           qtype: Choice[str] | None = None) -> None:
-        asked: list[int] = []
-
-        async def work(lang: str) -> Reply:
-            ask = Ask(chat_ref(interaction), user_ref(interaction.user), tag=(tag or "").strip() or None,
-                      qtype=QuestionType(qtype.value) if qtype else None)  # fmt: skip
-            view = await quiz.ask(ask)
-            adapter.counts.remember(view)
-            asked.append(view.round_id)
-            return Reply(embed=question_embed(view), view=question_buttons(view), ephemeral=False)
-
-        async def remember(message_id: int) -> None:
-            if asked:  # a question was posted, not a refusal
-                await quiz.set_message_ref(asked[0], f"{interaction.channel_id}:{message_id}")
-
-        await run(adapter, interaction, work, public=True, after=remember)
-
-    @tree.command(name=text("cmd.leaderboard.name"), description=text("cmd.leaderboard.desc"))
-    @app_commands.rename(window=text("cmd.opt.window.name"), scope=text("cmd.opt.scope.name"))
-    @app_commands.describe(window=text("cmd.opt.window.desc"), scope=text("cmd.opt.scope.desc"))
-    @app_commands.choices(window=_choices(WINDOWS), scope=_choices(SCOPES))
-    async def leaderboard_command(interaction: discord.Interaction, window: Choice[str] | None = None,
-                                  scope: Choice[str] | None = None) -> None:
-        async def work(lang: str) -> Reply:
-            ref = chat_ref(interaction)
-            if window is not None and window.value == "contest":
-                standings = await adapter.app.contests.standings(ref)
-                if standings is None:
-                    return Reply(t(lang, "contest.not_running"))
-                return Reply(embed=standings_embed(standings), ephemeral=False)
-            show = ShowLeaderboard(ref, user_ref(interaction.user), Window(window.value if window else "all"),
-                                   guild_wide=scope is not None and scope.value == "server")  # fmt: skip
-            return Reply(embed=leaderboard_embed(await quiz.leaderboard(show)), ephemeral=False)
-
-        await run(adapter, interaction, work, public=True)
-
-    @tree.command(name=text("cmd.stats.name"), description=text("cmd.stats.desc"))
-    @app_commands.rename(user=text("cmd.opt.user.name"))
-    @app_commands.describe(user=text("cmd.opt.user.desc"))
-    async def stats_command(interaction: discord.Interaction, user: discord.User | None = None) -> None:
-        async def work(lang: str) -> Reply:
-            who = user_ref(user or interaction.user)
-            return Reply(embed=stats_embed(await quiz.stats(ShowStats(chat_ref(interaction), who))))
-
-        await run(adapter, interaction, work)
-
-    @tree.command(name=text("cmd.streak.name"), description=text("cmd.streak.desc"))
-    async def streak_command(interaction: discord.Interaction) -> None:
-        async def work(lang: str) -> Reply:
-            stats = await quiz.stats(ShowStats(chat_ref(interaction), user_ref(interaction.user)))
-            return Reply(t(lang, "streak.body", count=stats.streak, best=stats.best_streak))
-
-        await run(adapter, interaction, work)
-
-    bank = app_commands.Group(name=text("cmd.bank.name"), description=text("cmd.bank.desc"))
-
-    @bank.command(name=text("cmd.bank.list.name"), description=text("cmd.bank.list.desc"))
-    async def bank_list(interaction: discord.Interaction) -> None:
-        async def work(lang: str) -> Reply:
-            current = quiz.bank_for(await quiz.chat(chat_ref(interaction)))
-            title = bank_text(lang, current.title)
-            lines = [t(lang, "bank.using", title=title, count=len(current.questions)), ""]
-            lines += [t(lang, "bank.list_row", id=b.id, title=bank_text(lang, b.title),
-                        count=len(b.questions)) for b in quiz.banks.values()]  # fmt: skip
-            return Reply(fit(MD.escape("\n".join(lines)), 2000))
-
-        await run(adapter, interaction, work)
-
-    @bank.command(name=text("cmd.bank.use.name"), description=text("cmd.bank.use.desc"))
-    @app_commands.rename(bank_id=text("cmd.opt.bank.name"))
-    @app_commands.describe(bank_id=text("cmd.opt.bank.desc"))
-    async def bank_use(interaction: discord.Interaction, bank_id: str) -> None:
-        async def work(lang: str) -> Reply:
-            chat = await quiz.update_settings(chat_ref(interaction), bank_id=bank_id.strip())
-            current = quiz.bank_for(chat)
-            lang = chat.settings.language
-            title = t(lang, "bank.using", title=bank_text(lang, current.title), count=len(current.questions))
-            return Reply(MD.escape(title), ephemeral=False)
-
-        await run(adapter, interaction, work, public=True, admin=True)
-
-    tree.add_command(bank)
-
-    @tree.command(name=text("cmd.lang.name"), description=text("cmd.lang.desc"))
-    @app_commands.rename(language=text("cmd.opt.language.name"))
-    @app_commands.describe(language=text("cmd.opt.language.desc"))
-    @app_commands.choices(language=[Choice(name=t(lang, "tg.lang_name"), value=lang) for lang in LANGUAGES])
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.guild_only()
-    async def lang_command(interaction: discord.Interaction, language: Choice[str]) -> None:
-        async def work(lang: str) -> Reply:
-            chat = await quiz.set_guild_language(chat_ref(interaction), language.value)
-            return Reply(t(chat.settings.language, "lang.set_guild"), ephemeral=False)
-
-        await run(adapter, interaction, work, public=True, admin=True)
+def rendered(reply: AppReply) -> Reply:
+    """A reply by the kind of its view: embeds for boards, stats, standings and questions (a
+    question with its buttons), text for the rest; files as attachments."""
+    files = tuple(attachment(f) for f in reply.files)
+    buttons = question_buttons(reply.view) if isinstance(reply.view, QuestionView) else None
+    embed = reply_embed(reply)
+    content = reply_content(reply) if embed is None else None
+    if embed is None and not content and not files:
+        content = "✓"  # a view with nothing to say: Discord takes no empty message
+    return Reply(content, embed=embed, view=buttons, ephemeral=not reply.public, files=files)

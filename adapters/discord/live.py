@@ -9,21 +9,24 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
+import aiohttp
 import discord
 
 from adapters.discord.render import question_embed
+from adapters.discord.transient import describe
 from bot.keyed_locks import KeyedLocks
-from bot.kinds import RoundState
 from bot.messages import QuestionView
-from bot.quiz import Quiz
+from bot.posted_rounds import PostedRounds
 
 log = logging.getLogger("studybot.discord")
 REMEMBERED = 2000  # question views kept for re-rendering; older ones are rebuilt from the store
 
 
 class LiveCounts:
-    def __init__(self, quiz: Quiz, client: Callable[[], discord.Client | None], delay: float) -> None:
-        self.quiz = quiz
+    def __init__(
+        self, rounds: PostedRounds, client: Callable[[], discord.Client | None], delay: float
+    ) -> None:
+        self.rounds = rounds
         self._client = client
         self.delay = delay
         self._views: OrderedDict[int, QuestionView] = OrderedDict()
@@ -41,11 +44,9 @@ class LiveCounts:
         view = self._views.get(round_id)
         if view is not None:
             return view
-        context = await self.quiz.round_context(round_id)
-        if context is None:
-            return None
-        view = self.quiz.question_view(context.round, context.chat, context.question)
-        self.remember(view)
+        view = await self.rounds.question(round_id)
+        if view is not None:
+            self.remember(view)
         return view
 
     def lock(self, round_id: int) -> AbstractAsyncContextManager[None]:
@@ -77,14 +78,13 @@ class LiveCounts:
             if view is None or client is None:
                 return
             async with self.lock(round_id):
-                context = await self.quiz.round_context(round_id)  # no store read while it is open
-                if round_id in self._revealed or context is None or context.round.state is RoundState.CLOSED:
+                count = None if round_id in self._revealed else await self.rounds.live(round_id)
+                if count is None:  # revealed, or closed meanwhile
                     return
-                count = await self.quiz.store.answer_count(round_id)
                 message = client.get_partial_messageable(channel_id).get_partial_message(message_id)
                 await message.edit(embed=question_embed(view, answers=count))
-        except discord.HTTPException as exc:
-            log.warning("answer count of round %s not updated: %s", round_id, exc)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+            log.warning("answer count of round %s not updated: %s", round_id, describe(exc))
         except Exception:  # a count edit failing must never disturb answering
             log.exception("answer count of round %s not updated", round_id)
 

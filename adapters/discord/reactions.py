@@ -1,5 +1,8 @@
 """Reaction mode (dailies set with mode=reactions): choices as 🇦🇧🇨🇩 or ✅❌ reactions, a user's
-first reaction is their answer, and with Manage Messages the bot removes reactions to hide choices."""
+first reaction is their answer, and with Manage Messages the bot removes reactions to hide choices.
+
+A reaction is a click on an option of the question's message: it goes through
+`Application.answering.click`, checked like a button against the round's message."""
 
 from __future__ import annotations
 
@@ -8,11 +11,12 @@ import logging
 import discord
 
 from adapters.discord.replies import InFlight
+from bot.answering import ReceiptReply
+from bot.application import Application
+from bot.clicks import Act, Click
 from bot.keyed_locks import KeyedLocks
-from bot.kinds import AnswerMode, AnswerStatus, Platform, UserRef
-from bot.messages import QuestionView, SubmitAnswer
-from bot.model import QuestionType
-from bot.quiz import Quiz
+from bot.kinds import AnswerMode, AnswerStatus, ChatKind, ChatRef, InputKind, Platform, UserRef
+from bot.messages import QuestionView
 
 log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}
@@ -35,9 +39,10 @@ def token_for(emoji: str) -> str | None:
     return None
 
 
-def supports(qtype: QuestionType, options: int) -> bool:
-    """One reaction is one answer: single choice and true/false only (others keep their buttons)."""
-    return qtype in (QuestionType.SINGLE, QuestionType.JUDGE) and options <= MAX_REACTIONS
+def supports(view: QuestionView) -> bool:
+    """One reaction is one answer: choose one and true/false only (others keep their buttons)."""
+    kinds = (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE)
+    return view.input_kind in kinds and 0 < len(view.options) <= MAX_REACTIONS
 
 
 def parse_ref(message_ref: str | None) -> tuple[int, int] | None:
@@ -48,20 +53,23 @@ def parse_ref(message_ref: str | None) -> tuple[int, int] | None:
 
 
 class Reactions:
-    def __init__(self, quiz: Quiz, inflight: InFlight) -> None:
-        self.quiz = quiz
+    def __init__(self, application: Application, inflight: InFlight) -> None:
+        self.application = application
         self.inflight = inflight
         self.rounds: dict[int, int] = {}  # message id -> round id, for open reaction-mode questions
+        self._tokens: dict[int, frozenset[str]] = {}  # message id -> the options offered on it
         self._locks = KeyedLocks()  # per (round, user): one reaction at a time counts
 
-    def track(self, message_id: int, round_id: int) -> None:
-        self.rounds[message_id] = round_id
+    def track(self, message_id: int, view: QuestionView) -> None:
+        self.rounds[message_id] = view.round_id
+        self._tokens[message_id] = frozenset(o.token for o in view.options)
 
     def forget(self, message_id: int) -> None:
         self.rounds.pop(message_id, None)
+        self._tokens.pop(message_id, None)
 
     async def add_choices(self, message: discord.Message, view: QuestionView) -> None:
-        self.track(message.id, view.round_id)
+        self.track(message.id, view)
         for option in view.options:
             try:
                 await message.add_reaction(emoji_for(option.token))
@@ -70,15 +78,10 @@ class Reactions:
 
     async def preload(self) -> None:
         """After a restart: find the open reaction-mode questions again (each round keeps its mode)."""
-        for round_ in await self.quiz.store.open_rounds():
-            where = parse_ref(round_.message_ref)
-            if round_.mode is not AnswerMode.REACTIONS or where is None:
-                continue
-            context = await self.quiz.round_context(round_.id)
-            if context is None or context.chat.ref.platform != Platform.DISCORD:
-                continue
-            if supports(context.question.type, len(context.question.options) or 2):
-                self.track(where[1], round_.id)
+        for posted in await self.application.rounds.open_on(Platform.DISCORD, AnswerMode.REACTIONS):
+            where = parse_ref(posted.message_ref)
+            if where is not None and supports(posted.view):
+                self.track(where[1], posted.view)
 
     async def on_reaction(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:
         round_id = self.rounds.get(event.message_id)
@@ -96,10 +99,20 @@ class Reactions:
             if token is not None:
                 name = event.member.display_name if event.member else str(event.user_id)
                 user = UserRef(Platform.DISCORD, str(event.user_id), name)
+                kind = ChatKind.GROUP if event.guild_id else ChatKind.PRIVATE
+                guild = str(event.guild_id) if event.guild_id else None
+                chat = ChatRef(Platform.DISCORD, str(event.channel_id), kind, guild_key=guild)
+                # The bot put these options on this very message (tracked above), so they are its controls.
+                message_ref = f"{event.channel_id}:{event.message_id}"
+                offered = self._tokens.get(event.message_id, frozenset())
+                click = Click(
+                    round_id, Platform.DISCORD, chat.chat_key, message_ref, Act.ANSWER, token, token, offered
+                )
                 # One user's reactions one after another, so the first one is the one recorded.
                 async with self._locks.hold((round_id, event.user_id)):
-                    receipt = await self.quiz.submit(SubmitAnswer(round_id, user, token))
-                if receipt.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
+                    result = await self.application.answering.click(click, user, chat)
+                closed = (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND)
+                if not isinstance(result, ReceiptReply) or result.receipt.status in closed:
                     return  # the reveal is coming (or came): reactions no longer need hiding
             await self._hide(client, event)
         except Exception:  # a reaction must never take the gateway handler down

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import io
+
 import discord
 
+from bot.application import DailyReply, FileView, HelpView, Reply, TextView, WelcomeView
 from bot.i18n import t
+from bot.kinds import InputKind
 from bot.messages import (
+    ContestStatusView,
     LeaderboardView,
     QuestionView,
     ReceiptView,
@@ -13,10 +19,12 @@ from bot.messages import (
     StandingsView,
     StatsView,
 )
-from bot.model import QuestionType
+from bot.reply_text import render_help, render_reply
 from bot.text import (
     Markup,
     question_header,
+    render_contest_status,
+    render_daily,
     render_leaderboard,
     render_receipt,
     render_reveal,
@@ -80,7 +88,7 @@ def timestamp(view: QuestionView) -> str:
 def question_embed(view: QuestionView, *, answers: int = 0, reactions: bool = False) -> discord.Embed:
     lang = view.language
     lines = [MD.escape(view.stem)]
-    if view.qtype is not QuestionType.JUDGE and view.options:
+    if view.input_kind is not InputKind.TRUE_FALSE and view.options:
         lines.append("")
         lines += [f"{MD.bold(o.label)}. {MD.escape(o.text)}" for o in view.options]
     lines += ["", t(lang, "question.deadline", when=timestamp(view))]
@@ -115,3 +123,44 @@ def stats_embed(view: StatsView) -> discord.Embed:
 def receipt_text(view: ReceiptView) -> str:
     """Practice rounds: grade and explanation; daily and contest rounds: only what was recorded."""
     return fit(render_receipt(view, MD), CONTENT_MAX)
+
+
+def reply_embed(reply: Reply) -> discord.Embed | None:
+    """Boards, stats, standings and questions go in an embed; the rest is plain content."""
+    view = reply.view
+    if isinstance(view, QuestionView):
+        return question_embed(view)
+    if isinstance(view, LeaderboardView):
+        return leaderboard_embed(view)
+    if isinstance(view, StatsView):
+        return stats_embed(view)
+    if isinstance(view, StandingsView):
+        return standings_embed(view)
+    summary = getattr(view, "summary", None)  # a progress report leads with the person's stats
+    if isinstance(summary, StatsView):
+        return stats_embed(summary)
+    return None
+
+
+def reply_content(reply: Reply) -> str:
+    """The text of a reply that is no embed ("" for one that is)."""
+    view = reply.view
+    if isinstance(view, TextView | WelcomeView):
+        text = MD.escape(view.text)
+    elif isinstance(view, HelpView):
+        text = render_help(view, MD)
+    elif isinstance(view, ContestStatusView):
+        text = render_contest_status(view, MD)
+    elif isinstance(view, DailyReply):
+        text = render_daily(view.daily, reply.language, just_set=view.just_set, m=MD)
+    elif reply_embed(reply) is not None and not isinstance(getattr(view, "summary", None), StatsView):
+        text = ""
+    else:  # any other view (the study tools' among them) as the text platforms lay it out
+        if isinstance(getattr(view, "summary", None), StatsView):
+            view = dataclasses.replace(view, summary=None)  # type: ignore[type-var]
+        text = render_reply(dataclasses.replace(reply, view=view), MD)
+    return fit(text, CONTENT_MAX)
+
+
+def attachment(file: FileView) -> discord.File:
+    return discord.File(io.BytesIO(file.data), filename=file.filename, description=file.caption or None)

@@ -1,5 +1,6 @@
-"""Answering an interaction in time: refs for the core, the admin check, and replies that defer
-first when the work takes long (Discord drops an interaction not answered within 3 seconds)."""
+"""Answering an interaction in time: refs for the application (chat, user, caller), and replies
+that defer first when the work takes long (Discord drops an interaction not answered within 3
+seconds)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import discord
 
 from adapters.discord.render import CONTENT_MAX, fit, fit_embed
+from bot.application import Caller
 from bot.i18n import DEFAULT_LANGUAGE, match_language, t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 
@@ -24,7 +26,7 @@ def chat_ref(interaction: discord.Interaction) -> ChatRef:
     """The core's reference to the interaction's channel; a channel new to the bot starts in the
     server's preferred locale (a DM: the user's locale) unless the server chose a language."""
     channel = interaction.channel
-    key = str(interaction.channel_id or getattr(channel, "id", "") or interaction.user.id)
+    key = str(interaction.channel_id or (channel.id if channel is not None else None) or interaction.user.id)
     title = getattr(channel, "name", None) or ""
     if interaction.guild_id is None:
         locale = str(interaction.locale)
@@ -47,6 +49,13 @@ def is_admin(interaction: discord.Interaction) -> bool:
     """Manage Server (or Administrator) in this channel, as Discord computed it for the interaction."""
     perms = interaction.permissions
     return interaction.guild_id is not None and (perms.manage_guild or perms.administrator)
+
+
+def caller(interaction: discord.Interaction) -> Caller:
+    """Who runs a command and where; an admin has Manage Server; replies only they see speak
+    their client's language when the catalog has it."""
+    return Caller(chat_ref(interaction), user_ref(interaction.user), admin=is_admin(interaction),
+                  language=user_language(interaction))  # fmt: skip
 
 
 class InFlight:
@@ -87,6 +96,7 @@ class Reply:
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
     ephemeral: bool = True
+    files: tuple[discord.File, ...] = ()
 
 
 async def respond(
@@ -96,12 +106,22 @@ async def respond(
     Returns the id of the message sent (None if Discord no longer takes the interaction)."""
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    deferred = False
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer(ephemeral=not public, thinking=True)
+            deferred = True
         except discord.HTTPException as exc:
             log.warning("could not defer interaction %s: %s", interaction.id, exc)
-    return await send(interaction, await task)
+    reply = await task
+    if deferred and reply.ephemeral == public:
+        # The "thinking" message has the wrong visibility for this reply, and the first follow-up
+        # would only fill it in: remove it, so that the reply is a message of its own.
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as exc:
+            log.warning("could not remove the deferred answer to interaction %s: %s", interaction.id, exc)
+    return await send(interaction, reply)
 
 
 async def send(interaction: discord.Interaction, reply: Reply) -> int | None:
@@ -113,7 +133,7 @@ async def send(interaction: discord.Interaction, reply: Reply) -> int | None:
         if exc.status != 400:
             raise
         log.warning("discord refused the reply to interaction %s: %s %s", interaction.id, exc.code, exc.text)
-        return await _send(interaction, Reply(t(await _language(interaction), "error.reply_failed")))
+        return await _send(interaction, Reply(t(await chat_language(interaction), "error.reply_failed")))
 
 
 async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
@@ -124,6 +144,8 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
         kwargs["embed"] = fit_embed(reply.embed)
     if reply.view is not None:
         kwargs["view"] = reply.view
+    if reply.files:
+        kwargs["files"] = list(reply.files)
     try:
         if not interaction.response.is_done():
             response = await interaction.response.send_message(**kwargs)
@@ -135,9 +157,14 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
         return None
 
 
-async def _language(interaction: discord.Interaction) -> str:
-    """The language of the interaction's chat, as the core knows it."""
-    quiz: Any = getattr(getattr(getattr(interaction.client, "adapter", None), "app", None), "quiz", None)
-    if quiz is None:
+async def chat_language(interaction: discord.Interaction) -> str:
+    """The language of the interaction's chat, as the core knows it (for telling a failure: the
+    default language if even that cannot be read)."""
+    application: Any = getattr(getattr(interaction.client, "adapter", None), "application", None)
+    if application is None:
         return DEFAULT_LANGUAGE
-    return (await quiz.chat(chat_ref(interaction))).settings.language
+    try:
+        return str(await application.language(chat_ref(interaction)))
+    except Exception:  # telling a failure must not fail in turn
+        log.warning("discord: the language of channel %s could not be read", interaction.channel_id)
+        return DEFAULT_LANGUAGE

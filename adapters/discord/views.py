@@ -12,15 +12,18 @@ import discord
 
 from adapters.discord import custom_ids as ids
 from bot.i18n import t
-from bot.messages import QuestionView, RevealView
-from bot.model import QuestionType
+from bot.kinds import InputKind
+from bot.messages import OptionView, QuestionView, RevealView
 
 ROW_WIDTH = 5
 ROWS = 5  # Discord: at most 5 rows of 5 buttons on a message
 Style = discord.ButtonStyle
 
 
-def _shown(options: tuple, multi: bool) -> tuple:
+TYPED = (InputKind.TYPED, InputKind.SELF_GRADED)
+
+
+def _shown(options: tuple[OptionView, ...], multi: bool) -> tuple[OptionView, ...]:
     """As many options as get a button: 25, or 20 when Submit needs a row of its own."""
     return options[: (ROWS - 1 if multi else ROWS) * ROW_WIDTH]
 
@@ -35,8 +38,16 @@ class _StudyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
 
     kind = ""
 
-    def __init__(self, round_key: str, arg: str | None = None, *, label: str = "?",
-                 style: Style = Style.secondary, disabled: bool = False, row: int | None = None) -> None:
+    def __init__(
+        self,
+        round_key: str,
+        arg: str | None = None,
+        *,
+        label: str = "?",
+        style: Style = Style.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
         custom_id = ids.make(self.kind, round_key, arg)
         super().__init__(_button(custom_id, label, style, disabled, row))
         self.round_key = round_key
@@ -51,7 +62,7 @@ class _StudyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
         style = getattr(item, "style", Style.secondary)
         return cls(groups["round"], groups.get("arg"), label=label, style=style)
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.client.answering.on_button(interaction, self.kind, self.round_key, self.arg)  # type: ignore[attr-defined]
 
 
@@ -100,19 +111,21 @@ def _rows(count: int) -> list[int]:
 
 
 def question_buttons(view: QuestionView) -> discord.ui.View:
-    """A–D (single), toggles + Submit (multi), 对/错 (judge), or Answer (fill, short)."""
+    """By input kind: one button per option (choose one, true/false), toggles + Submit (choose
+    many), or Answer opening a form (typed, self-graded)."""
     lang, key = view.language, str(view.round_id)
     buttons: discord.ui.View = discord.ui.View(timeout=None)
-    if view.typed:
+    if view.input_kind in TYPED:
         buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), style=Style.primary))
         return buttons
-    cls = ToggleButton if view.multi else AnswerButton
-    style = Style.secondary if view.multi else Style.primary
-    options = _shown(view.options, view.multi)
+    multi = view.input_kind is InputKind.CHOOSE_MANY
+    cls: type[_StudyButton] = ToggleButton if multi else AnswerButton
+    style = Style.secondary if multi else Style.primary
+    options = _shown(view.options, multi)
     rows = _rows(len(options))
     for option, row in zip(options, rows, strict=True):
         buttons.add_item(cls(key, option.token, label=option.label, style=style, row=row))
-    if view.multi:
+    if multi:
         submit = SubmitButton(key, label=t(lang, "button.submit"), style=Style.success, row=rows[-1] + 1)
         buttons.add_item(submit)
     return buttons
@@ -121,20 +134,22 @@ def question_buttons(view: QuestionView) -> discord.ui.View:
 def revealed_buttons(view: RevealView) -> discord.ui.View:
     """The question's buttons, disabled, the right options green and each with its count."""
     lang, key = view.language, str(view.round_id)
+    kind = view.qtype.input_kind
     buttons: discord.ui.View = discord.ui.View(timeout=None)
-    if not view.qtype.is_choice:
+    if kind in TYPED:
         buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), disabled=True))
         return buttons
     counts = {c.token: c.count for c in view.counts}
-    cls = ToggleButton if view.qtype is QuestionType.MULTI else AnswerButton
-    options = _shown(view.options, view.qtype is QuestionType.MULTI)
+    multi = kind is InputKind.CHOOSE_MANY
+    cls: type[_StudyButton] = ToggleButton if multi else AnswerButton
+    options = _shown(view.options, multi)
     rows = _rows(len(options))
     for option, row in zip(options, rows, strict=True):
         right = option.token in view.correct_tokens
         label = f"{option.label} · {counts.get(option.token, 0)}"
         style = Style.success if right else Style.secondary
         buttons.add_item(cls(key, option.token, label=label, style=style, disabled=True, row=row))
-    if view.qtype is QuestionType.MULTI:
+    if multi:
         buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), disabled=True, row=rows[-1] + 1))
     return buttons
 

@@ -1,0 +1,15 @@
+"""What the Discord adapter needs to know besides the application: plain values, no config object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordSettings:
+    token: str = field(repr=False)
+    api_base: str | None = None  # another API root (a test server); None: Discord's
+    gateway_url: str | None = None
+    dev_guild: str | None = None  # sync the commands to this server only (they show at once)
+    guild_ready_timeout: float = 2.0
+    count_delay: float = 2.0  # seconds between edits of a question's live answer count
