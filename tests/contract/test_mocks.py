@@ -29,9 +29,8 @@ async def test_a_mock_is_stored_whole_and_one_is_open_per_person(storage):
     mocks = storage.mocks
     chat_id, (me, you) = await people(storage, "me", "you")
     mock = await mocks.create_mock(new_mock(me, chat_id))
-    assert (mock.user_id, mock.chat_id, mock.bank_id, mock.state, mock.position) == (
-        me, chat_id, "sample", MockState.OPEN, 0
-    )
+    expected = (me, chat_id, "sample", MockState.OPEN, 0)
+    assert (mock.user_id, mock.chat_id, mock.bank_id, mock.state, mock.position) == expected
     assert [i.question_id for i in mock.items] == ["s-1", "s-2", "s-9"]
     assert mock.sections == PAPER and mock.total == 9.0 and mock.points(2) == 5.0
     assert (mock.started_at, mock.ends_at, mock.pass_mark) == (T0, T0 + timedelta(minutes=30), 0.6)

@@ -16,7 +16,8 @@ async def test_reports_are_listed_while_open_and_closed_once(storage):
     other = await reports.add_report(Report(0, me, chat.id, "other", "v3", "o-1", "typo", T0))
     assert first != other
     stored = await reports.get_report(first)
-    assert stored == Report(first, me, chat.id, "sample", "v1", "s-1", "B is right too", T0, "open", "", "Mei")
+    text = "B is right too"
+    assert stored == Report(first, me, chat.id, "sample", "v1", "s-1", text, T0, "open", "", "Mei")
     assert [r.id for r in await reports.open_reports()] == [first, other]
     assert [r.id for r in await reports.open_reports("other")] == [other]
     closed_at = T0 + timedelta(days=1)

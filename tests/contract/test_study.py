@@ -92,7 +92,8 @@ async def test_activity_counts_answers_per_utc_day_since_a_time(storage):
     chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
     (me,) = await store.ensure_users([user_ref("me")])
     days = [T0 - timedelta(days=3), T0, T0 + timedelta(hours=20), T0 + timedelta(days=1, hours=1)]
-    rounds = [await store.open_round(new_round(chat.id, question=f"s-{i}", opened=d)) for i, d in enumerate(days)]
-    await store.record_answers([answer(r.id, me, at=d + timedelta(minutes=1)) for r, d in zip(rounds, days)])
+    for i, day in enumerate(days):
+        rnd = await store.open_round(new_round(chat.id, question=f"s-{i}", opened=day))
+        await store.record_answers([answer(rnd.id, me, at=day + timedelta(minutes=1))])
     assert await study.activity(me, T0 - timedelta(days=1)) == {"2026-12-02": 2, "2026-12-03": 1}
     assert await study.activity(me + 1, T0 - timedelta(days=7)) == {}

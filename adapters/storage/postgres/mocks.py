@@ -13,7 +13,9 @@ from adapters.storage.sql import to_db
 from bot.study.mock_records import Mock, MockAnswer, MockState, NewMock
 from bot.study.ports import MockOpen
 
-_HANDED_IN = f"SELECT {MOCK_COLUMNS} FROM mocks WHERE user_id = $1 AND state IN ('grading', 'done') ORDER BY id DESC"
+_HANDED_IN = (
+    f"SELECT {MOCK_COLUMNS} FROM mocks WHERE user_id = $1 AND state IN ('grading', 'done') ORDER BY id DESC"
+)
 
 
 class PostgresMockStore:
@@ -79,7 +81,8 @@ class PostgresMockStore:
     async def set_flag(self, mock_id: int, item: int, flagged: bool) -> bool:
         async with self.store.transaction() as db:
             # FOR SHARE: the mock stays open until this flag is stored
-            if await db.fetchval("SELECT 1 FROM mocks WHERE id = $1 AND state = 'open' FOR SHARE", mock_id) is None:
+            still_open = "SELECT 1 FROM mocks WHERE id = $1 AND state = 'open' FOR SHARE"
+            if await db.fetchval(still_open, mock_id) is None:
                 return False
             await db.execute(
                 "INSERT INTO mock_answers (mock_id, item, flagged) VALUES ($1, $2, $3) "
@@ -125,7 +128,9 @@ class PostgresMockStore:
             )  # fmt: skip
             if affected(status) == 0:
                 return False
-            await db.execute("UPDATE mocks SET score = $1, state = $2 WHERE id = $3", score, str(state), mock_id)
+            await db.execute(
+                "UPDATE mocks SET score = $1, state = $2 WHERE id = $3", score, str(state), mock_id
+            )
         return True
 
     async def quit(self, mock_id: int, at: datetime) -> bool:

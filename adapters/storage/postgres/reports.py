@@ -18,7 +18,8 @@ class PostgresReportStore:
     async def add_report(self, report: Report) -> int:
         async with self.store.transaction() as db:
             report_id = await db.fetchval(
-                "INSERT INTO reports (user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
+                "INSERT INTO reports "
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
                 report.user_id, report.chat_id, report.bank_id, report.bank_version, report.question_id,
                 report.text, to_db(report.created_at),

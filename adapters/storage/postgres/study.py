@@ -189,8 +189,8 @@ class PostgresStudyStore:
     async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
         """Final answers per UTC day (YYYY-MM-DD) since `since`."""
         rows = await self.store.all(
-            "SELECT substr(answered_at, 1, 10), count(*) FROM answers WHERE user_id = $1 AND answered_at >= $2 "
-            "GROUP BY 1",
+            "SELECT substr(answered_at, 1, 10), count(*) FROM answers "
+            "WHERE user_id = $1 AND answered_at >= $2 GROUP BY 1",
             user_id, to_db(since),
         )  # fmt: skip
         return {r[0]: int(r[1]) for r in rows}
