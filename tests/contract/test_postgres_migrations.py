@@ -1,12 +1,17 @@
 """PostgreSQL's text of every migration: applied one version at a time, and the study tables of
-version 6 as the stores need them (identity ids, JSON as text, one open mock per person)."""
+version 6 as the stores need them (identity ids, JSON as text, one open mock per person); a
+schema newer than this studybot, and the URL shown when opening fails."""
 
 from __future__ import annotations
 
 import asyncpg
+import pytest
 
 from adapters.storage.migrations import LATEST
+from adapters.storage.open_errors import OpenProblem, StoreOpenError
 from adapters.storage.postgres.migrate import migrate, schema_version
+from adapters.storage.postgres.open_errors import classify, shown_url
+from adapters.storage.postgres.store import PostgresStore
 
 
 async def empty_database(server, name: str) -> asyncpg.Connection:
@@ -61,3 +66,27 @@ async def test_version_6_on_a_database_with_answers(pg_server):
         assert await conn.fetchval("SELECT items FROM mocks WHERE id = $1", first) == '[["q", 0]]'
     finally:
         await conn.close()
+
+
+async def test_a_schema_newer_than_this_studybot_is_a_store_open_error(pg_server):
+    conn = await empty_database(pg_server, "from_the_future")
+    try:
+        await migrate(conn)
+        await conn.execute("UPDATE schema_version SET version = $1", LATEST + 1)
+    finally:
+        await conn.close()
+    with pytest.raises(StoreOpenError) as raised:
+        await PostgresStore.open(pg_server.dsn("from_the_future"))
+    assert raised.value.problem is OpenProblem.NEWER
+    assert raised.value.path == pg_server.dsn("from_the_future")
+
+
+def test_the_url_shown_keeps_all_but_the_password():
+    assert shown_url("postgresql://bot:hunter2@db:5433/studybot?sslmode=require") == (
+        "postgresql://bot@db:5433/studybot?sslmode=require"
+    )
+    assert shown_url("postgresql://bot@db/studybot") == "postgresql://bot@db/studybot"
+    refused = classify(ConnectionRefusedError(111, "refused by hunter2"), "postgresql://bot:hunter2@db/x")
+    assert refused is not None and refused.problem is OpenProblem.UNREACHABLE
+    assert "hunter2" not in refused.detail + refused.path
+    assert classify(ValueError("a bug of ours"), "postgresql://db/x") is None
