@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import sys
+from urllib.parse import urlsplit
 
 from adapters.redaction import (
     Redaction,
@@ -91,6 +92,8 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     add_secret(config.discord_token.value)
     add_secret(config.telegram_token.value)
+    if config.database_url is not None:  # a bug's traceback might quote the URL, password and all
+        add_secret(urlsplit(config.database_url.get_secret_value()).password or "")
     for name, expected in near_misses(os.environ):
         add_secret(os.environ[name].strip())  # a token under another name is still a token
         say(config.language, "startup.near_miss", name=name, expected=expected)

@@ -1,6 +1,7 @@
 """Start-up failures as one sentence for the operator: the cause and what to do.
 
-The database could not be opened (folder not writable, disk full, file damaged or newer), or a
+The database could not be opened (folder not writable, disk full, file damaged or newer; the
+PostgreSQL server unreachable or refusing the login), or a
 platform refused the token or could not be reached. Anything else is a bug of ours and keeps its
 traceback (redacted like every output).
 """
@@ -19,6 +20,8 @@ _STORE_KEYS = {
     OpenProblem.FULL: "startup.disk_full",
     OpenProblem.DAMAGED: "startup.db_damaged",
     OpenProblem.NEWER: "startup.db_newer",
+    OpenProblem.UNREACHABLE: "startup.db_unreachable",
+    OpenProblem.REFUSED: "startup.db_refused",
 }
 _PLATFORMS = {
     # platform: (its name, token variable, API variable, default address)

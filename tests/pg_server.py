@@ -29,9 +29,10 @@ def find_bin_dir() -> Path | None:
 
 
 class PgServer:
-    def __init__(self, bin_dir: Path, *, durable: bool = False) -> None:
+    def __init__(self, bin_dir: Path, *, durable: bool = False, password: str | None = None) -> None:
         self.bin_dir = bin_dir
         self.durable = durable
+        self.password = password  # None: any login is trusted; else `postgres` needs this password
         self.root = Path(tempfile.mkdtemp(prefix="studybot-pg-"))
         self.data = self.root / "data"
         self._as_root = os.geteuid() == 0
@@ -47,7 +48,14 @@ class PgServer:
     def start(self) -> PgServer:
         if self._as_root:
             shutil.chown(self.root, "postgres", "postgres")
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
+        auth = ["--auth=trust"]
+        if self.password is not None:
+            pwfile = self.root / "pwfile"
+            pwfile.write_text(self.password + "\n")
+            if self._as_root:
+                shutil.chown(pwfile, "postgres", "postgres")
+            auth = ["--auth=scram-sha-256", f"--pwfile={pwfile}"]
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", *auth,
                   "--locale=C", "--encoding=UTF8", "--no-sync")  # fmt: skip
         options = [f"-k {self.root}", "-c listen_addresses=''", f"-p {PORT}", "-c max_connections=200"]
         if not self.durable:  # test databases need no crash safety
@@ -56,8 +64,9 @@ class PgServer:
                   "-o", " ".join(options), "start")  # fmt: skip
         return self
 
-    def dsn(self, database: str = "postgres") -> str:
-        return f"postgresql://postgres@/{database}?host={self.root}&port={PORT}"
+    def dsn(self, database: str = "postgres", *, password: str | None = None) -> str:
+        login = "postgres" if password is None else f"postgres:{password}"
+        return f"postgresql://{login}@/{database}?host={self.root}&port={PORT}"
 
     def stop(self) -> None:
         try:

@@ -20,6 +20,8 @@ from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
 
 if TYPE_CHECKING:
+    from adapters.storage.postgres.mocks import PostgresMockStore
+    from adapters.storage.postgres.reports import PostgresReportStore
     from adapters.storage.postgres.schedules import PostgresScheduleStore
     from adapters.storage.postgres.store import PostgresStore
     from adapters.storage.postgres.study import PostgresStudyStore
@@ -50,12 +52,16 @@ class SqliteStorage:
 
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
+        from adapters.storage.postgres.mocks import PostgresMockStore
+        from adapters.storage.postgres.reports import PostgresReportStore
         from adapters.storage.postgres.schedules import PostgresScheduleStore
         from adapters.storage.postgres.study import PostgresStudyStore
 
         self.store = store
         self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
+        self.mocks: PostgresMockStore = PostgresMockStore(store)
+        self.reports: PostgresReportStore = PostgresReportStore(store)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:

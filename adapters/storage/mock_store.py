@@ -16,13 +16,14 @@ from bot.model import PaperSection, QuestionType
 from bot.study.mock_records import Mock, MockAnswer, MockItem, MockState, NewMock
 from bot.study.ports import MockOpen
 
-_COLUMNS = (
+MOCK_COLUMNS = (
     "id, user_id, chat_id, bank_id, items, sections, pass_mark, started_at, ends_at, position, "
     "state, submitted_at, score"
 )
 
 
-def _mock(row: Sequence[Any]) -> Mock:
+def mock_from_row(row: Sequence[Any]) -> Mock:
+    """A mocks row (MOCK_COLUMNS) as a Mock; shared with adapters/storage/postgres/mocks.py."""
     started, ends = from_db(row[7]), from_db(row[8])
     assert started is not None and ends is not None
     items = tuple(MockItem(qid, section) for qid, section in json.loads(row[4]))
@@ -46,13 +47,24 @@ def _mock(row: Sequence[Any]) -> Mock:
     )
 
 
+def encode_paper(new: NewMock) -> tuple[str, str]:
+    """The items and sections columns of a new mock, as JSON text."""
+    items = json.dumps([[i.question_id, i.section] for i in new.items])
+    sections = json.dumps([[str(s.type), s.count, s.points] for s in new.sections])
+    return items, sections
+
+
+def mock_answer_from_row(row: Sequence[Any]) -> MockAnswer:
+    """A mock_answers row (item, response, flagged, verdict, fraction) as a MockAnswer."""
+    return MockAnswer(row[0], row[1], bool(row[2]), row[3], row[4])
+
+
 class SqliteMockStore:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
 
     async def create_mock(self, new: NewMock) -> Mock:
-        items = json.dumps([[i.question_id, i.section] for i in new.items])
-        sections = json.dumps([[str(s.type), s.count, s.points] for s in new.sections])
+        items, sections = encode_paper(new)
         try:
             async with self.store.transaction() as db:
                 cursor = await db.execute(
@@ -77,40 +89,41 @@ class SqliteMockStore:
         return mock
 
     async def get_mock(self, mock_id: int) -> Mock | None:
-        row = await self.store.read_own(f"SELECT {_COLUMNS} FROM mocks WHERE id = ?", (mock_id,))
-        return _mock(row) if row else None
+        row = await self.store.read_own(f"SELECT {MOCK_COLUMNS} FROM mocks WHERE id = ?", (mock_id,))
+        return mock_from_row(row) if row else None
 
     async def open_mock(self, user_id: int) -> Mock | None:
         row = await self.store.read_own(
-            f"SELECT {_COLUMNS} FROM mocks WHERE user_id = ? AND state = 'open'", (user_id,)
+            f"SELECT {MOCK_COLUMNS} FROM mocks WHERE user_id = ? AND state = 'open'", (user_id,)
         )
-        return _mock(row) if row else None
+        return mock_from_row(row) if row else None
 
     async def open_mocks(self) -> list[Mock]:
-        return [_mock(r) for r in await self.store.all(f"SELECT {_COLUMNS} FROM mocks WHERE state = 'open'")]
+        rows = await self.store.all(f"SELECT {MOCK_COLUMNS} FROM mocks WHERE state = 'open'")
+        return [mock_from_row(r) for r in rows]
 
     async def last_handed_in(self, user_id: int) -> Mock | None:
         row = await self.store.read_own(
-            f"SELECT {_COLUMNS} FROM mocks WHERE user_id = ? AND state IN ('grading', 'done') "
+            f"SELECT {MOCK_COLUMNS} FROM mocks WHERE user_id = ? AND state IN ('grading', 'done') "
             "ORDER BY id DESC LIMIT 1",
             (user_id,),
         )
-        return _mock(row) if row else None
+        return mock_from_row(row) if row else None
 
     async def history(self, user_id: int, limit: int) -> list[Mock]:
         rows = await self.store.all(
-            f"SELECT {_COLUMNS} FROM mocks WHERE user_id = ? AND state IN ('grading', 'done') "
+            f"SELECT {MOCK_COLUMNS} FROM mocks WHERE user_id = ? AND state IN ('grading', 'done') "
             "ORDER BY id DESC LIMIT ?",
             (user_id, limit),
         )
-        return [_mock(r) for r in rows]
+        return [mock_from_row(r) for r in rows]
 
     async def answers(self, mock_id: int) -> dict[int, MockAnswer]:
         rows = await self.store.all(
             "SELECT item, response, flagged, verdict, fraction FROM mock_answers WHERE mock_id = ?",
             (mock_id,),
         )
-        return {r[0]: MockAnswer(r[0], r[1], bool(r[2]), r[3], r[4]) for r in rows}
+        return {r[0]: mock_answer_from_row(r) for r in rows}
 
     async def save_answer(self, mock_id: int, item: int, response: str | None, position: int) -> bool:
         """Keep the response (None: cleared) while the mock is open; False if it is not."""

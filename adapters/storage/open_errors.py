@@ -1,8 +1,10 @@
 """Why the database could not be opened, in the operator's terms: the folder is not writable, the
-disk is full (or failing), the file is damaged, or it was written by a newer studybot.
+disk is full (or failing), the file is damaged, or it was written by a newer studybot; for
+PostgreSQL, the server cannot be reached or refuses the login (user, password, database name).
 
-`SqliteStore.connect` raises `StoreOpenError` with one of these kinds; the runner turns it into
-one sentence naming the cause and what to do.
+`SqliteStore.connect` and `PostgresStore.connect` raise `StoreOpenError` with one of these kinds
+(`path` is the file, or the server's URL without its password); the runner turns it into one
+sentence naming the cause and what to do.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ class OpenProblem(Enum):
     FULL = "full"
     DAMAGED = "damaged"
     NEWER = "newer"
+    UNREACHABLE = "unreachable"  # PostgreSQL: nothing listens there, or the name does not resolve
+    REFUSED = "refused"  # PostgreSQL: wrong user or password, or no such database
 
 
 class StoreOpenError(Exception):

@@ -10,14 +10,15 @@ from adapters.storage.sql import from_db, to_db
 from adapters.storage.sqlite_store import SqliteStore
 from bot.study.records import Report
 
-_SELECT = """
+REPORT_SELECT = """
 SELECT r.id, r.user_id, r.chat_id, r.bank_id, r.bank_version, r.question_id, r.text, r.created_at, r.state,
        coalesce(r.note, ''), coalesce(u.display_name, '')
 FROM reports r LEFT JOIN users u ON u.id = r.user_id
 """
 
 
-def _report(row: Sequence[Any]) -> Report:
+def report_from_row(row: Sequence[Any]) -> Report:
+    """A REPORT_SELECT row as a Report; shared with adapters/storage/postgres/reports.py."""
     created = from_db(row[7])
     assert created is not None
     return Report(row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10])
@@ -47,16 +48,16 @@ class SqliteReportStore:
 
     async def open_reports(self, bank_id: str | None = None) -> list[Report]:
         if bank_id is None:
-            rows = await self.store.all(_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
+            rows = await self.store.all(REPORT_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
         else:
             rows = await self.store.all(
-                _SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,)
+                REPORT_SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,)
             )
-        return [_report(r) for r in rows]
+        return [report_from_row(r) for r in rows]
 
     async def get_report(self, report_id: int) -> Report | None:
-        row = await self.store.read_own(_SELECT + "WHERE r.id = ?", (report_id,))
-        return _report(row) if row else None
+        row = await self.store.read_own(REPORT_SELECT + "WHERE r.id = ?", (report_id,))
+        return report_from_row(row) if row else None
 
     async def close_report(self, report_id: int, state: str, note: str, at: datetime) -> bool:
         async with self.store.transaction() as db:

@@ -66,3 +66,34 @@ async def test_favourites_are_added_once_and_removed(storage):
     assert await study.set_favourite(me, "sample", "s-2", False, T0) is True
     assert await study.set_favourite(me, "sample", "s-2", False, T0) is False
     assert await study.favourites(me, "sample") == ["s-1"]
+
+
+async def test_answered_counts_right_and_final_answers_per_question(storage):
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    elsewhere = await store.ensure_chat(chat_ref("c2"), SETTINGS)
+    me, you = await store.ensure_users([user_ref("me"), user_ref("you")])
+    one = await store.open_round(new_round(chat.id, question="s-1"))
+    two = await store.open_round(new_round(chat.id, question="s-1", opened=T0 + timedelta(days=1)))
+    three = await store.open_round(new_round(chat.id, question="s-2"))
+    away = await store.open_round(new_round(elsewhere.id, question="s-2"))
+    await store.record_answers([
+        answer(one.id, me), answer(two.id, me, "A", right=False), answer(three.id, me),
+        answer(one.id, you, "A", right=False), answer(away.id, you),
+    ])  # fmt: skip
+    assert await study.answered(me, "sample") == {"s-1": (1, 2), "s-2": (1, 1)}
+    assert await study.answered(you, "sample") == {"s-1": (0, 1), "s-2": (1, 1)}
+    assert await study.answered(None, "sample", chat.id) == {"s-1": (1, 3), "s-2": (1, 1)}
+    assert await study.answered(me, "other") == {}
+
+
+async def test_activity_counts_answers_per_utc_day_since_a_time(storage):
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await store.ensure_users([user_ref("me")])
+    days = [T0 - timedelta(days=3), T0, T0 + timedelta(hours=20), T0 + timedelta(days=1, hours=1)]
+    for i, day in enumerate(days):
+        rnd = await store.open_round(new_round(chat.id, question=f"s-{i}", opened=day))
+        await store.record_answers([answer(rnd.id, me, at=day + timedelta(minutes=1))])
+    assert await study.activity(me, T0 - timedelta(days=1)) == {"2026-12-02": 2, "2026-12-03": 1}
+    assert await study.activity(me + 1, T0 - timedelta(days=7)) == {}

@@ -20,6 +20,7 @@ import asyncpg
 from adapters.storage.postgres import reads
 from adapters.storage.postgres.answers import APPLY_SCORES, record_answers, update_streaks
 from adapters.storage.postgres.migrate import migrate
+from adapters.storage.postgres.open_errors import classify
 from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
 from bot.kinds import ChatRef, RevealPolicy, UserRef
 from bot.ports import DuplicateDaily
@@ -58,16 +59,19 @@ class PostgresStore:
         return store
 
     async def connect(self) -> None:
-        """Connect, and bring the schema up to date."""
-        self._pool = await asyncpg.create_pool(
-            self.dsn, min_size=1, max_size=self.max_connections, server_settings={"jit": "off"}
-        )
+        """Connect, and bring the schema up to date; a StoreOpenError says why not."""
         try:
+            self._pool = await asyncpg.create_pool(
+                self.dsn, min_size=1, max_size=self.max_connections, server_settings={"jit": "off"}
+            )
             async with self._pool.acquire() as conn:
                 await migrate(conn)
-        except BaseException:
+        except BaseException as exc:
             await self.close()
-            raise
+            problem = classify(exc, self.dsn)
+            if problem is None or problem is exc:
+                raise
+            raise problem from None  # the driver's traceback would show the URL, password and all
 
     @property
     def is_open(self) -> bool:

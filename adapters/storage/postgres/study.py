@@ -173,6 +173,28 @@ class PostgresStudyStore:
         )  # fmt: skip
         return [r[0] for r in rows]
 
+    async def answered(
+        self, user_id: int | None, bank_id: str, chat_id: int | None = None
+    ) -> dict[str, tuple[int, int]]:
+        """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
+        where, who = ("a.user_id = $1", user_id) if user_id is not None else ("r.chat_id = $1", chat_id)
+        rows = await self.store.all(
+            "SELECT r.question_id, count(*) FILTER (WHERE a.verdict = 'correct'), count(*) FROM answers a "
+            f"JOIN rounds r ON r.id = a.round_id WHERE {where} AND r.bank_id = $2 AND a.verdict != 'pending' "
+            "GROUP BY r.question_id",
+            who, bank_id,
+        )  # fmt: skip
+        return {r[0]: (int(r[1]), int(r[2])) for r in rows}
+
+    async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
+        """Final answers per UTC day (YYYY-MM-DD) since `since`."""
+        rows = await self.store.all(
+            "SELECT substr(answered_at, 1, 10), count(*) FROM answers "
+            "WHERE user_id = $1 AND answered_at >= $2 GROUP BY 1",
+            user_id, to_db(since),
+        )  # fmt: skip
+        return {r[0]: int(r[1]) for r in rows}
+
 
 class _Raced(Exception):
     """Another feeder studied one of these answers first; the transaction is rolled back."""

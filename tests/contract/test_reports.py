@@ -1,0 +1,29 @@
+"""Contract: error reports on questions, listed while open (with the reporter's name), closed once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.study.records import Report
+from tests.contract.helpers import SETTINGS, T0, chat_ref, user_ref
+
+
+async def test_reports_are_listed_while_open_and_closed_once(storage):
+    reports = storage.reports
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await storage.store.ensure_users([user_ref("me", "Mei")])
+    first = await reports.add_report(Report(0, me, chat.id, "sample", "v1", "s-1", "B is right too", T0))
+    other = await reports.add_report(Report(0, me, chat.id, "other", "v3", "o-1", "typo", T0))
+    assert first != other
+    stored = await reports.get_report(first)
+    text = "B is right too"
+    assert stored == Report(first, me, chat.id, "sample", "v1", "s-1", text, T0, "open", "", "Mei")
+    assert [r.id for r in await reports.open_reports()] == [first, other]
+    assert [r.id for r in await reports.open_reports("other")] == [other]
+    closed_at = T0 + timedelta(days=1)
+    assert await reports.close_report(first, "resolved", "fixed in v2", closed_at) is True
+    assert await reports.close_report(first, "dismissed", "", closed_at) is False
+    assert (await reports.get_report(first)).state == "resolved"
+    assert (await reports.get_report(first)).note == "fixed in v2"
+    assert [r.id for r in await reports.open_reports()] == [other]
+    assert await reports.get_report(other + 100) is None
