@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
 from adapters.storage.mock_store import SqliteMockStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
@@ -34,6 +35,7 @@ class SqliteStorage:
         self.study = SqliteStudyStore(store)
         self.mocks = SqliteMockStore(store)
         self.reports = SqliteReportStore(store)
+        self.banks = SqliteBankStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -56,6 +58,7 @@ class PostgresStorage:
         self.store = store
         self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
+        self.banks = PostgresBankStore(store)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:
