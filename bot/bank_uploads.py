@@ -142,14 +142,16 @@ class BankUploads:
         try:
             data = await attachment.fetch()
         except OSError as exc:
-            raise QuizError("upload.unreadable", filename=attachment.filename, detail=exc.strerror or exc) from None
+            detail = exc.strerror or str(exc)
+            raise QuizError("upload.unreadable", filename=attachment.filename, detail=detail) from None
         if len(data) > self.max_bytes:
             raise QuizError("upload.too_big", filename=attachment.filename,
                             size=_mb(len(data)), limit=limit_mb)  # fmt: skip
         owner = owner_of(caller.chat)
         name = bank_name(attachment.filename)
         new_id = bank_id(owner, name)
-        imported = await asyncio.to_thread(self.codec.read, data, attachment.filename, new_id, self.quiz.settings.language)
+        filename, default_language = attachment.filename, self.quiz.settings.language
+        imported = await asyncio.to_thread(self.codec.read, data, filename, new_id, default_language)
         if imported.bank is None:
             lines = [t(language, "upload.refused", filename=attachment.filename)]
             lines += _first(language, imported.problems)
@@ -190,9 +192,9 @@ class BankUploads:
 
     async def bank_list(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         current = self.quiz.bank_for(await self.quiz.chat(caller.chat))
-        lines = [t(language, "bank.using", title=bank_text(language, current.title), count=len(current.questions)), ""]
-        lines += [t(language, "bank.list_row", id=name, title=bank_text(language, b.title), count=len(b.questions))
-                  for name, b in self.visible(caller.chat)]  # fmt: skip
+        lines = [_using(language, current), ""]
+        lines += [t(language, "bank.list_row", id=name, title=bank_text(language, b.title),
+                    count=len(b.questions)) for name, b in self.visible(caller.chat)]  # fmt: skip
         return Reply(TextView("\n".join(lines)), language)
 
     async def bank_use(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -205,8 +207,11 @@ class BankUploads:
         chat = await self.quiz.update_settings(caller.chat, bank_id=chosen)
         current = self.quiz.bank_for(chat)
         language = chat.settings.language
-        text = t(language, "bank.using", title=bank_text(language, current.title), count=len(current.questions))
-        return Reply(TextView(text), language, public=not caller.private)
+        return Reply(TextView(_using(language, current)), language, public=not caller.private)
+
+
+def _using(language: str, bank: Bank) -> str:
+    return t(language, "bank.using", title=bank_text(language, bank.title), count=len(bank.questions))
 
 
 def _mb(size: int) -> str:

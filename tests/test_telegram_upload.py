@@ -59,7 +59,7 @@ async def test_an_admin_uploads_a_bank_that_serves_the_next_quiz(tg: TelegramHar
     assert (await tg.say(GROUP, BOSS, "/bank use physics"))["text"].startswith("Bank: physics")
 
 
-async def test_non_admins_and_files_over_the_limit_are_refused_without_a_download(tg: TelegramHarness) -> None:
+async def test_non_admins_and_files_over_the_limit_are_refused_unread(tg: TelegramHarness) -> None:
     tg.server.set_member_status(GROUP.id, BOSS, "administrator")
     await tg.start(upload_max_mb=0.001)  # about 1 KB
     assert await send(tg, BOB, "physics.csv", GOOD) == "Only admins can use this command."

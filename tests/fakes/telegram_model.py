@@ -119,7 +119,8 @@ class FakeFile:
     @property
     def file_path(self) -> str:
         """Where getFile says the file is: ``/file/bot<token>/<file_path>`` serves it."""
-        return f"documents/{self.file_id}{self.filename[self.filename.rfind('.'):] if '.' in self.filename else ''}"
+        suffix = self.filename[self.filename.rfind(".") :] if "." in self.filename else ""
+        return f"documents/{self.file_id}{suffix}"
 
     def to_json(self) -> dict[str, Any]:
         file_id = self.file_id

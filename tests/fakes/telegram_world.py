@@ -198,7 +198,8 @@ class TelegramWorld:
         message = FakeMessage(self.next_message_id(chat.id), chat, user, caption=caption, file=file)
         payload = message.to_json()
         entities = [
-            {"type": "bot_command", "offset": utf16_len(caption[: m.start()]), "length": utf16_len(m.group(0))}
+            {"type": "bot_command", "offset": utf16_len(caption[: m.start()]),
+             "length": utf16_len(m.group(0))}
             for m in _COMMAND_RE.finditer(caption)
         ]
         if entities:
