@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from bot.answering import Answering
+from bot.attachments import Attachment, OpenFile, attach
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
 from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
@@ -119,20 +120,25 @@ class Reply:
 
 
 class Application:
-    def __init__(self, quiz: Quiz, dailies: Dailies, contests: Contests, study: object | None = None) -> None:
+    def __init__(
+        self, quiz: Quiz, dailies: Dailies, contests: Contests, study: object | None = None,
+        uploads: object | None = None,
+    ) -> None:  # fmt: skip
         self.quiz = quiz
         self.dailies = dailies
         self.contests = contests
         self.answering = Answering(quiz)
-        # The study tools' use cases (bot/study/use_cases.StudyUseCases), found by name.
+        # The study tools' use cases (bot/study/use_cases.StudyUseCases) and bank uploads'
+        # (bot/bank_uploads.BankUploads), found by name; their own win over the ones here.
         self.study = study
-        offered: frozenset[str] = getattr(study, "use_cases", frozenset())
         self.rounds = PostedRounds(quiz)
+        self.uploads = uploads
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
-            entry.use_case: getattr(study, entry.use_case) if entry.use_case in offered
-            else getattr(self, f"_{entry.use_case}", self._no_study)
-            for entry in CATALOG
+            entry.use_case: getattr(self, f"_{entry.use_case}", self._no_study) for entry in CATALOG
         }
+        for provider in (study, uploads):
+            for name in getattr(provider, "use_cases", frozenset()) & self._use_cases.keys():
+                self._use_cases[name] = getattr(provider, name)
 
     async def language(self, chat: ChatRef) -> str:
         return (await self.quiz.chat(chat)).settings.language
@@ -161,10 +167,15 @@ class Application:
         except QuizError:
             return None
 
-    async def run_text(self, line: str, caller: Caller, *, bot_name: str | None = None) -> Reply:
-        """Parse and run one text command; any refusal becomes a TextView in the chat's language."""
+    async def run_text(
+        self, line: str, caller: Caller, *, bot_name: str | None = None,
+        attachment: Attachment | None = None, open_file: OpenFile | None = None,
+    ) -> Reply:  # fmt: skip
+        """Parse and run one text command; any refusal becomes a TextView in the chat's language.
+        A file sent with it (`attachment`), or named in it and opened by `open_file` (the
+        console), fills the command's FILE argument (bot/attachments.py)."""
         try:
-            parsed = parse(line, bot_name=bot_name)
+            parsed = attach(parse(line, bot_name=bot_name), attachment, open_file)
         except QuizError as exc:
             language = await self.language(caller.chat)
             return Reply(TextView(exc.render(language)), language)

@@ -31,6 +31,7 @@ from bot.records import (
     Round,
     ScoreRow,
     StoredAnswer,
+    StoredBank,
     StreakRecord,
     UserTotals,
 )
@@ -181,6 +182,16 @@ class ScheduleAndContestStore(DailyStore, ContestStore, Protocol):
     """Both, as one object (the backends keep schedules and contests together)."""
 
 
+class UploadedBankStore(Protocol):
+    """Banks uploaded in chats (bot/bank_uploads.py)."""
+
+    async def save_bank(self, bank: StoredBank) -> None:
+        """Insert, or replace the bank with the same id (an edited re-upload)."""
+        ...
+
+    async def stored_banks(self) -> list[StoredBank]: ...
+
+
 class Storage(UnitOfWork, Protocol):
     """One storage backend, every aggregate on one database."""
 
@@ -190,6 +201,8 @@ class Storage(UnitOfWork, Protocol):
     def schedules(self) -> ScheduleAndContestStore: ...
     @property
     def study(self) -> StudyStore: ...
+    @property
+    def banks(self) -> UploadedBankStore: ...
     async def close(self) -> None: ...
 
 

@@ -186,3 +186,21 @@ class ContestScore:
     correct: int
     answered: int
     streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBank:
+    """A bank uploaded in a chat, as kept in the database: it belongs to one group (Telegram) or
+    server (Discord), `owner_key`, and is loaded with the configured banks at start-up. `data`
+    is the bank's compiled form (bank/uploads.py); `version` a hash of its content."""
+
+    id: str  # the bank id rounds, answers and reports refer to
+    platform: str
+    owner_key: str
+    name: str  # what /bank list shows and /bank use takes there
+    title: str
+    version: str
+    questions: int
+    data: str
+    uploaded_at: datetime
+    uploaded_by: int | None = None

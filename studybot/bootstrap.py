@@ -19,7 +19,9 @@ from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import open_storage
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
+from bank.uploads import UploadCodec
 from bot.application import Application
+from bot.bank_uploads import BankUploads
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
@@ -161,7 +163,9 @@ async def bootstrap(
     mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng)
     charts = MatplotlibCharts()
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock)
-    application = Application(quiz, dailies, contests, study=study)
+    uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
+    await uploads.load()  # the banks groups uploaded, beside the configured ones
+    application = Application(quiz, dailies, contests, study=study, uploads=uploads)
     return App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,

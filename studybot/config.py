@@ -178,6 +178,7 @@ class Config(BaseModel):
     default_bank: str = Field("ai-trainer-2025", min_length=1, strict=True,
                               description="a bank id such as ai-trainer-2025")  # fmt: skip
     bank_paths: tuple[FilePath, ...] = Field((), description="a list of paths to bank files or folders")
+    upload_max_mb: Positive = Field(5.0, description="a positive number of megabytes")
     language: Literal[LANGUAGES] = Field("zh-CN", description=_one_of(LANGUAGES))  # type: ignore[valid-type]
     timezone: Annotated[str, AfterValidator(_timezone)] = Field(
         "Asia/Shanghai", description="an IANA timezone such as Asia/Shanghai or America/New_York"

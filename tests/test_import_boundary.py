@@ -27,7 +27,7 @@ CORE_MODULES = sorted((ROOT / "bot").glob("**/*.py"))
 ALLOWED_FOR_CHAT_ADAPTERS = (
     "bot.application", "bot.answering", "bot.clicks", "bot.commands", "bot.messages", "bot.kinds",
     "bot.i18n", "bot.text", "bot.reply_text", "bot.bidi", "bot.ports", "bot.keyed_locks", "bot.live_counts",
-    "bot.posted_rounds",
+    "bot.posted_rounds", "bot.attachments",
     "adapters.redaction",  # log redaction shared by the adapters; imports nothing of ours
 )  # fmt: skip
 PLATFORM_LIBRARIES = {

@@ -25,7 +25,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from adapters.console.files import save_file
+from adapters.console.files import open_file, save_file
 from adapters.console.layout import terminal_width, wrap
 from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
 from bot.answering import AnswerReply, ReceiptReply, TextReply
@@ -185,7 +185,7 @@ class ConsoleAdapter:
     async def handle(self, line: str) -> None:
         """One input: a catalog command, or an answer to the open question."""
         if line.startswith("/"):
-            reply = await self.app.run_text(line, self.caller)
+            reply = await self.app.run_text(line, self.caller, open_file=open_file)
             if isinstance(reply.view, QuestionView):
                 await self.app.question_posted(reply.view.round_id, self._opened(reply.view))
             self.show(reply)

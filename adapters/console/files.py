@@ -1,11 +1,14 @@
 """Files a reply carries (a chart, an export), written where the console's person can open them:
-the data directory, under the file's own name, never over an earlier file."""
+the data directory, under the file's own name, never over an earlier file; and files a command
+names (`/bank import PATH`), opened from this machine."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from bot.application import FileView
+from bot.attachments import Attachment
 
 
 def save_file(directory: Path, attachment: FileView) -> Path:
@@ -22,3 +25,18 @@ def save_file(directory: Path, attachment: FileView) -> Path:
         except FileExistsError:
             number += 1
             path = directory / f"{Path(name).stem}-{number}{Path(name).suffix}"
+
+
+def open_file(word: str) -> Attachment:
+    """The file a command's FILE argument names (`~` expanded), read only when the use case asks;
+    a missing or unreadable file fails then, with the system's reason."""
+    path = Path(word.strip().strip("'\"")).expanduser()
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0
+
+    async def fetch() -> bytes:
+        return await asyncio.to_thread(path.read_bytes)
+
+    return Attachment(path.name or word, size, fetch)

@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
 from adapters.storage.mock_store import SqliteMockStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
@@ -36,6 +37,7 @@ class SqliteStorage:
         self.study = SqliteStudyStore(store)
         self.mocks = SqliteMockStore(store)
         self.reports = SqliteReportStore(store)
+        self.banks = SqliteBankStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -62,6 +64,7 @@ class PostgresStorage:
         self.study: PostgresStudyStore = PostgresStudyStore(store)
         self.mocks: PostgresMockStore = PostgresMockStore(store)
         self.reports: PostgresReportStore = PostgresReportStore(store)
+        self.banks = PostgresBankStore(store)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:

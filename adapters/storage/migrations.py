@@ -262,6 +262,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX reports_open ON reports (bank_id, question_id) WHERE state = 'open';
     """,
+    # 7: banks uploaded in chats (/bank import), each of one group or server, in compiled form
+    """
+    CREATE TABLE uploaded_banks (
+        id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        owner_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        title TEXT NOT NULL,
+        version TEXT NOT NULL,
+        questions INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        uploaded_at TEXT NOT NULL,
+        uploaded_by INTEGER REFERENCES users(id)
+    );
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

@@ -88,6 +88,9 @@ class TelegramAdapter:
         )  # fmt: skip
         if settings.api_base:
             builder = builder.base_url(settings.api_base)
+            # Files come from the same server: <base>/file/bot<token>/<file_path>, as Telegram's.
+            if settings.api_base.rstrip("/").endswith("/bot"):
+                builder = builder.base_file_url(settings.api_base.rstrip("/")[: -len("bot")] + "file/bot")
         self.application: PtbApplication = builder.build()
         self.rounds = RoundIndex()
         self.admins = AdminCheck(lambda: self.bot, settings.admin_ttl)

@@ -23,6 +23,7 @@ from telegram.ext import (
 from adapters.telegram.render import chat_ref, message_ref, self_grade_keyboard, user_ref
 from bot.answering import AnswerReply, ReceiptReply, TextReply
 from bot.application import Caller
+from bot.attachments import Attachment
 from bot.commands import catalog
 from bot.commands.catalog import Permission
 from bot.kinds import ChatKind, ChatRef, Platform
@@ -51,6 +52,8 @@ class Handlers:
             # Any other command in a private chat (an alias, a typo) gets the catalog's answer;
             # in a group it may be another bot's.
             MessageHandler(new_message & filters.COMMAND & private, self.command),
+            # A file sent with a command as its caption (/bank import): the command's FILE argument.
+            MessageHandler(new_message & filters.Document.ALL & filters.CaptionRegex(r"^/"), self.document),
             MessageHandler(new_message & filters.TEXT & ~filters.COMMAND & private, self.private_text),
             MessageHandler(new_message & filters.TEXT & ~filters.COMMAND & groups & filters.REPLY,
                            self.group_reply),
@@ -70,11 +73,34 @@ class Handlers:
         reply = await self.app.run_text(message.text, caller, bot_name=self.adapter.bot.username)
         await self.adapter.show(message, reply)
 
+    async def document(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A document whose caption is a command: run it with the document as its attachment,
+        downloaded (getFile, then the file URL) only if the use case wants its bytes."""
+        message = update.effective_message
+        if message is None or message.document is None or not message.caption:
+            return
+        document = message.document
+
+        async def fetch() -> bytes:
+            file = await document.get_file()
+            return bytes(await file.download_as_bytearray())
+
+        caller = Caller(
+            chat_ref(message.chat, message.from_user),
+            user_ref(message.from_user) if message.from_user is not None else None,
+            admin=await self._admin(message),
+        )
+        attachment = Attachment(document.file_name or "upload", document.file_size or 0, fetch)
+        reply = await self.app.run_text(message.caption, caller, bot_name=self.adapter.bot.username,
+                                        attachment=attachment)  # fmt: skip
+        await self.adapter.show(message, reply)
+
     async def _admin(self, message: Message) -> bool:
         """The admin check, asked of Telegram only for a group command that needs an admin."""
         if message.chat.type == TgChat.PRIVATE:
             return True
-        command = self.app.command_for(message.text or "", bot_name=self.adapter.bot.username)
+        line = message.text or message.caption or ""
+        command = self.app.command_for(line, bot_name=self.adapter.bot.username)
         if command is None or command.permission is not Permission.CHAT_ADMIN:
             return False  # no one need be an admin (a refusal names the line's mistake)
         return await self.adapter.admins.is_admin(message.chat, message.from_user, message.sender_chat)

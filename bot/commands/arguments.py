@@ -32,6 +32,10 @@ class ArgKind(StrEnum):
     WORD = "word"  # one word (a tag, a bank id): checked by the use case
     TEXT = "text"  # the rest of the line
     USER = "user"  # another member (platforms with a user picker only)
+    # A file sent with the command (bot.attachments.Attachment). Discord: an attachment option;
+    # Telegram: the document the command is the caption of; the console: the rest of the line,
+    # a path on this machine, opened by the adapter (Application.run_text's `open_file`).
+    FILE = "file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +77,11 @@ class Arg:
     def desc_key(self) -> str:
         return f"cmd.opt.{self.name}.desc"
 
-    def read(self, raw: str | int) -> object:
-        """The typed value of `raw`, or QuizError("error.bad_arg") naming the argument."""
+    def read(self, raw: object) -> object:
+        """The typed value of `raw`, or QuizError("error.bad_arg") naming the argument. A FILE
+        argument takes a platform's attachment as it is, or the words naming a file."""
+        if self.kind is ArgKind.FILE and not isinstance(raw, str):
+            return raw
         text = str(raw).strip()
         if self.kind is ArgKind.INT:
             return self._int(text)

@@ -114,6 +114,10 @@ CATALOG: tuple[Command, ...] = (
     Command(("bank", "list"), "bank_list"),
     Command(("bank", "use"), "bank_use", (Arg("bank", ArgKind.WORD, required=True),),
             permission=Permission.CHAT_ADMIN),
+    # uploads (bot/bank_uploads.py): a file read into a pending bank, then confirmed
+    Command(("bank", "import"), "bank_import", (Arg("file", ArgKind.FILE),), permission=ADMIN,
+            aliases=("导入", "匯入")),
+    Command(("bank", "confirm"), "bank_confirm", permission=ADMIN, aliases=("确认", "確認")),
     # study tools (bot/study/use_cases.py)
     Command(("mock", "start"), "mock_start", (Arg("bank", ArgKind.WORD),), aliases=("开始", "開始")),
     Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT, required=True)),

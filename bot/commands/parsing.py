@@ -103,7 +103,7 @@ def _arguments(command: Command, words: list[str]) -> dict[str, object]:
     for index, word in enumerate(positional):
         if not free:
             raise UsageError(command, "error.extra_args", word=word)
-        if free[0].kind is ArgKind.TEXT:
+        if free[0].kind in (ArgKind.TEXT, ArgKind.FILE):  # the rest of the line (a path may hold spaces)
             values[free[0].name] = free[0].read(" ".join(positional[index:]))
             break
         arg = _first_accepting(free, word)

@@ -149,6 +149,15 @@ class BotMethods(TelegramWorld):
         )  # fmt: skip
         return self.store_message(message).to_json()
 
+    async def api_getFile(self, p: dict[str, Any]) -> Any:
+        file = self.files.get(str(p["file_id"]))
+        if file is None:
+            raise bad_request("invalid file_id")
+        if len(file.data) > 20 * 1024 * 1024:
+            raise bad_request("file is too big")
+        return {"file_id": file.file_id, "file_unique_id": file.file_id, "file_size": len(file.data),
+                "file_path": file.file_path}
+
     async def api_editMessageText(self, p: dict[str, Any]) -> Any:
         message = self._editable(p)
         formatted = self._text(p)

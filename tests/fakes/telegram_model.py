@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,8 +112,18 @@ class FakeFile:
     filename: str
     data: bytes
 
+    @property
+    def file_id(self) -> str:
+        return f"{self.kind}-{len(self.data)}-{zlib.crc32(self.data):08x}"
+
+    @property
+    def file_path(self) -> str:
+        """Where getFile says the file is: ``/file/bot<token>/<file_path>`` serves it."""
+        suffix = self.filename[self.filename.rfind(".") :] if "." in self.filename else ""
+        return f"documents/{self.file_id}{suffix}"
+
     def to_json(self) -> dict[str, Any]:
-        file_id = f"{self.kind}-{len(self.data)}-{hash(self.data) & 0xFFFF:04x}"
+        file_id = self.file_id
         base = {"file_id": file_id, "file_unique_id": file_id, "file_size": len(self.data)}
         if self.kind == "photo":
             # PNG keeps its size in the IHDR chunk; anything else gets a nominal size.

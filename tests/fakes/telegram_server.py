@@ -18,6 +18,7 @@ from tests.fakes.telegram_spec import TelegramSpec, load_spec
 T = TypeVar("T")
 DEFAULT_TOKEN = "123456789:AAFakeTelegramTokenForStudybotTests_x"
 _PATH_RE = re.compile(r"^/bot([^/]+)/([^/]*)$")
+_FILE_RE = re.compile(r"^/file/bot([^/]+)/(.+)$")
 _DEFAULT_DESCRIPTIONS = {
     400: "Bad Request: injected failure", 403: "Forbidden: injected failure",
     409: "Conflict: injected failure", 500: "Internal Server Error", 502: "Bad Gateway",
@@ -60,6 +61,7 @@ class FakeTelegramServer(BotMethods):
         self.port: int | None = None
         self.log: list[LoggedRequest] = []
         self.spec_violations: list[str] = []
+        self.downloads: list[str] = []  # file paths the bot downloaded
         self.fake_errors: list[str] = []  # answers of the fake itself that break the spec
         self.strict = True  # the fixture asserts no violations at teardown while True
         self._failures: dict[str, list[ApiError]] = {}
@@ -212,6 +214,9 @@ class FakeTelegramServer(BotMethods):
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.Response:
+        download = _FILE_RE.match(request.path)
+        if download is not None:
+            return self._download(*download.groups())
         match = _PATH_RE.match(request.path)
         if match is None:
             return self._answer("?", {}, ApiError(404, "Not Found"), violation="bad URL path")
@@ -246,6 +251,18 @@ class FakeTelegramServer(BotMethods):
             f"{method}: {i.describe()}" for i in self.spec.check_value(returns, result, "result")
         )
         return self._answer(method, params, result)
+
+    def _download(self, token: str, file_path: str) -> web.Response:
+        """A file as Telegram serves it after getFile: its bytes, or 404."""
+        if token != self.token:
+            self.spec_violations.append("file download with a wrong bot token")
+            return web.Response(status=401)
+        file = next((f for f in self.files.values() if f.file_path == file_path), None)
+        self.downloads.append(file_path)
+        self._signal.notify()
+        if file is None:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=file.data, content_type="application/octet-stream")
 
     def _answer(
         self, method: str, params: dict[str, Any], outcome: Any, *, violation: str | None = None

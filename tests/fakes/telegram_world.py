@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from tests.fakes.telegram_format import utf16_len
 from tests.fakes.telegram_model import (
     FakeChat,
+    FakeFile,
     FakeMessage,
     FakeUser,
     as_chat,
@@ -73,6 +74,7 @@ class TelegramWorld:
         self.webhook: dict[str, Any] = {}
         self.blocked: set[int] = set()
         self.migrated: dict[int, int] = {}
+        self.files: dict[str, FakeFile] = {}  # documents users sent, by file_id (getFile)
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self._statuses: dict[tuple[int, int], str] = {}
         self._updates: list[dict[str, Any]] = []
@@ -179,6 +181,31 @@ class TelegramWorld:
             self.next_message_id(chat.id), chat, user, text, entities, reply_to=reply_to,
         ))
         return self.queue_update("message", message.to_json())
+
+    def user_document(
+        self, chat: ChatLike, user: UserLike, filename: str, data: bytes, caption: str = ""
+    ) -> dict[str, Any]:
+        """A user sends a file as a document (with ``caption``); the bot gets it with getFile and
+        then from ``/file/bot<token>/<file_path>``, as from Telegram. Returns the queued update."""
+        user = self.add_user(user)
+        if chat == user.id and chat not in self.chats:
+            chat = self.private_chat(user)
+        chat = self.add_chat(chat)
+        if (chat.id, user.id) not in self._statuses and chat.type != "private":
+            self._statuses[(chat.id, user.id)] = "member"
+        file = FakeFile("document", filename, data)
+        self.files[file.file_id] = file
+        message = FakeMessage(self.next_message_id(chat.id), chat, user, caption=caption, file=file)
+        payload = message.to_json()
+        entities = [
+            {"type": "bot_command", "offset": utf16_len(caption[: m.start()]),
+             "length": utf16_len(m.group(0))}
+            for m in _COMMAND_RE.finditer(caption)
+        ]
+        if entities:
+            payload["caption_entities"] = entities
+        self.store_message(message)
+        return self.queue_update("message", payload)
 
     def user_click(
         self, chat: ChatLike, user: UserLike, message_id: int, data: str, *, check: bool = True

@@ -1,0 +1,75 @@
+"""Banks uploaded in a chat: the importer's readers behind the core's `UploadCodec` port
+(bot/bank_uploads.py), stable question ids, a content version, and the stored form.
+
+A question's id is derived from its content — a hash of its type and its normalized stem
+(NFKC, whitespace removed, case folded) — so an edited re-upload keeps the id of every item
+whose stem and type did not change, and answers, the mistake notebook, review cards and reports
+made against it stay attached. A second item with the same stem and type gets `-2`, `-3`…
+in file order. The bank's version is a hash of its whole content (every question's fields).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import replace
+
+from bank.compiled import _from_payload, _to_payload
+from bank.importer.sources import ImportRefused, import_source
+from bot.bank_uploads import ImportedUpload
+from bot.model import Bank, Question
+
+__all__ = ["UploadCodec", "bank_version", "stable_ids"]
+
+def _stem_key(question: Question) -> str:
+    stem = re.sub(r"\s+", "", unicodedata.normalize("NFKC", question.stem)).casefold()
+    return f"{question.type.value}\0{stem}"
+
+
+def stable_ids(bank: Bank) -> Bank:
+    """`bank` with every question's id derived from its type and normalized stem."""
+    counts: dict[str, int] = {}
+    questions = []
+    for question in bank.questions:
+        digest = hashlib.sha256(_stem_key(question).encode()).hexdigest()[:10]
+        counts[digest] = counts.get(digest, 0) + 1
+        qid = f"q{digest}" if counts[digest] == 1 else f"q{digest}-{counts[digest]}"
+        questions.append(replace(question, id=qid))
+    return replace(bank, questions=tuple(questions))
+
+
+def bank_version(bank: Bank) -> str:
+    """A hash of the bank's content: changes with any question's text, answer or order."""
+    payload = _to_payload(replace(bank, id="", source=""), [])
+    return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode()).hexdigest()[:12]
+
+
+class UploadCodec:
+    """Reads an uploaded file with the same readers as `studybot bank import`, and turns banks
+    into the text the database keeps and back."""
+
+    def read(self, data: bytes, filename: str, bank_id: str, language: str) -> ImportedUpload:
+        try:
+            result = import_source(data, filename, bank_id=bank_id, language=language,
+                                   max_bytes=max(len(data), 1))  # the use case enforced the chat's limit
+        except ImportRefused as exc:
+            return ImportedUpload(None, problems=(str(exc),))
+        except ValueError as exc:  # a file name that makes no bank id, an unknown format
+            return ImportedUpload(None, problems=(str(exc),))
+        warnings = tuple(str(w) for w in result.warnings)
+        if not result.ok:
+            return ImportedUpload(None, problems=tuple(str(e) for e in result.errors) + warnings,
+                                  notes=result.notes, format=result.format)
+        bank = stable_ids(result.bank)
+        if bank.title == bank_id:  # the file gave no title: its name reads better than the id
+            bank = replace(bank, title=filename.rsplit("/", 1)[-1].rsplit(".", 1)[0] or bank_id)
+        return ImportedUpload(bank, warnings=warnings, notes=result.notes, format=result.format,
+                              version=bank_version(bank))
+
+    def encode(self, bank: Bank) -> str:
+        return json.dumps(_to_payload(bank, []), ensure_ascii=False, separators=(",", ":"))
+
+    def decode(self, data: str) -> Bank:
+        return _from_payload(json.loads(data), "")[0]
