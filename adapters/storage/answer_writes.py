@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import aiosqlite
 
-from adapters.storage.sql import APPLY_SCORES, from_db, to_db
+from adapters.storage.sql import APPLY_SCORES, answer_outcomes, as_stored, to_db
 from bot.kinds import AnswerPolicy, AnswerStatus
-from bot.records import AnswerOutcome, NewAnswer, StoredAnswer
+from bot.records import AnswerOutcome, NewAnswer
 
 CREATE_INCOMING = (
     "CREATE TEMP TABLE IF NOT EXISTS incoming (seq INTEGER PRIMARY KEY, round_id INTEGER, "
@@ -72,43 +72,9 @@ async def record_answers(db: aiosqlite.Connection, batch: Sequence[NewAnswer]) -
         await db.execute(APPLY_SCORES.format(where="a.id > ? AND r.reveal = 'practice'"), (before,))
     if inserted == len(batch):
         # Every answer was a first answer to an open round: each was stored exactly as given.
-        return [AnswerOutcome(AnswerStatus.ACCEPTED, _as_stored(a)) for a in batch]
+        return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
     found = await db.execute_fetchall(_RESULTS)
-    return _outcomes(batch, found, before)
-
-
-def _as_stored(new: NewAnswer) -> StoredAnswer:
-    return StoredAnswer(
-        new.round_id, new.user_id, new.response, new.answered_at, new.verdict, new.fraction, new.points
-    )
-
-
-def _outcomes(batch: Sequence[NewAnswer], found, before: int) -> list[AnswerOutcome]:
-    first_seq: dict[tuple[int, int], int] = {}
-    for seq, answer in enumerate(batch):
-        first_seq.setdefault((answer.round_id, answer.user_id), seq)
-    out = []
-    for seq, round_id, eligible, policy, answer_id, *stored in found:
-        new = batch[seq]
-        if round_id is None:
-            out.append(AnswerOutcome(AnswerStatus.UNKNOWN_ROUND))
-            continue
-        if not eligible or answer_id is None:
-            out.append(AnswerOutcome(AnswerStatus.CLOSED))
-            continue
-        inserted_here = answer_id > before and first_seq[(new.round_id, new.user_id)] == seq
-        if policy == AnswerPolicy.CHANGEABLE:
-            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.CHANGED
-            kept = _as_stored(new)
-        else:
-            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.DUPLICATE
-            response, answered_at, verdict, fraction, points = stored
-            kept = StoredAnswer(
-                new.round_id, new.user_id, response, from_db(answered_at),  # type: ignore[arg-type]
-                verdict, fraction, points,
-            )  # fmt: skip
-        out.append(AnswerOutcome(status, kept))
-    return out
+    return answer_outcomes(batch, found, lambda answer_id: answer_id > before)
 
 
 async def update_streaks(db: aiosqlite.Connection, chat_id: int, round_id: int, date: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -11,6 +11,7 @@ import aiosqlite
 from bot.kinds import (
     AnswerMode,
     AnswerPolicy,
+    AnswerStatus,
     ChatKind,
     ChatRef,
     Platform,
@@ -18,7 +19,7 @@ from bot.kinds import (
     RoundKind,
     RoundState,
 )
-from bot.records import Chat, ChatSettings, Round
+from bot.records import AnswerOutcome, Chat, ChatSettings, NewAnswer, Round, StoredAnswer
 
 Params = Sequence[Any] | dict[str, Any]
 
@@ -122,3 +123,43 @@ ON CONFLICT (scope, win, user_id) DO UPDATE SET
     reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > reached_at
                       THEN excluded.reached_at ELSE reached_at END
 """
+
+
+def as_stored(new: NewAnswer) -> StoredAnswer:
+    """A new answer as the store keeps it (what a first answer to an open round becomes)."""
+    return StoredAnswer(
+        new.round_id, new.user_id, new.response, new.answered_at, new.verdict, new.fraction, new.points
+    )
+
+
+def answer_outcomes(
+    batch: Sequence[NewAnswer], found: Iterable[Sequence[Any]], inserted: Callable[[int], bool]
+) -> list[AnswerOutcome]:
+    """The outcome of each answer of a batch from the rows the batch's insert left behind
+    (seq, round id, eligible, policy, answer id, stored response, time, verdict, fraction,
+    points); `inserted(answer_id)` says whether this batch's insert created that answer row."""
+    first_seq: dict[tuple[int, int], int] = {}
+    for seq, answer in enumerate(batch):
+        first_seq.setdefault((answer.round_id, answer.user_id), seq)
+    out = []
+    for seq, round_id, eligible, policy, answer_id, *stored in found:
+        new = batch[seq]
+        if round_id is None:
+            out.append(AnswerOutcome(AnswerStatus.UNKNOWN_ROUND))
+            continue
+        if not eligible or answer_id is None:
+            out.append(AnswerOutcome(AnswerStatus.CLOSED))
+            continue
+        inserted_here = inserted(answer_id) and first_seq[(new.round_id, new.user_id)] == seq
+        if policy == AnswerPolicy.CHANGEABLE:
+            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.CHANGED
+            kept = as_stored(new)
+        else:
+            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.DUPLICATE
+            response, answered_at, verdict, fraction, points = stored
+            kept = StoredAnswer(
+                new.round_id, new.user_id, response, from_db(answered_at),  # type: ignore[arg-type]
+                verdict, fraction, points,
+            )  # fmt: skip
+        out.append(AnswerOutcome(status, kept))
+    return out

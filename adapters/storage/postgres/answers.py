@@ -13,9 +13,9 @@ from typing import Any
 
 import asyncpg
 
-from adapters.storage.sql import from_db, to_db
-from bot.kinds import AnswerPolicy, AnswerStatus
-from bot.records import AnswerOutcome, NewAnswer, StoredAnswer
+from adapters.storage.sql import answer_outcomes, as_stored, to_db
+from bot.kinds import AnswerStatus
+from bot.records import AnswerOutcome, NewAnswer
 
 _INCOMING = (
     "unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], "
@@ -107,42 +107,8 @@ async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> 
             APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), list(new_ids)
         )
     if len(new_ids) == len(batch):
-        return [AnswerOutcome(AnswerStatus.ACCEPTED, _as_stored(a)) for a in batch]
-    return _outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids)
-
-
-def _as_stored(new: NewAnswer) -> StoredAnswer:
-    return StoredAnswer(
-        new.round_id, new.user_id, new.response, new.answered_at, new.verdict, new.fraction, new.points
-    )
-
-
-def _outcomes(batch: Sequence[NewAnswer], found: Sequence[Any], new_ids: set[int]) -> list[AnswerOutcome]:
-    first_seq: dict[tuple[int, int], int] = {}
-    for seq, answer in enumerate(batch):
-        first_seq.setdefault((answer.round_id, answer.user_id), seq)
-    out = []
-    for seq, round_id, eligible, policy, answer_id, *stored in found:
-        new = batch[seq]
-        if round_id is None:
-            out.append(AnswerOutcome(AnswerStatus.UNKNOWN_ROUND))
-            continue
-        if not eligible or answer_id is None:
-            out.append(AnswerOutcome(AnswerStatus.CLOSED))
-            continue
-        inserted_here = answer_id in new_ids and first_seq[(new.round_id, new.user_id)] == seq
-        if policy == AnswerPolicy.CHANGEABLE:
-            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.CHANGED
-            kept = _as_stored(new)
-        else:
-            status = AnswerStatus.ACCEPTED if inserted_here else AnswerStatus.DUPLICATE
-            response, answered_at, verdict, fraction, points = stored
-            kept = StoredAnswer(
-                new.round_id, new.user_id, response, from_db(answered_at),  # type: ignore[arg-type]
-                verdict, fraction, points,
-            )  # fmt: skip
-        out.append(AnswerOutcome(status, kept))
-    return out
+        return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
+    return answer_outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids.__contains__)
 
 
 async def update_streaks(db: asyncpg.Connection, chat_id: int, round_id: int, date: str) -> None:
