@@ -123,6 +123,8 @@ class Application:
         # The study tools' use cases (bot/study/use_cases.StudyUseCases), found by name.
         self.study = study
         offered: frozenset[str] = getattr(study, "use_cases", frozenset())
+        self.answering.mock_typed = getattr(study, "typed_answer", None)
+        self.answering.favourite = getattr(study, "favourite_click", None)
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
             entry.use_case: getattr(study, entry.use_case) if entry.use_case in offered
             else getattr(self, f"_{entry.use_case}", self._no_study)
@@ -220,6 +222,8 @@ class Application:
         ask = Ask(caller.chat, caller.user, tag=str(tag) if tag else None,
                   qtype=qtype if isinstance(qtype, QuestionType) else None)  # fmt: skip
         return Reply(await self.quiz.ask(ask), language, public=True)
+
+    _practise = _quiz  # /quiz's use case; the study tools add its practice modes
 
     async def _review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         """Without the study tools: a past mistake again (with them: the FSRS cards due)."""

@@ -12,7 +12,7 @@ from bot.study.records import Report
 
 _SELECT = """
 SELECT r.id, r.user_id, r.chat_id, r.bank_id, r.bank_version, r.question_id, r.text, r.created_at, r.state,
-       coalesce(r.note, ''), coalesce(u.display_name, '')
+       coalesce(r.note, ''), coalesce(u.display_name, ''), r.question_hash
 FROM reports r LEFT JOIN users u ON u.id = r.user_id
 """
 
@@ -20,7 +20,9 @@ FROM reports r LEFT JOIN users u ON u.id = r.user_id
 def _report(row: Sequence[Any]) -> Report:
     created = from_db(row[7])
     assert created is not None
-    return Report(row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10])
+    return Report(
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10], row[11]
+    )
 
 
 class SqliteReportStore:
@@ -31,8 +33,8 @@ class SqliteReportStore:
         async with self.store.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO reports "
-                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     report.user_id,
                     report.chat_id,
@@ -41,17 +43,29 @@ class SqliteReportStore:
                     report.question_id,
                     report.text,
                     to_db(report.created_at),
+                    report.question_hash,
                 ),
             )
         return int(cursor.lastrowid or 0)
 
-    async def open_reports(self, bank_id: str | None = None) -> list[Report]:
-        if bank_id is None:
-            rows = await self.store.all(_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
-        else:
-            rows = await self.store.all(
-                _SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,)
-            )
+    async def open_reports(
+        self,
+        bank_id: str | None = None,
+        chat_id: int | None = None,
+        guild: tuple[str, str] | None = None,
+    ) -> list[Report]:
+        where, params = ["r.state = 'open'"], []
+        if bank_id is not None:
+            where.append("r.bank_id = ?")
+            params.append(bank_id)
+        if chat_id is not None:
+            scope = "r.chat_id = ?"
+            params.append(chat_id)
+            if guild is not None:
+                scope += " OR r.chat_id IN (SELECT id FROM chats WHERE platform = ? AND guild_key = ?)"
+                params.extend(guild)
+            where.append(f"({scope})")
+        rows = await self.store.all(_SELECT + "WHERE " + " AND ".join(where) + " ORDER BY r.id", params)
         return [_report(r) for r in rows]
 
     async def get_report(self, report_id: int) -> Report | None:
