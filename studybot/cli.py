@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     from bank.export_cmd import add_export_parser
     from bank.import_cmd import add_import_parser
 
-    add_check_parser(bank_commands)
+    from studybot.bank_reports import add_reports_option
+
+    add_reports_option(add_check_parser(bank_commands))
     add_import_parser(bank_commands)
     add_export_parser(bank_commands)
     return parser
