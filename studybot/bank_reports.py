@@ -28,7 +28,9 @@ def add_reports_option(parser: argparse.ArgumentParser) -> None:
         "--reports", action="store_true",
         help="also list changed items that have open error reports (reads the data directory's database)",
     )  # fmt: skip
-    parser.add_argument("--database", type=Path, default=None, help="the database file (default: from the config)")
+    parser.add_argument(
+        "--database", type=Path, default=None, help="the database file (default: from the config)"
+    )
     check = parser.get_default("func")
 
     def run(args: argparse.Namespace) -> int:
@@ -69,7 +71,9 @@ def changed_reports(banks: list[Bank], reports: list[Report]) -> list[str]:
             items = changed
             lines.append(f"{bank_id}: [{question_id}] question {question.number} changed since reported; "
                          f"{len(items)} open report(s)")  # fmt: skip
-        lines += [f"  #{r.id} {r.created_at.date().isoformat()} {r.reporter or r.user_id}: {r.text}" for r in items]
+        lines += [
+            f"  #{r.id} {r.created_at.date().isoformat()} {r.reporter or r.user_id}: {r.text}" for r in items
+        ]
     return lines
 
 

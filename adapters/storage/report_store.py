@@ -54,7 +54,8 @@ class SqliteReportStore:
         chat_id: int | None = None,
         guild: tuple[str, str] | None = None,
     ) -> list[Report]:
-        where, params = ["r.state = 'open'"], []
+        where: list[str] = ["r.state = 'open'"]
+        params: list[object] = []
         if bank_id is not None:
             where.append("r.bank_id = ?")
             params.append(bank_id)

@@ -158,7 +158,8 @@ DEFAULT_SUBCOMMAND = {"review": "due", "daily": "show", "contest": "status", "ba
 # answers item 12 of the mock in progress, "/mistakes ml" lists one tag.
 IMPLIED_SUBCOMMAND = {"daily": "set", "mock": "answer", "mistakes": "list"}
 # Other words for a command group on text platforms (Telegram's menu names stay ASCII).
-GROUP_ALIASES = {"复习": "review", "複習": "review", "模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
+GROUP_ALIASES = {"复习": "review", "複習": "review",
+                 "模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
                  "錯題本": "mistakes", "收藏": "favorites", "favourites": "favorites"}
 
 

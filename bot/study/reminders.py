@@ -36,7 +36,13 @@ def reminder_job(user_id: int) -> str:
 
 class ReviewReminders:
     def __init__(
-        self, quiz: Quiz, store: StudyStore, feed: StudyFeed, scheduler: Scheduler, outbox: Outbox, clock: Clock
+        self,
+        quiz: Quiz,
+        store: StudyStore,
+        feed: StudyFeed,
+        scheduler: Scheduler,
+        outbox: Outbox,
+        clock: Clock,
     ) -> None:
         self.quiz = quiz
         self.store = store

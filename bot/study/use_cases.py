@@ -33,8 +33,8 @@ from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.ports import ReportStore, StudyStore
 from bot.study.practice import Practice
-from bot.study.reminders import ReviewReminders
 from bot.study.records import Report
+from bot.study.reminders import ReviewReminders
 from bot.study.views import (
     FavouritesView,
     MistakesView,
