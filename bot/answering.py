@@ -5,6 +5,7 @@ once. Adapters turn a platform event into a `Click` or a typed text and render w
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.clicks import Act, Click, admitted
@@ -82,9 +83,17 @@ def typed_level(text: str) -> str | None:
     return None
 
 
+# The study tools' hooks (bot/study/use_cases.py sets them): a typed text for the person's open
+# mock in this chat (None: not theirs to take), and the ☆ on a question or reveal.
+MockTyped = Callable[[ChatRef, UserRef, str], Awaitable["TextReply | None"]]
+Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
+
+
 class Answering:
     def __init__(self, quiz: Quiz) -> None:
         self.quiz = quiz
+        self.mock_typed: MockTyped | None = None
+        self.favourite: Favourite | None = None
 
     async def _closed(self, chat: ChatRef) -> TextReply:
         language = (await self.quiz.chat(chat)).settings.language
@@ -97,6 +106,10 @@ class Answering:
             return await self._closed(chat)
         if click.act is Act.SELF_GRADE:
             return await self._self_grade(context, user, click.token or "")
+        if click.act is Act.FAVOURITE:  # open or closed: a reveal's star works too
+            if self.favourite is None:
+                return await self._closed(chat)
+            return await self.favourite(chat, user, context.question.id)
         if await self.quiz.answerable(context.round.id) is None:
             return await self._closed(chat)
         language = context.chat.settings.language
@@ -117,8 +130,13 @@ class Answering:
     async def typed(self, chat: ChatRef, user: UserRef, text: str, *, round_id: int | None = None,
                     reply_to: str | None = None) -> AnswerReply:  # fmt: skip
         """A typed answer in `chat`: to `round_id` (an adapter's own index of what it posted),
-        to the question message `reply_to` answers, else to the chat's open question. A self-grade
-        word after a short answer grades it instead of answering again."""
+        to the question message `reply_to` answers, else to the person's mock exam open in this
+        chat (unless a question was asked after it began), else to the chat's open question. A
+        self-grade word after a short answer grades it instead of answering again."""
+        if round_id is None and reply_to is None and self.mock_typed is not None:
+            taken = await self.mock_typed(chat, user, text)
+            if taken is not None:
+                return taken
         context = await self._round_for_text(chat, round_id, reply_to)
         if context is None:
             language = (await self.quiz.chat(chat)).settings.language

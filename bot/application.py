@@ -133,6 +133,8 @@ class Application:
         self.study = study
         self.rounds = PostedRounds(quiz)
         self.uploads = uploads
+        self.answering.mock_typed = getattr(study, "typed_answer", None)
+        self.answering.favourite = getattr(study, "favourite_click", None)
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
             entry.use_case: getattr(self, f"_{entry.use_case}", self._no_study) for entry in CATALOG
         }
@@ -239,6 +241,8 @@ class Application:
         ask = Ask(caller.chat, caller.user, tag=str(tag) if tag else None,
                   qtype=qtype if isinstance(qtype, QuestionType) else None)  # fmt: skip
         return Reply(await self.quiz.ask(ask), language, public=True)
+
+    _practise = _quiz  # /quiz's use case; the study tools add its practice modes
 
     async def _review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         """Without the study tools: a past mistake again (with them: the FSRS cards due)."""

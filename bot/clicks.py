@@ -28,6 +28,7 @@ class Act(StrEnum):
     OPEN_FORM = "open_form"  # open the form for a typed answer
     FORM = "form"  # the typed answer, submitted from that form
     SELF_GRADE = "self_grade"  # grade one's own short answer against the reference
+    FAVOURITE = "favourite"  # ☆: star the round's question for the clicker (question or reveal)
 
 
 # Which input kinds each act answers (a question's kind comes from its type's module).
@@ -38,6 +39,7 @@ _KINDS: dict[Act, tuple[InputKind, ...]] = {
     Act.OPEN_FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
     Act.FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
     Act.SELF_GRADE: (InputKind.SELF_GRADED,),
+    Act.FAVOURITE: tuple(InputKind),
 }
 
 
@@ -79,8 +81,9 @@ def admits(context: RoundContext, click: Click) -> bool:
         return False
     if click.controls is not None and click.control not in click.controls:
         return False
-    if click.act is Act.SELF_GRADE:
-        return click.message_ref is not None  # a receipt in the round's chat (checked above)
+    if click.act in (Act.SELF_GRADE, Act.FAVOURITE):
+        # a receipt, or a question or its reveal, in the round's chat (checked above)
+        return click.message_ref is not None
     stored = context.round.message_ref
     if stored is not None:
         return click.message_ref == stored

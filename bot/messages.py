@@ -23,6 +23,7 @@ class Ask:
     tag: str | None = None
     qtype: QuestionType | None = None
     review: bool = False  # only questions this user got wrong here
+    only: frozenset[str] | None = None  # only these question ids (a number, the next in order, tags)
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,10 +170,11 @@ class Quiz:
                 raise QuizError("error.rate_limited", seconds=math.ceil(wait))
         now = self.clock.now()
         closes_at = now + timedelta(minutes=self.settings.practice_minutes)
-        only: frozenset[str] | None = None
+        only = cmd.only
         if cmd.review and cmd.user is not None:
             user_id = await self.user_id(cmd.user)
-            only = frozenset(await self.store.recent_mistakes(chat.id, user_id, 50))
+            mistakes = frozenset(await self.store.recent_mistakes(chat.id, user_id, 50))
+            only = mistakes if only is None else mistakes & only
             if not only:
                 raise QuizError("review.none")
         question = await self.pick_question(chat, tag=cmd.tag, qtype=cmd.qtype, only=only)

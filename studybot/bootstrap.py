@@ -31,6 +31,7 @@ from bot.ports import ChatPort, Scheduler, Storage, Store
 from bot.quiz import CoreSettings, Quiz
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
+from bot.study.reminders import ReviewReminders
 from bot.study.spaced import SpacedRepetition
 from bot.study.use_cases import StudyUseCases
 from studybot.config import Config
@@ -77,6 +78,8 @@ class App:
         missed = await self.dailies.restore()
         await self.contests.restore()
         await self.mocks.restore()
+        if self.study.reminders is not None:
+            await self.study.reminders.restore()
         self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         start = getattr(self.scheduler, "start", None)
@@ -162,7 +165,8 @@ async def bootstrap(
     feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
     mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng)
     charts = MatplotlibCharts()
-    study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock)
+    reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock)
+    study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     application = Application(quiz, dailies, contests, study=study, uploads=uploads)

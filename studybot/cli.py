@@ -49,8 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     from bank.check import add_check_parser
     from bank.export_cmd import add_export_parser
     from bank.import_cmd import add_import_parser
+    from studybot.bank_reports import add_reports_option
 
-    add_check_parser(bank_commands)
+    add_reports_option(add_check_parser(bank_commands))
     add_import_parser(bank_commands)
     add_export_parser(bank_commands)
     return parser

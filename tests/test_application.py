@@ -87,4 +87,4 @@ async def test_help_lists_what_the_chat_allows_with_admin_commands_apart(applica
     assert text.index("Admin commands") < text.index("/contest start")
     await application.run_text("/lang zh", Caller(PRIVATE, ANN))
     chinese = render_reply(await application.run_text("/help", Caller(PRIVATE, ANN)))
-    assert CJK.search(chinese) and "/quiz [题型] [标签]" in chinese
+    assert CJK.search(chinese) and "/quiz [练习方式] [题号] [题型] [标签]" in chinese

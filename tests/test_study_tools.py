@@ -150,12 +150,19 @@ def test_chinese_labels_are_drawn_not_boxes():
 
 
 async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
-    await ask(app, "/quiz single")
-    too_long = render_reply(await ask(app, "/report " + "x" * 5000))
+    in_group = Caller(GROUP, BOB)
+    await ask(app, "/quiz single", in_group)
+    too_long = render_reply(await ask(app, "/report " + "x" * 5000, in_group))
     assert too_long == "That report is too long: 5000 characters, 500 at most. Please shorten it."
-    thanks = render_reply(await ask(app, "/纠错 the answer should be B"))
+    thanks = render_reply(await ask(app, "/纠错 the answer should be B", in_group))
     assert thanks.startswith("Thank you! Report #1")
     assert "Only admins" in render_reply(await ask(app, "/reports", Caller(GROUP, BOB)))
+    # Admins see the reports of their own chat only: not another group's, not a private chat's.
+    elsewhere = Caller(ChatRef(Platform.CONSOLE, "-30", ChatKind.GROUP, title="other"), ANN, admin=True)
+    assert render_reply(await ask(app, "/reports", elsewhere)) == "No open reports."
+    assert render_reply(await ask(app, "/reports", ME)) == "No open reports."
+    refused = render_reply(await ask(app, "/reports resolve 1 not mine", elsewhere))
+    assert refused == "There is no open report #1."
     listed = render_reply(await ask(app, "/reports", Caller(GROUP, ANN, admin=True)))
     assert "#1 question" in listed and "the answer should be B" in listed
     done = render_reply(
@@ -166,6 +173,18 @@ async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
     assert told.key == "report.resolved" and dict(told.params)["note"] == "fixed in the bank"
     again = render_reply(await ask(app, "/reports dismiss 1", Caller(GROUP, ANN, admin=True)))
     assert again == "There is no open report #1."
+
+
+async def test_a_server_admin_sees_the_reports_of_every_channel_of_their_server(app):
+    general = ChatRef(Platform.DISCORD, "100", ChatKind.GROUP, title="general", guild_key="9")
+    maths = ChatRef(Platform.DISCORD, "101", ChatKind.GROUP, title="maths", guild_key="9")
+    other = ChatRef(Platform.DISCORD, "200", ChatKind.GROUP, title="x", guild_key="8")
+    student = UserRef(Platform.DISCORD, "5", "Stu")
+    await ask(app, "/quiz single", Caller(maths, student))
+    assert render_reply(await ask(app, "/report typo in B", Caller(maths, student))).startswith("Thank you!")
+    listed = render_reply(await ask(app, "/reports", Caller(general, student, admin=True)))
+    assert "typo in B" in listed
+    assert render_reply(await ask(app, "/reports", Caller(other, student, admin=True))) == "No open reports."
 
 
 async def test_private_practice_never_moves_a_group_board(app):

@@ -277,6 +277,22 @@ MIGRATIONS: tuple[str, ...] = (
         uploaded_by INTEGER REFERENCES users(id)
     );
     """,
+    # 8: sequential practice positions, daily review reminders, the reported item's own hash
+    """
+    CREATE TABLE practice_positions (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        PRIMARY KEY (user_id, bank_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE review_reminders (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id),
+        chat_id INTEGER NOT NULL REFERENCES chats(id),
+        at_time TEXT NOT NULL,
+        timezone TEXT NOT NULL
+    );
+    ALTER TABLE reports ADD COLUMN question_hash TEXT;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

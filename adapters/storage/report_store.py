@@ -12,7 +12,7 @@ from bot.study.records import Report
 
 REPORT_SELECT = """
 SELECT r.id, r.user_id, r.chat_id, r.bank_id, r.bank_version, r.question_id, r.text, r.created_at, r.state,
-       coalesce(r.note, ''), coalesce(u.display_name, '')
+       coalesce(r.note, ''), coalesce(u.display_name, ''), r.question_hash
 FROM reports r LEFT JOIN users u ON u.id = r.user_id
 """
 
@@ -21,7 +21,9 @@ def report_from_row(row: Sequence[Any]) -> Report:
     """A REPORT_SELECT row as a Report; shared with adapters/storage/postgres/reports.py."""
     created = from_db(row[7])
     assert created is not None
-    return Report(row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10])
+    return Report(
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10], row[11]
+    )
 
 
 class SqliteReportStore:
@@ -32,8 +34,8 @@ class SqliteReportStore:
         async with self.store.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO reports "
-                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     report.user_id,
                     report.chat_id,
@@ -42,17 +44,30 @@ class SqliteReportStore:
                     report.question_id,
                     report.text,
                     to_db(report.created_at),
+                    report.question_hash,
                 ),
             )
         return int(cursor.lastrowid or 0)
 
-    async def open_reports(self, bank_id: str | None = None) -> list[Report]:
-        if bank_id is None:
-            rows = await self.store.all(REPORT_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
-        else:
-            rows = await self.store.all(
-                REPORT_SELECT + "WHERE r.state = 'open' AND r.bank_id = ? ORDER BY r.id", (bank_id,)
-            )
+    async def open_reports(
+        self,
+        bank_id: str | None = None,
+        chat_id: int | None = None,
+        guild: tuple[str, str] | None = None,
+    ) -> list[Report]:
+        where: list[str] = ["r.state = 'open'"]
+        params: list[object] = []
+        if bank_id is not None:
+            where.append("r.bank_id = ?")
+            params.append(bank_id)
+        if chat_id is not None:
+            scope = "r.chat_id = ?"
+            params.append(chat_id)
+            if guild is not None:
+                scope += " OR r.chat_id IN (SELECT id FROM chats WHERE platform = ? AND guild_key = ?)"
+                params.extend(guild)
+            where.append(f"({scope})")
+        rows = await self.store.all(REPORT_SELECT + "WHERE " + " AND ".join(where) + " ORDER BY r.id", params)
         return [report_from_row(r) for r in rows]
 
     async def get_report(self, report_id: int) -> Report | None:

@@ -10,7 +10,7 @@ from typing import Any
 from adapters.storage.sql import from_db, to_db
 from adapters.storage.sqlite_store import SqliteStore
 from bot.study.ports import Key
-from bot.study.records import Card, Mistake, Outcome, StudyAnswer
+from bot.study.records import Card, Mistake, Outcome, Reminder, StudyAnswer
 
 _OUTCOMES = {"correct": Outcome.RIGHT, "partial": Outcome.PARTLY, "wrong": Outcome.WRONG}
 _CARD_COLUMNS = (
@@ -203,6 +203,49 @@ class SqliteStudyStore:
             (user_id, to_db(since)),
         )
         return {r[0]: int(r[1]) for r in rows}
+
+    # ------------------------------------------------------------ practice positions, reminders
+
+    async def practice_position(self, user_id: int, bank_id: str) -> int:
+        """The number of the last question served in order (0: none yet)."""
+        row = await self.store.read_own(
+            "SELECT number FROM practice_positions WHERE user_id = ? AND bank_id = ?", (user_id, bank_id)
+        )
+        return int(row[0]) if row else 0
+
+    async def set_practice_position(self, user_id: int, bank_id: str, number: int) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO practice_positions (user_id, bank_id, number) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, bank_id) DO UPDATE SET number = excluded.number",
+                (user_id, bank_id, number),
+            )
+
+    async def set_reminder(self, reminder: Reminder | None, user_id: int) -> None:
+        """Turn a person's daily review reminder on (`reminder`) or off (None)."""
+        async with self.store.transaction() as db:
+            if reminder is None:
+                await db.execute("DELETE FROM review_reminders WHERE user_id = ?", (user_id,))
+                return
+            await db.execute(
+                "INSERT INTO review_reminders (user_id, chat_id, at_time, timezone) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET chat_id = excluded.chat_id, "
+                "at_time = excluded.at_time, timezone = excluded.timezone",
+                (reminder.user_id, reminder.chat_id, reminder.at_time, reminder.timezone),
+            )
+
+    async def reminders(self) -> list[Reminder]:
+        rows = await self.store.all(
+            "SELECT user_id, chat_id, at_time, timezone FROM review_reminders ORDER BY user_id"
+        )
+        return [Reminder(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def due_count(self, user_id: int, bank_id: str, now: datetime) -> int:
+        row = await self.store.read_own(
+            "SELECT count(*) FROM study_cards WHERE user_id = ? AND bank_id = ? AND due <= ?",
+            (user_id, bank_id, to_db(now)),
+        )
+        return int(row[0]) if row else 0
 
 
 class _Raced(Exception):

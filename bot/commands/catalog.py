@@ -57,6 +57,12 @@ def _choices(prefix: str, values: list[str]) -> tuple[Choice, ...]:
 
 
 TAG = Arg("tag", ArgKind.WORD)
+# Several tags, the rest of the line: `/quiz ml cv`, or `tag=ml,cv` (the use case splits them).
+TAGS = Arg("tag", ArgKind.TEXT)
+PRACTICE = Arg("practice", ArgKind.CHOICE, choices=(
+    Choice("next", "cmd.choice.next", ("顺序", "順序", "下一题", "下一題")),
+    Choice("memorise", "cmd.choice.memorise", ("memorize", "背题", "背題")),
+))  # fmt: skip
 QTYPE = Arg("type", ArgKind.QTYPE, choices=_choices("type", [str(q) for q in QuestionType]))
 WINDOW = Arg("window", ArgKind.CHOICE, choices=(
     Choice(str(Window.ALL), "cmd.choice.all", ("总榜", "總榜")),
@@ -69,6 +75,10 @@ LEADERBOARD_SCOPE = Arg("scope", ArgKind.CHOICE, choices=(
     Choice("server", "cmd.choice.server", ("全服", "服务器", "伺服器")),
 ))  # fmt: skip
 MODE = Arg("mode", ArgKind.CHOICE, choices=_choices("cmd.choice", [str(m) for m in AnswerMode]))
+ON_OFF = Arg("switch", ArgKind.CHOICE, required=True, choices=(
+    Choice("on", "cmd.choice.on", ("开", "開")),
+    Choice("off", "cmd.choice.off", ("关", "關")),
+))  # fmt: skip
 QUESTIONS = Arg("questions", ArgKind.INT, minimum=1, maximum=100)
 SECONDS = Arg("seconds", ArgKind.INT, minimum=1, maximum=600)
 
@@ -88,8 +98,10 @@ NOTE = Arg("note", ArgKind.TEXT)
 CATALOG: tuple[Command, ...] = (
     Command(("start",), "start", scope=Scope.PRIVATE),
     Command(("help",), "help"),
-    Command(("quiz",), "quiz", (QTYPE, TAG)),
-    Command(("review",), "review", aliases=("复习", "複習")),
+    Command(("quiz",), "practise", (PRACTICE, NUMBER, QTYPE, TAGS)),
+    Command(("memorise",), "memorise", (NUMBER, QTYPE, TAGS), aliases=("memorize", "背题", "背題")),
+    Command(("review", "due"), "review"),
+    Command(("review", "remind"), "review_remind", (ON_OFF, Arg("time", ArgKind.TIME)), scope=Scope.PRIVATE),
     Command(("leaderboard",), "leaderboard", (WINDOW, LEADERBOARD_SCOPE)),
     Command(("stats",), "stats", (Arg("user", ArgKind.USER), STATS_OF), aliases=("进度", "進度")),
     Command(("streak",), "streak"),
@@ -144,13 +156,14 @@ CATALOG: tuple[Command, ...] = (
 # fmt: on
 
 # What a group command with subcommands does when given none (e.g. "/daily" shows the daily).
-DEFAULT_SUBCOMMAND = {"daily": "show", "contest": "status", "bank": "list", "mock": "start",
+DEFAULT_SUBCOMMAND = {"review": "due", "daily": "show", "contest": "status", "bank": "list", "mock": "start",
                       "mistakes": "list", "favorites": "list", "reports": "list"}
 # ... and given arguments without a subcommand: "/daily 08:30" sets the daily, "/mock 12 B"
 # answers item 12 of the mock in progress, "/mistakes ml" lists one tag.
 IMPLIED_SUBCOMMAND = {"daily": "set", "mock": "answer", "mistakes": "list"}
 # Other words for a command group on text platforms (Telegram's menu names stay ASCII).
-GROUP_ALIASES = {"模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
+GROUP_ALIASES = {"复习": "review", "複習": "review",
+                 "模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
                  "錯題本": "mistakes", "收藏": "favorites", "favourites": "favorites"}
 
 

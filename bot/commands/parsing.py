@@ -107,6 +107,9 @@ def _arguments(command: Command, words: list[str]) -> dict[str, object]:
             values[free[0].name] = free[0].read(" ".join(positional[index:]))
             break
         arg = _first_accepting(free, word)
+        if arg.kind is ArgKind.TEXT:  # reached past optional ones (`/quiz ml cv`): the rest
+            values[arg.name] = arg.read(" ".join(positional[index:]))
+            break
         values[arg.name] = arg.read(word)
         free = free[free.index(arg) + 1 :]
     for arg in typed:

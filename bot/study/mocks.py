@@ -146,6 +146,19 @@ class Mocks:
             return await self.sheet(user, language)
         return await self._view(mock, following, language, saved=index + 1)
 
+    async def typed(
+        self, chat_ref: ChatRef, user: UserRef, text: str, language: str
+    ) -> MockQuestionView | MockSheetView | None:
+        """A plain typed text as the answer to the current item of the person's mock when it is
+        open in this chat and no question was asked there since it began; else None."""
+        mock = await self.store.open_mock(await self.quiz.user_id(user))
+        if mock is None or mock.chat_id != (await self.quiz.chat(chat_ref)).id:
+            return None
+        current = await self.quiz.current_round(chat_ref)
+        if current is not None and current.opened_at > mock.started_at:
+            return None
+        return await self.answer(user, None, text, language)
+
     async def flag(self, user: UserRef, number: int | None, language: str) -> MockQuestionView:
         mock = await self._sitting(user)
         index = mock.position if number is None else self._index(mock, number)

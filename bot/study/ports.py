@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.study.mock_records import Mock, MockAnswer, MockState, NewMock
-from bot.study.records import Card, Mistake, Report, StudyAnswer
+from bot.study.records import Card, Mistake, Reminder, Report, StudyAnswer
 
 Key = tuple[int, str, str]  # (user id, bank id, question id)
 
@@ -57,6 +57,19 @@ class StudyStore(Protocol):
         """Final answers per UTC day (YYYY-MM-DD) since `since`."""
         ...
 
+    async def practice_position(self, user_id: int, bank_id: str) -> int:
+        """The number of the last question served in order (0: none yet)."""
+        ...
+
+    async def set_practice_position(self, user_id: int, bank_id: str, number: int) -> None: ...
+
+    async def set_reminder(self, reminder: Reminder | None, user_id: int) -> None:
+        """Turn a person's daily review reminder on (`reminder`) or off (None)."""
+        ...
+
+    async def reminders(self) -> list[Reminder]: ...
+    async def due_count(self, user_id: int, bank_id: str, now: datetime) -> int: ...
+
 
 class MockOpen(Exception):
     """The person already sits a mock (one open mock per person)."""
@@ -95,7 +108,15 @@ class MockStore(Protocol):
 
 class ReportStore(Protocol):
     async def add_report(self, report: Report) -> int: ...
-    async def open_reports(self, bank_id: str | None = None) -> list[Report]: ...
+    async def open_reports(
+        self,
+        bank_id: str | None = None,
+        chat_id: int | None = None,
+        guild: tuple[str, str] | None = None,
+    ) -> list[Report]:
+        """Open reports, oldest first: of one bank, and/or made in chat `chat_id` or in any chat
+        of the server `guild` (platform, guild key)."""
+        ...
     async def get_report(self, report_id: int) -> Report | None: ...
 
     async def close_report(self, report_id: int, state: str, note: str, at: datetime) -> bool:

@@ -74,3 +74,14 @@ class Report:
     state: str = "open"  # open / resolved / dismissed
     note: str = ""
     reporter: str = ""  # the reporter's display name, when read back
+    question_hash: str | None = None  # the reported item's own content hash then (None: older reports)
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A person's daily review reminder: posted in their private chat at a local time."""
+
+    user_id: int
+    chat_id: int
+    at_time: str  # HH:MM
+    timezone: str

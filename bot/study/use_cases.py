@@ -16,21 +16,25 @@ import io
 from collections import defaultdict
 from datetime import timedelta
 
+from bot.answering import TextReply
 from bot.application import Caller, FileView, Reply, TextView
 from bot.clock import Clock
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
-from bot.kinds import RoundKind, UserRef
+from bot.kinds import ChatRef, RoundKind, UserRef
 from bot.messages import QuestionView, ShowStats, StatsView, notice
 from bot.model import Bank, Question, QuestionType
 from bot.outbox import Outbox
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.reply_text import render_reply
 from bot.study.charts import ChartData, ChartRenderer
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.ports import ReportStore, StudyStore
+from bot.study.practice import Practice
 from bot.study.records import Report
+from bot.study.reminders import ReviewReminders
 from bot.study.views import (
     FavouritesView,
     MistakesView,
@@ -50,10 +54,18 @@ def bank_version(bank: Bank) -> str:
     return digest.hexdigest()[:12]
 
 
+def question_hash(question: Question) -> str:
+    """A content hash of one item: whether the text a report was made against has changed since."""
+    return hashlib.sha256(repr(question).encode()).hexdigest()[:12]
+
+
 class StudyUseCases:
     # The catalog use cases this object carries out (Application looks them up by name).
     use_cases = frozenset(
         {
+            "practise",
+            "memorise",
+            "review_remind",
             "mock_start",
             "mock_go",
             "mock_answer",
@@ -89,6 +101,7 @@ class StudyUseCases:
         charts: ChartRenderer | None,
         outbox: Outbox,
         clock: Clock,
+        reminders: ReviewReminders | None = None,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -99,6 +112,38 @@ class StudyUseCases:
         self.outbox = outbox
         self.clock = clock
         self._versions: dict[str, str] = {}
+        self.practice = Practice(quiz, store)
+        self.reminders = reminders
+
+    # ------------------------------------------------------------ practice modes
+
+    async def practise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self.practice.quiz_command(parsed, caller, language)
+
+    async def memorise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self.practice.memorise(parsed, caller, language)
+
+    async def review_remind(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.reminders is None:
+            raise QuizError("study.unavailable")
+        return await self.reminders.command(parsed, caller, language)
+
+    async def typed_answer(self, chat: ChatRef, user: UserRef, text: str) -> TextReply | None:
+        """A plain typed text in `chat` answers the current item of the person's mock when one is
+        open in this chat (None when not: the text is for a round, as before)."""
+        language = (await self.quiz.chat(chat)).settings.language
+        try:
+            view = await self.mocks.typed(chat, user, text, language)
+        except QuizError as exc:
+            return TextReply(exc.render(language), language)
+        if view is None:
+            return None
+        return TextReply(render_reply(Reply(view, language)), language)
+
+    async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply:
+        """The ☆ under a question or reveal: star that question for the clicker."""
+        reply = await self.favourite(Caller(chat, user), question_id, True)
+        return TextReply(render_reply(reply), reply.language)
 
     # ------------------------------------------------------------ helpers
 
@@ -404,15 +449,25 @@ class StudyUseCases:
             raise QuizError("report.no_question")
         bank = self.quiz.banks[target[0]]
         version = self._versions.setdefault(bank.id, bank_version(bank))
+        item = bank.question(target[1])
         report_id = await self.reports.add_report(
-            Report(0, user_id, chat.id, bank.id, version, target[1], text, self.clock.now())
-        )
+            Report(0, user_id, chat.id, bank.id, version, target[1], text, self.clock.now(),
+                   question_hash=question_hash(item))
+        )  # fmt: skip
         number = bank.question(target[1]).number
         return Reply(TextView(t(language, "report.thanks", id=report_id, number=number)), language)
 
+    async def _scope(self, caller: Caller) -> tuple[int, tuple[str, str] | None]:
+        """Where an admin's reports come from: their own chat, and on a platform with servers
+        every channel of the server."""
+        chat = await self.quiz.chat(caller.chat)
+        guild = caller.chat.guild_key
+        return chat.id, (str(caller.chat.platform), guild) if guild is not None else None
+
     async def reports_list(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         rows = []
-        for report in await self.reports.open_reports():
+        chat_id, guild = await self._scope(caller)
+        for report in await self.reports.open_reports(chat_id=chat_id, guild=guild):
             bank = self.quiz.banks.get(report.bank_id)
             number = next((q.number for q in bank.questions if q.id == report.question_id), 0) if bank else 0
             rows.append(
@@ -428,19 +483,28 @@ class StudyUseCases:
         return Reply(ReportsView(language, tuple(rows)), language)
 
     async def reports_resolve(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        return await self._close_report(parsed, language, "resolved")
+        return await self._close_report(parsed, caller, language, "resolved")
 
     async def reports_dismiss(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        return await self._close_report(parsed, language, "dismissed")
+        return await self._close_report(parsed, caller, language, "dismissed")
 
-    async def _close_report(self, parsed: Parsed, language: str, state: str) -> Reply:
+    async def _close_report(self, parsed: Parsed, caller: Caller, language: str, state: str) -> Reply:
         report_id = int(str(parsed.args["id"]))
         note = str(parsed.args.get("note") or "").strip()[:REPORT_LIMIT]
         report = await self.reports.get_report(report_id)
-        if report is None or not await self.reports.close_report(report_id, state, note, self.clock.now()):
+        chat = await self.quiz.store.get_chat(report.chat_id) if report is not None else None
+        chat_id, guild = await self._scope(caller)
+        in_scope = chat is not None and (
+            chat.id == chat_id or (guild is not None and chat.ref.guild_key == guild[1]
+                                   and str(chat.ref.platform) == guild[0])
+        )  # fmt: skip
+        if (
+            report is None
+            or not in_scope
+            or not await self.reports.close_report(report_id, state, note, self.clock.now())
+        ):
             raise QuizError("reports.not_open", id=report_id)
         # The reporter hears back where they reported (a chat the bot can always post to).
-        chat = await self.quiz.store.get_chat(report.chat_id)
         if chat is not None:
             bank = self.quiz.banks.get(report.bank_id)
             number = next((q.number for q in bank.questions if q.id == report.question_id), 0) if bank else 0

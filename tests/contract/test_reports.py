@@ -27,3 +27,21 @@ async def test_reports_are_listed_while_open_and_closed_once(storage):
     assert (await reports.get_report(first)).note == "fixed in v2"
     assert [r.id for r in await reports.open_reports()] == [other]
     assert await reports.get_report(other + 100) is None
+
+
+async def test_open_reports_are_scoped_to_a_chat_or_its_server_and_keep_the_item_hash(storage):
+    reports = storage.reports
+    here = await storage.store.ensure_chat(chat_ref("c1", guild="g1"), SETTINGS)
+    sibling = await storage.store.ensure_chat(chat_ref("c2", guild="g1"), SETTINGS)
+    elsewhere = await storage.store.ensure_chat(chat_ref("c3", guild="g2"), SETTINGS)
+    (me,) = await storage.store.ensure_users([user_ref("me", "Mei")])
+    ids = [
+        await reports.add_report(
+            Report(0, me, chat.id, "sample", "v1", "s-1", "typo", T0, question_hash="h1")
+        )
+        for chat in (here, sibling, elsewhere)
+    ]
+    assert [r.id for r in await reports.open_reports(chat_id=here.id)] == ids[:1]
+    assert [r.id for r in await reports.open_reports(chat_id=here.id, guild=("discord", "g1"))] == ids[:2]
+    assert [r.id for r in await reports.open_reports("other", chat_id=here.id, guild=("discord", "g1"))] == []
+    assert (await reports.get_report(ids[0])).question_hash == "h1"

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from bot.kinds import AnswerPolicy, RevealPolicy, RoundKind
 from bot.study.feed import StudyFeed
-from bot.study.records import Outcome
+from bot.study.records import Outcome, Reminder
 from bot.study.spaced import SpacedRepetition
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
 
@@ -97,3 +97,25 @@ async def test_activity_counts_answers_per_utc_day_since_a_time(storage):
         await store.record_answers([answer(rnd.id, me, at=day + timedelta(minutes=1))])
     assert await study.activity(me, T0 - timedelta(days=1)) == {"2026-12-02": 2, "2026-12-03": 1}
     assert await study.activity(me + 1, T0 - timedelta(days=7)) == {}
+
+
+async def test_practice_positions_and_review_reminders_are_kept_per_person(storage):
+    study = storage.study
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    me, you = await storage.store.ensure_users([user_ref("me"), user_ref("you")])
+    assert await study.practice_position(me, "sample") == 0
+    await study.set_practice_position(me, "sample", 7)
+    await study.set_practice_position(me, "sample", 8)
+    await study.set_practice_position(you, "sample", 2)
+    assert await study.practice_position(me, "sample") == 8
+    assert await study.practice_position(me, "other") == 0
+    await study.set_reminder(Reminder(me, chat.id, "08:00", "Asia/Shanghai"), me)
+    await study.set_reminder(Reminder(me, chat.id, "21:30", "Asia/Shanghai"), me)
+    await study.set_reminder(Reminder(you, chat.id, "07:00", "UTC"), you)
+    assert await study.reminders() == [
+        Reminder(me, chat.id, "21:30", "Asia/Shanghai"),
+        Reminder(you, chat.id, "07:00", "UTC"),
+    ]
+    await study.set_reminder(None, you)
+    assert [r.user_id for r in await study.reminders()] == [me]
+    assert await study.due_count(me, "sample", T0) == 0

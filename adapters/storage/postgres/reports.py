@@ -19,20 +19,39 @@ class PostgresReportStore:
         async with self.store.transaction() as db:
             report_id = await db.fetchval(
                 "INSERT INTO reports "
-                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
                 report.user_id, report.chat_id, report.bank_id, report.bank_version, report.question_id,
-                report.text, to_db(report.created_at),
+                report.text, to_db(report.created_at), report.question_hash,
             )  # fmt: skip
         return int(report_id)
 
-    async def open_reports(self, bank_id: str | None = None) -> list[Report]:
-        if bank_id is None:
-            rows = await self.store.all(REPORT_SELECT + "WHERE r.state = 'open' ORDER BY r.id")
-        else:
-            rows = await self.store.all(
-                REPORT_SELECT + "WHERE r.state = 'open' AND r.bank_id = $1 ORDER BY r.id", bank_id
-            )
+    async def open_reports(
+        self,
+        bank_id: str | None = None,
+        chat_id: int | None = None,
+        guild: tuple[str, str] | None = None,
+    ) -> list[Report]:
+        where: list[str] = ["r.state = 'open'"]
+        params: list[object] = []
+
+        def param(value: object) -> str:
+            params.append(value)
+            return f"${len(params)}"
+
+        if bank_id is not None:
+            where.append(f"r.bank_id = {param(bank_id)}")
+        if chat_id is not None:
+            scope = f"r.chat_id = {param(chat_id)}"
+            if guild is not None:
+                scope += (
+                    f" OR r.chat_id IN (SELECT id FROM chats WHERE platform = {param(guild[0])}"
+                    f" AND guild_key = {param(guild[1])})"
+                )
+            where.append(f"({scope})")
+        rows = await self.store.all(
+            REPORT_SELECT + "WHERE " + " AND ".join(where) + " ORDER BY r.id", *params
+        )
         return [report_from_row(r) for r in rows]
 
     async def get_report(self, report_id: int) -> Report | None:

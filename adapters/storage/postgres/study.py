@@ -16,7 +16,7 @@ from adapters.storage.study_store import (
     mistake_from_row,
 )
 from bot.study.ports import Key
-from bot.study.records import Card, Mistake, Outcome, StudyAnswer
+from bot.study.records import Card, Mistake, Outcome, Reminder, StudyAnswer
 
 _UNSTUDIED = """
 SELECT a.id, a.user_id, r.bank_id, r.question_id, a.verdict, a.answered_at, r.kind, r.opened_at
@@ -96,8 +96,17 @@ class PostgresStudyStore:
                 f"ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET {card_updates}",
                 [
                     (
-                        c.user_id, c.bank_id, c.question_id, c.state, c.step, c.stability, c.difficulty,
-                        to_db(c.due), to_db(c.last_review) if c.last_review else None, c.reviews, c.lapses,
+                        c.user_id,
+                        c.bank_id,
+                        c.question_id,
+                        c.state,
+                        c.step,
+                        c.stability,
+                        c.difficulty,
+                        to_db(c.due),
+                        to_db(c.last_review) if c.last_review else None,
+                        c.reviews,
+                        c.lapses,
                     )
                     for c in cards
                 ],
@@ -110,8 +119,13 @@ class PostgresStudyStore:
                 f"ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET {mistake_updates}",
                 [
                     (
-                        m.user_id, m.bank_id, m.question_id, m.misses, m.right_streak,
-                        to_db(m.last_missed), int(m.active),
+                        m.user_id,
+                        m.bank_id,
+                        m.question_id,
+                        m.misses,
+                        m.right_streak,
+                        to_db(m.last_missed),
+                        int(m.active),
                     )
                     for m in mistakes
                 ],
@@ -194,6 +208,49 @@ class PostgresStudyStore:
             user_id, to_db(since),
         )  # fmt: skip
         return {r[0]: int(r[1]) for r in rows}
+
+    # ------------------------------------------------------------ practice positions, reminders
+
+    async def practice_position(self, user_id: int, bank_id: str) -> int:
+        """The number of the last question served in order (0: none yet)."""
+        row = await self.store.one(
+            "SELECT number FROM practice_positions WHERE user_id = $1 AND bank_id = $2", user_id, bank_id
+        )
+        return int(row[0]) if row else 0
+
+    async def set_practice_position(self, user_id: int, bank_id: str, number: int) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO practice_positions (user_id, bank_id, number) VALUES ($1, $2, $3) "
+                "ON CONFLICT (user_id, bank_id) DO UPDATE SET number = excluded.number",
+                user_id, bank_id, number,
+            )  # fmt: skip
+
+    async def set_reminder(self, reminder: Reminder | None, user_id: int) -> None:
+        """Turn a person's daily review reminder on (`reminder`) or off (None)."""
+        async with self.store.transaction() as db:
+            if reminder is None:
+                await db.execute("DELETE FROM review_reminders WHERE user_id = $1", user_id)
+                return
+            await db.execute(
+                "INSERT INTO review_reminders (user_id, chat_id, at_time, timezone) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (user_id) DO UPDATE SET chat_id = excluded.chat_id, "
+                "at_time = excluded.at_time, timezone = excluded.timezone",
+                reminder.user_id, reminder.chat_id, reminder.at_time, reminder.timezone,
+            )  # fmt: skip
+
+    async def reminders(self) -> list[Reminder]:
+        rows = await self.store.all(
+            "SELECT user_id, chat_id, at_time, timezone FROM review_reminders ORDER BY user_id"
+        )
+        return [Reminder(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def due_count(self, user_id: int, bank_id: str, now: datetime) -> int:
+        row = await self.store.one(
+            "SELECT count(*) FROM study_cards WHERE user_id = $1 AND bank_id = $2 AND due <= $3",
+            user_id, bank_id, to_db(now),
+        )  # fmt: skip
+        return int(row[0]) if row else 0
 
 
 class _Raced(Exception):

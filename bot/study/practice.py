@@ -1,0 +1,132 @@
+"""Practice modes of `/quiz` and `/memorise`: a question by its number (`/quiz 52`), the bank in
+order from where the person stopped (顺序练习, `/quiz next`, the position kept per person and
+bank), several tags at once (`/quiz ml cv`, `tag=ml,cv`), and memorise mode (背题模式: the
+question with its answer and explanation at once, nothing recorded).
+
+Asked questions go through `Quiz.ask` (a practice round in the caller's chat, its rate limit
+and its grading), so every platform shows them as any /quiz question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.application import Caller, Reply, TextView
+from bot.commands.parsing import Parsed
+from bot.i18n import bank_text, t
+from bot.messages import Ask
+from bot.model import Bank, Question, QuestionType
+from bot.presenting import correct_label, option_views
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError
+from bot.study.ports import StudyStore
+
+_TAG_SPLIT = re.compile(r"[\s,，、]+")
+
+
+def tags_of(value: object) -> tuple[str, ...]:
+    """The tags a `tag` argument names: words split at spaces or commas, lower-cased, once each."""
+    words = (w.strip().lower() for w in _TAG_SPLIT.split(str(value or "")))
+    return tuple(dict.fromkeys(w for w in words if w))
+
+
+class Practice:
+    def __init__(self, quiz: Quiz, store: StudyStore) -> None:
+        self.quiz = quiz
+        self.store = store
+
+    async def quiz_command(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        args = parsed.args
+        mode = args.get("practice")
+        if mode == "memorise":
+            return await self.memorise(parsed, caller, language)
+        qtype = _qtype(args.get("type"))
+        tags = tags_of(args.get("tag"))
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        only: frozenset[str] | None = None
+        number = args.get("number")
+        if isinstance(number, int):
+            only, qtype, tags = frozenset({_numbered(bank, number).id}), None, ()
+        elif mode == "next":
+            only, qtype, tags = frozenset({(await self._next(caller, bank, qtype, tags)).id}), None, ()
+        elif len(tags) > 1:
+            only = _tagged(bank, tags)
+        tag = tags[0] if len(tags) == 1 else None
+        ask = Ask(caller.chat, caller.user, tag=tag, qtype=qtype, only=only)
+        return Reply(await self.quiz.ask(ask), language, public=True)
+
+    async def memorise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """A question with its answer and explanation at once; no round, nothing recorded."""
+        args = parsed.args
+        chat = await self.quiz.chat(caller.chat)
+        bank = self.quiz.bank_for(chat)
+        number = args.get("number")
+        if isinstance(number, int):
+            question = _numbered(bank, number)
+        else:
+            tags = tags_of(args.get("tag"))
+            question = await self.quiz.pick_question(
+                chat,
+                tag=tags[0] if len(tags) == 1 else None,
+                qtype=_qtype(args.get("type")),
+                only=_tagged(bank, tags) if len(tags) > 1 else None,
+            )
+        return Reply(TextView(memorise_text(question, language)), language)
+
+    async def _next(
+        self, caller: Caller, bank: Bank, qtype: QuestionType | None, tags: tuple[str, ...]
+    ) -> Question:
+        """The next question in bank order after the person's position (wrapping round), which
+        becomes the new position."""
+        if caller.user is None:
+            raise QuizError("error.no_user")
+        user_id = await self.quiz.user_id(caller.user)
+        ids = _tagged(bank, tags) if tags else None
+        candidates = sorted(
+            (
+                q
+                for q in bank.questions
+                if (qtype is None or q.type is qtype) and (ids is None or q.id in ids)
+            ),
+            key=lambda q: q.number,
+        )
+        if not candidates:
+            raise QuizError("error.no_questions")
+        last = await self.store.practice_position(user_id, bank.id)
+        question = next((q for q in candidates if q.number > last), candidates[0])
+        await self.store.set_practice_position(user_id, bank.id, question.number)
+        return question
+
+
+def memorise_text(question: Question, language: str) -> str:
+    lines = [
+        t(language, "memorise.header"),
+        "",
+        f"{question.number}. [{t(language, f'type.{question.type}')}] {bank_text(language, question.stem)}",
+    ]
+    lines += [f"{o.label}. {o.text}" for o in option_views(question, language) if o.text]
+    lines += ["", t(language, "memorise.answer", answer=correct_label(question, language))]
+    if question.explanation:
+        explanation = bank_text(language, question.explanation)
+        lines.append(t(language, "memorise.explanation", explanation=explanation))
+    return "\n".join(lines)
+
+
+def _qtype(value: object) -> QuestionType | None:
+    return value if isinstance(value, QuestionType) else None
+
+
+def _numbered(bank: Bank, number: int) -> Question:
+    found = next((q for q in bank.questions if q.number == number), None)
+    if found is None:
+        raise QuizError("practice.no_number", number=number, count=len(bank.questions))
+    return found
+
+
+def _tagged(bank: Bank, tags: tuple[str, ...]) -> frozenset[str]:
+    """Questions carrying any of `tags`; none is an error naming them."""
+    wanted = set(tags)
+    ids = frozenset(q.id for q in bank.questions if wanted & {x.lower() for x in q.tags})
+    if not ids:
+        raise QuizError("practice.no_tags", tags=", ".join(tags))
+    return ids

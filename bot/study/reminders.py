@@ -1,0 +1,94 @@
+"""Daily review reminders (`/review remind on|off`): opted into by a person, posted in their
+private chat at a local time with the number of FSRS cards due, and nothing on a day with none.
+
+One scheduler job per person, rebuilt from the database by `restore()` at start-up (as dailies
+and mocks are); the post goes through the outbox, so it follows a moved chat and respects the
+platform's pace.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.application import Caller, Reply, TextView
+from bot.clock import Clock
+from bot.commands.parsing import Parsed
+from bot.i18n import t
+from bot.messages import notice
+from bot.outbox import Outbox
+from bot.ports import Scheduler
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError
+from bot.records import DailySchedule
+from bot.study.feed import StudyFeed
+from bot.study.ports import StudyStore
+from bot.study.records import Reminder
+
+log = logging.getLogger("studybot.study")
+
+DEFAULT_TIME = "09:00"
+GRACE_SECONDS = 3600.0  # a reminder more than an hour late (the bot was down) is skipped
+
+
+def reminder_job(user_id: int) -> str:
+    return f"review-remind:{user_id}"
+
+
+class ReviewReminders:
+    def __init__(
+        self,
+        quiz: Quiz,
+        store: StudyStore,
+        feed: StudyFeed,
+        scheduler: Scheduler,
+        outbox: Outbox,
+        clock: Clock,
+    ) -> None:
+        self.quiz = quiz
+        self.store = store
+        self.feed = feed
+        self.scheduler = scheduler
+        self.outbox = outbox
+        self.clock = clock
+
+    async def command(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if caller.user is None:
+            raise QuizError("error.no_user")
+        user_id = await self.quiz.user_id(caller.user)
+        if parsed.args["switch"] == "off":
+            await self.store.set_reminder(None, user_id)
+            self.scheduler.cancel(reminder_job(user_id))
+            return Reply(TextView(t(language, "review.remind_off")), language)
+        chat = await self.quiz.chat(caller.chat)
+        at = str(parsed.args.get("time") or DEFAULT_TIME)
+        reminder = Reminder(user_id, chat.id, at, chat.settings.timezone)
+        await self.store.set_reminder(reminder, user_id)
+        self._schedule(reminder)
+        text = t(language, "review.remind_on", time=at, timezone=reminder.timezone)
+        return Reply(TextView(text), language)
+
+    async def restore(self) -> None:
+        for reminder in await self.store.reminders():
+            self._schedule(reminder)
+
+    def _schedule(self, reminder: Reminder) -> None:
+        schedule = DailySchedule(reminder.chat_id, reminder.at_time, reminder.timezone, 0)
+
+        async def fire() -> None:
+            await self.remind(reminder.user_id)
+
+        self.scheduler.daily(reminder_job(reminder.user_id), schedule, fire, GRACE_SECONDS)
+
+    async def remind(self, user_id: int) -> int:
+        """Post today's reminder to the person (when anything is due); returns the number due."""
+        current = next((r for r in await self.store.reminders() if r.user_id == user_id), None)
+        if current is None:
+            return 0
+        chat = await self.quiz.store.get_chat(current.chat_id)
+        if chat is None:
+            return 0
+        await self.feed.catch_up()
+        due = await self.store.due_count(user_id, self.quiz.bank_for(chat).id, self.clock.now())
+        if due:
+            await self.outbox.post_notice(chat, notice("review.reminder", chat.settings.language, count=due))
+        return due
