@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adapters.storage.mock_store import SqliteMockStore
+from adapters.storage.outbox_store import SqliteOutboxStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
 
 if TYPE_CHECKING:
+    from adapters.storage.postgres.outbox import PostgresOutboxStore
     from adapters.storage.postgres.schedules import PostgresScheduleStore
     from adapters.storage.postgres.store import PostgresStore
     from adapters.storage.postgres.study import PostgresStudyStore
@@ -34,6 +36,7 @@ class SqliteStorage:
         self.study = SqliteStudyStore(store)
         self.mocks = SqliteMockStore(store)
         self.reports = SqliteReportStore(store)
+        self.outbox = SqliteOutboxStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -50,10 +53,12 @@ class SqliteStorage:
 
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
+        from adapters.storage.postgres.outbox import PostgresOutboxStore
         from adapters.storage.postgres.schedules import PostgresScheduleStore
         from adapters.storage.postgres.study import PostgresStudyStore
 
         self.store = store
+        self.outbox: PostgresOutboxStore = PostgresOutboxStore(store)
         self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
 
