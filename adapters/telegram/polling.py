@@ -70,6 +70,7 @@ class ConfirmingPoller:
         self._done: set[int] = set()  # handled, at or above the offset (an earlier one is still going)
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
 
     @property
     def running(self) -> bool:
@@ -77,11 +78,12 @@ class ConfirmingPoller:
 
     async def start(self) -> None:
         await self.application.bot.delete_webhook(drop_pending_updates=False)
+        self._stopping = False
         self._task = asyncio.create_task(self._poll(), name="telegram-polling")
 
     async def _poll(self) -> None:
         failures = 0
-        while True:
+        while not self._stopping:
             busy = bool(self._inflight)
             try:
                 updates = await self.application.bot.get_updates(
@@ -134,16 +136,19 @@ class ConfirmingPoller:
     async def stop(self) -> None:
         if self._task is None:
             return
+        self._stopping = True  # the transport may turn a cancelled request into a timeout: ends the loop
         self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, TelegramError):
-            await self._task
+        with contextlib.suppress(asyncio.CancelledError, TelegramError, TimeoutError):
+            await asyncio.wait_for(self._task, STOP_WAIT)
         self._task = None
         if self._inflight:  # let what was taken finish, so it can be confirmed
             await asyncio.wait(list(self._inflight.values()), timeout=STOP_WAIT)
         if self.offset:
             # Confirm what was handled, so the next start does not handle it again.
-            with contextlib.suppress(TelegramError):
-                await self.application.bot.get_updates(offset=self.offset, timeout=0)
+            with contextlib.suppress(TelegramError, TimeoutError):
+                await asyncio.wait_for(
+                    self.application.bot.get_updates(offset=self.offset, timeout=0), STOP_WAIT
+                )
 
 
 class HandlingWebhook:
