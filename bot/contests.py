@@ -101,15 +101,16 @@ class Contests:
             picked.append(question.id)
             pool.remove(question)
         try:
-            contest = await self.store.create_contest(
-                chat.id, picked, timer, self.pause_seconds, self.clock.now()
-            )
+            async with self.quiz.store.unit_of_work():
+                contest = await self.store.create_contest(
+                    chat.id, picked, timer, self.pause_seconds, self.clock.now()
+                )
+                await self.outbox.owe(
+                    chat, notice("contest.started", chat.settings.language, count=len(picked), seconds=timer)
+                )
         except ContestRunning:
             raise QuizError("contest.already_running") from None
         log.info("contest %s started in chat %s: %d questions, %ds", contest.id, chat.id, len(picked), timer)
-        await self.outbox.post_notice(
-            chat, notice("contest.started", chat.settings.language, count=len(picked), seconds=timer)
-        )
         await self._ask(contest.id, 0)
         return await self.status(ref)
 
@@ -120,9 +121,11 @@ class Contests:
             return False
         async with self._locks.hold(contest.id):
             self.scheduler.cancel(contest_job_id(contest.id))
-            if contest.phase is ContestPhase.QUESTION and contest.round_id:
-                await self._score(contest, post=True)
-            await self._finish(contest, stopped=True)
+            async with self.quiz.store.unit_of_work():
+                if contest.phase is ContestPhase.QUESTION and contest.round_id:
+                    await self._score(contest, post=True)
+                await self._finish(contest, stopped=True)
+        await self.outbox.drain(chat.id)
         return True
 
     async def status(self, ref: ChatRef) -> ContestStatusView:
@@ -160,34 +163,40 @@ class Contests:
             question = self.quiz.bank_for(chat).question(contest.question_ids[position])
             now = self.clock.now()
             closes_at = now + timedelta(seconds=contest.seconds)
-            round_ = await self.quiz.open_round(
-                chat, question, RoundKind.CONTEST, now, closes_at, contest_id=contest.id
-            )
-            await self.store.set_contest_phase(
-                contest.id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
-                round_id=round_.id, now=now,
-            )  # fmt: skip
+            async with self.quiz.store.unit_of_work():  # the step and the question it owes, together
+                round_ = await self.quiz.open_round(
+                    chat, question, RoundKind.CONTEST, now, closes_at, contest_id=contest.id
+                )
+                await self.store.set_contest_phase(
+                    contest.id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
+                    round_id=round_.id, now=now,
+                )  # fmt: skip
+                view = self.quiz.question_view(
+                    round_, chat, question, (position + 1, len(contest.question_ids))
+                )
+                await self.outbox.owe(chat, view, round_.id)
             self._at(contest.id, closes_at, lambda: self._close(contest_id, position))
-            view = self.quiz.question_view(round_, chat, question, (position + 1, len(contest.question_ids)))
-        ref = await self.outbox.post_question(chat, view)
-        if ref:
-            await self.quiz.set_message_ref(round_.id, ref)
+        await self.outbox.drain(chat.id)
 
     async def _close(self, contest_id: int, position: int) -> None:
         async with self._locks.hold(contest_id):
             contest = await self.store.get_contest(contest_id)
             if contest is None or contest.phase is not ContestPhase.QUESTION or contest.position != position:
                 return  # already moved on (closed early, stopped, or a stale job)
-            await self._score(contest, post=True)
-            if position + 1 >= len(contest.question_ids):
-                await self._finish(contest, stopped=False)
-                return
+            last = position + 1 >= len(contest.question_ids)
             until = self.clock.now() + timedelta(seconds=contest.pause_seconds)
-            await self.store.set_contest_phase(
-                contest.id, position=position, phase=ContestPhase.PAUSE, phase_until=until,
-                round_id=contest.round_id, now=self.clock.now(),
-            )  # fmt: skip
-            self._at(contest.id, until, lambda: self._ask(contest_id, position + 1))
+            async with self.quiz.store.unit_of_work():  # scored, moved on, and the posts owed, together
+                await self._score(contest, post=True)
+                if last:
+                    await self._finish(contest, stopped=False)
+                else:
+                    await self.store.set_contest_phase(
+                        contest.id, position=position, phase=ContestPhase.PAUSE, phase_until=until,
+                        round_id=contest.round_id, now=self.clock.now(),
+                    )  # fmt: skip
+            if not last:
+                self._at(contest.id, until, lambda: self._ask(contest_id, position + 1))
+        await self.outbox.drain(contest.chat_id)
 
     async def _score(self, contest: Contest, *, post: bool) -> None:
         """Close the current question's round, score it once, post the reveal and standings."""
@@ -220,13 +229,14 @@ class Contests:
         if reveal is None:  # closed before a restart: rebuild the reveal from the stored round
             question = self.quiz.bank_for(chat).question(round_.question_id)
             reveal = await self.quiz.reveal_view(round_, chat, question)
-        await self.outbox.post_reveal(chat, reveal)
+        await self.outbox.posts.drop_questions(round_.id)  # its time is over: the reveal replaces it
+        await self.outbox.owe(chat, reveal, round_.id)
         old_ranks = {s.user_id: i for i, s in enumerate(rank(list(before.values())), start=1)}
         view = self._standings(
             contest, rank(await self.store.contest_scores(contest.id)), old_ranks, final=False,
             top=self.standings_top, language=chat.settings.language,
         )  # fmt: skip
-        await self.outbox.post_standings(chat, view)
+        await self.outbox.owe(chat, view)
 
     def _standings(
         self,
@@ -264,7 +274,7 @@ class Contests:
         view = self._standings(
             final, scores, {}, final=True, top=len(scores), language=chat.settings.language
         )
-        await self.outbox.post_standings(chat, view)
+        await self.outbox.owe(chat, view)
 
     def _at(self, contest_id: int, when: datetime, step: Callable[[], Awaitable[None]]) -> None:
         async def run() -> None:
@@ -331,6 +341,7 @@ class Contests:
         view = self.quiz.question_view(
             round_, chat, question, (contest.position + 1, len(contest.question_ids))
         )
-        ref = await self.outbox.post_question(chat, view)
-        if ref:
-            await self.quiz.set_message_ref(round_id, ref)
+        async with self.quiz.store.unit_of_work():  # the new timer's question replaces one still owed
+            await self.outbox.posts.drop_questions(round_id)
+            await self.outbox.owe(chat, view, round_id)
+        await self.outbox.drain(chat.id)

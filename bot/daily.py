@@ -235,15 +235,17 @@ class Dailies:
             # One reaction is one choice: reaction dailies ask single-choice and true/false items.
             types = REACTION_TYPES if schedule.mode is AnswerMode.REACTIONS else None
             question = await self.quiz.pick_question(chat, tag=schedule.tag, types=types)
-            round_ = await self.quiz.open_round(
-                chat,
-                question,
-                RoundKind.DAILY,
-                now,
-                now + timedelta(seconds=schedule.deadline_seconds),
-                daily_date=date,
-                mode=schedule.mode,
-            )
+            async with self.quiz.store.unit_of_work():  # the round and the post it owes, together
+                round_ = await self.quiz.open_round(
+                    chat,
+                    question,
+                    RoundKind.DAILY,
+                    now,
+                    now + timedelta(seconds=schedule.deadline_seconds),
+                    daily_date=date,
+                    mode=schedule.mode,
+                )
+                await self.outbox.owe(chat, self.quiz.question_view(round_, chat, question), round_.id)
         except DuplicateDaily:
             log.info("chat %s already has its %s daily; not posting it again", chat_id, date)
             return None
@@ -253,10 +255,7 @@ class Dailies:
         if late:
             log.warning("chat %s: posting the %s daily late (missed while the bot was down)", chat_id, date)
         self.schedule_close(round_)
-        view = self.quiz.question_view(round_, chat, question)
-        ref = await self.outbox.post_question(chat, view)
-        if ref:
-            await self.quiz.set_message_ref(round_.id, ref)
+        await self.outbox.drain(chat.id)
         return round_
 
     def schedule_close(self, round_: Round) -> None:
@@ -269,15 +268,19 @@ class Dailies:
 
     async def close_and_reveal(self, round_id: int, *, late: bool = False) -> None:
         """Close a round at its deadline and post the reveal; `late` when the bot was down then."""
-        reveal = await self.quiz.close_round(round_id)
-        if reveal is None or reveal.kind is RoundKind.PRACTICE:
-            return
-        chat = await self.quiz.store.get_chat(reveal.chat_id)
-        if chat is not None:
+        async with self.quiz.store.unit_of_work():  # closed and its reveal owed, together
+            reveal = await self.quiz.close_round(round_id)
+            if reveal is None or reveal.kind is RoundKind.PRACTICE:
+                return
+            chat = await self.quiz.store.get_chat(reveal.chat_id)
+            if chat is None:
+                return
             if late:
                 log.warning("round %s in chat %s closed late: deadline passed while down", round_id, chat.id)
                 reveal = replace(reveal, late=True)
-            await self.outbox.post_reveal(chat, reveal)
+            await self.outbox.posts.drop_questions(round_id)  # not posted yet: the reveal replaces it
+            await self.outbox.owe(chat, reveal, round_id)
+        await self.outbox.drain(chat.id)
 
     async def sweep_practice(self) -> None:
         closed = await self.store.close_expired_practice(self.clock.now())

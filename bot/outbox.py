@@ -1,10 +1,16 @@
-"""Posting into chats on the core's own initiative (dailies, reveals, contests), paced and retried.
+"""Posting into chats on the core's own initiative (dailies, reveals, contests): durable, paced, retried.
+
+Every post the bot owes a chat is first written to the database (the outbox table), in the
+same unit of work as the state change that causes it, and delivered from there, oldest first
+per chat, so the reveal of question 3 always precedes question 4. A post the platform says to
+retry later (429, an outage) stays owed and is retried with backoff, honouring Retry-After, for
+as long as it takes, and after a restart (`resume()`). It is dropped only when the platform
+says the chat is gone (the chat is then paused) or refuses the post for good; a question whose
+round closed before it went out is replaced by its reveal (the closing drops it).
 
 Every platform's ChatPort is wrapped by a Pacer that keeps under the platform's published
 limits (overall per second, per chat per window), so many chats scheduled at the same minute
-do not trip 429s. A failed post is retried with backoff; one that finally fails is logged with
-the chat. A blocked bot pauses the chat; a moved chat (Telegram supergroup upgrade) is
-followed to its new id.
+do not trip 429s. A moved chat (Telegram supergroup upgrade) is followed to its new id.
 """
 
 from __future__ import annotations
@@ -14,15 +20,28 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Protocol, TypeVar
+from datetime import UTC, datetime
+from typing import Protocol
 
+from bot.keyed_locks import KeyedLocks
 from bot.kinds import ChatRef
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, ChatMoved, ChatPort, PaceLimits, PostRejected, RetryLater
-from bot.records import Chat
+from bot.ports import (
+    ChatGone,
+    ChatMoved,
+    ChatPort,
+    OutboxStore,
+    PaceLimits,
+    PendingPost,
+    PostRejected,
+    PostView,
+    RetryLater,
+)
+from bot.records import Chat, Round
 
 log = logging.getLogger("studybot.outbox")
-T = TypeVar("T")
+PARK = float("inf")  # no platform to post with: kept for the next start
+RESUMERS = 64  # chats resumed at once after a restart
 
 
 class Pacer:
@@ -102,85 +121,227 @@ class Pacer:
 
 
 class ChatChanges(Protocol):
-    """Where the outbox reports a chat the platform says moved or is gone (the core's Quiz)."""
+    """Where the outbox reports what the platform said (the core's Quiz): a chat that moved or is
+    gone, a question's message ref."""
 
     async def move_chat(self, ref: ChatRef, new_chat_key: str) -> None: ...
     async def pause_chat(self, ref: ChatRef) -> None: ...
+    async def set_message_ref(self, round_id: int, message_ref: str) -> None: ...
+
+
+class ChatsAndRounds(Protocol):
+    async def get_chat(self, chat_id: int) -> Chat | None: ...
+    async def get_round(self, round_id: int) -> Round | None: ...
+
+
+class Clock(Protocol):
+    def now(self) -> datetime: ...
+
+
+class _WallClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
 
 
 class Outbox:
     def __init__(
         self,
         chats: ChatChanges,
+        posts: OutboxStore,
+        lookup: ChatsAndRounds,
         *,
-        max_attempts: int = 6,
+        clock: Clock | None = None,
         base_delay: float = 1.0,
         max_delay: float = 60.0,
+        slow_after: float = 60.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.chats = chats
+        self.posts = posts
+        self.lookup = lookup
+        self.clock = clock or _WallClock()
         self.ports: dict[str, ChatPort] = {}
         self.pacers: dict[str, Pacer] = {}
-        self.max_attempts = max_attempts
         self.base_delay = base_delay
         self.max_delay = max_delay
+        self.slow_after = slow_after
         self._sleep = sleep
-        self.failures = 0
+        self._locks = KeyedLocks()
+        self._waiting: dict[int, asyncio.Task[None]] = {}  # chats with a retry timer running
+        self._tasks: set[asyncio.Task[None]] = set()
+        # Chats moved to an id the store knew already (so not renamed there): posted at the new id.
+        self._moved: dict[int, str] = {}
+        self.failures = 0  # posts refused for good (or with no platform to post them)
+        self.delivered = 0
 
     def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
         self.ports[str(port.platform)] = port
         self.pacers[str(port.platform)] = pacer or Pacer(port.limits)
 
-    async def post_question(self, chat: Chat, view: QuestionView) -> str | None:
-        return await self._deliver(chat, "question", lambda port, c: port.post_question(c.ref, view))
+    # ------------------------------------------------------------ owing
+
+    async def owe(self, chat: Chat, view: PostView, round_id: int | None = None) -> None:
+        """Write a post owed to the chat; inside a unit of work it commits with the unit. Call
+        `drain(chat.id)` once committed."""
+        await self.posts.add_post(chat.id, view, round_id, self.clock.now())
+
+    async def post_question(self, chat: Chat, view: QuestionView) -> None:
+        """Owe and deliver a question; its message ref is stored on the round once posted."""
+        await self.owe(chat, view, view.round_id)
+        await self.drain(chat.id)
 
     async def post_reveal(self, chat: Chat, view: RevealView) -> None:
-        await self._deliver(chat, "reveal", lambda port, c: port.post_reveal(c.ref, view))
+        await self.owe(chat, view, view.round_id)
+        await self.drain(chat.id)
 
     async def post_standings(self, chat: Chat, view: StandingsView) -> None:
-        await self._deliver(chat, "standings", lambda port, c: port.post_standings(c.ref, view))
+        await self.owe(chat, view)
+        await self.drain(chat.id)
 
     async def post_notice(self, chat: Chat, notice: Notice) -> None:
-        await self._deliver(chat, notice.key, lambda port, c: port.post_notice(c.ref, notice))
+        await self.owe(chat, notice)
+        await self.drain(chat.id)
 
-    async def _deliver(
-        self, chat: Chat, what: str, call: Callable[[ChatPort, Chat], Awaitable[T]]
-    ) -> T | None:
+    # ------------------------------------------------------------ delivering
+
+    async def drain(self, chat_id: int) -> None:
+        """Deliver what the chat is owed, oldest first, until done or told to wait (then a timer
+        takes over). Returns at once while the chat waits out a Retry-After."""
+        if chat_id in self._waiting:
+            return
+        async with self._locks.hold(chat_id):
+            while chat_id not in self._waiting:
+                post = await self.posts.next_post(chat_id)
+                if post is None:
+                    return
+                delay = await self._attempt(post)
+                if delay == PARK:
+                    return
+                if delay is not None:
+                    self._retry_in(chat_id, delay)
+                    return
+
+    def _retry_in(self, chat_id: int, delay: float) -> None:
+        async def later() -> None:
+            try:
+                await self._sleep(delay)
+            finally:
+                self._waiting.pop(chat_id, None)
+            await self.drain(chat_id)
+
+        task = asyncio.create_task(later(), name=f"outbox-retry-{chat_id}")
+        self._waiting[chat_id] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _attempt(self, post: PendingPost) -> float | None:
+        """Try one post: None when it is settled (delivered or dropped), else seconds to wait."""
+        chat = await self.lookup.get_chat(post.chat_id)
+        if chat is None or chat.paused:
+            dropped = await self.posts.drop_posts(post.chat_id)
+            log.warning("chat %s is gone or paused: %d owed posts dropped", post.chat_id, dropped)
+            return None
         platform = str(chat.ref.platform)
         port = self.ports.get(platform)
         if port is None:
-            log.error("no %s adapter running: %s for chat %s not posted", platform, what, chat.ref.chat_key)
-            self.failures += 1
+            log.error(
+                "no %s adapter running: %s for chat %s kept for later", platform, post.what, chat.ref.chat_key
+            )
+            return PARK
+        view = await self._current(post)
+        if chat.id in self._moved:
+            chat = replace(chat, ref=replace(chat.ref, chat_key=self._moved[chat.id]))
+        await self.pacers[platform].acquire(chat.ref.chat_key)
+        try:
+            result = await _send(port, chat.ref, view)
+        except ChatMoved as moved:
+            log.info("chat %s moved to %s; following it", chat.ref.chat_key, moved.new_chat_key)
+            await self.chats.move_chat(chat.ref, moved.new_chat_key)
+            self._moved[chat.id] = moved.new_chat_key
+            return None  # the same post again, to the new id
+        except ChatGone as gone:
+            log.warning("chat %s %s: %s; its schedules are paused", platform, chat.ref.chat_key, gone)
+            await self.chats.pause_chat(chat.ref)
+            await self.posts.drop_posts(chat.id)
             return None
-        pacer = self.pacers[platform]
-        for attempt in range(1, self.max_attempts + 1):
-            await pacer.acquire(chat.ref.chat_key)
-            try:
-                return await call(port, chat)
-            except ChatMoved as moved:
-                log.info("chat %s moved to %s; following it", chat.ref.chat_key, moved.new_chat_key)
-                await self.chats.move_chat(chat.ref, moved.new_chat_key)
-                chat = replace(chat, ref=replace(chat.ref, chat_key=moved.new_chat_key))
-                continue
-            except ChatGone as gone:
-                log.warning("chat %s %s: %s; its schedules are paused", platform, chat.ref.chat_key, gone)
-                await self.chats.pause_chat(chat.ref)
-                return None
-            except PostRejected as rejected:
-                self.failures += 1
-                log.error("%s to %s chat %s rejected: %s", what, platform, chat.ref.chat_key, rejected)
-                return None
-            except RetryLater as later:
-                delay = later.retry_after
-                reason = str(later)
-            except Exception as exc:  # a platform or network failure: retried, then logged
-                delay = min(self.base_delay * 2 ** (attempt - 1), self.max_delay)
-                reason = f"{type(exc).__name__}: {exc}"
-            if attempt < self.max_attempts:
-                log.info("%s to %s chat %s failed (%s); retry %d in %.1fs",
-                         what, platform, chat.ref.chat_key, reason, attempt, delay)  # fmt: skip
-                await self._sleep(delay)
-        self.failures += 1
-        log.error("gave up posting %s to %s chat %s after %d attempts: %s",
-                  what, platform, chat.ref.chat_key, self.max_attempts, reason)  # fmt: skip
-        return None
+        except PostRejected as rejected:
+            self.failures += 1
+            log.error("%s to %s chat %s rejected: %s", post.what, platform, chat.ref.chat_key, rejected)
+            await self.posts.post_delivered(post.id)
+            return None
+        except RetryLater as later:
+            delay, reason = later.retry_after, str(later)
+        except Exception as exc:  # a platform or network failure: retried with backoff
+            delay = min(self.base_delay * 2**post.attempts, self.max_delay)
+            reason = f"{type(exc).__name__}: {exc}"
+        else:
+            async with self.posts.unit_of_work():
+                if isinstance(view, QuestionView) and isinstance(result, str) and result:
+                    await self.chats.set_message_ref(view.round_id, result)
+                await self.posts.post_delivered(post.id)
+            self.delivered += 1
+            return None
+        await self.posts.post_failed(post.id, reason)
+        log.info("%s to %s chat %s failed (%s); attempt %d, retry in %.1fs",
+                 post.what, platform, chat.ref.chat_key, reason, post.attempts + 1, delay)  # fmt: skip
+        return delay
+
+    async def _current(self, post: PendingPost) -> PostView:
+        """A reveal edits the question message, whose ref may have come after the reveal was owed."""
+        view = post.view
+        if isinstance(view, RevealView) and view.message_ref is None and post.round_id is not None:
+            round_ = await self.lookup.get_round(post.round_id)
+            if round_ is not None and round_.message_ref:
+                view = replace(view, message_ref=round_.message_ref)
+        return view
+
+    # ------------------------------------------------------------ start-up, shutdown, watching
+
+    async def resume(self) -> None:
+        """Deliver what was owed when the bot stopped (call with ports registered)."""
+        chats = await self.posts.pending_chats()
+        if chats:
+            log.info("outbox: resuming posts owed to %d chats", len(chats))
+        pending = iter(chats)
+
+        async def resumer() -> None:
+            for chat_id in pending:
+                try:
+                    await self.drain(chat_id)
+                except Exception:
+                    log.exception("outbox: chat %s not resumed", chat_id)
+
+        await asyncio.gather(*(resumer() for _ in range(min(RESUMERS, len(chats)))))
+
+    async def check_age(self) -> float:
+        """Log the oldest pending post's age once it passes `slow_after` seconds; the age."""
+        oldest = await self.posts.oldest_pending()
+        if oldest is None:
+            return 0.0
+        age = (self.clock.now() - oldest).total_seconds()
+        if age > self.slow_after:
+            log.warning("outbox: the oldest post still owed is %.0f s old", age)
+        return age
+
+    async def settled(self) -> None:
+        """Wait until no retry is waiting (everything owed was delivered, dropped or parked)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._waiting.clear()
+
+
+async def _send(port: ChatPort, ref: ChatRef, view: PostView) -> str | None:
+    if isinstance(view, QuestionView):
+        return await port.post_question(ref, view)
+    if isinstance(view, RevealView):
+        await port.post_reveal(ref, view)
+    elif isinstance(view, StandingsView):
+        await port.post_standings(ref, view)
+    else:
+        await port.post_notice(ref, view)
+    return None

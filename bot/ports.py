@@ -192,11 +192,80 @@ class UploadedBankStore(Protocol):
     async def stored_banks(self) -> list[StoredBank]: ...
 
 
+PostView = QuestionView | RevealView | StandingsView | Notice
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPost:
+    """A post the bot owes a chat, kept in the database until the platform took it."""
+
+    id: int
+    chat_id: int
+    view: PostView
+    round_id: int | None  # a question's round (its message ref is stored on delivery), a reveal's
+    created_at: datetime
+    attempts: int = 0
+    last_error: str = ""
+
+    @property
+    def what(self) -> str:
+        return post_kind(self.view)
+
+
+def post_kind(view: PostView) -> str:
+    if isinstance(view, QuestionView):
+        return "question"
+    if isinstance(view, RevealView):
+        return "reveal"
+    if isinstance(view, StandingsView):
+        return "standings"
+    return "notice"
+
+
+class OutboxStore(UnitOfWork, Protocol):
+    """The outbox aggregate: posts owed to chats, oldest first per chat, until delivered.
+
+    `add_post` joins the caller's unit of work, so a post is owed exactly when the state change
+    that causes it (a round opened or closed, a contest step) is committed."""
+
+    async def add_post(self, chat_id: int, view: PostView, round_id: int | None, now: datetime) -> int: ...
+    async def next_post(self, chat_id: int) -> PendingPost | None:
+        """The chat's oldest pending post."""
+        ...
+
+    async def post_delivered(self, post_id: int) -> None: ...
+    async def post_failed(self, post_id: int, error: str) -> None:
+        """Count a failed attempt (the post stays owed)."""
+        ...
+
+    async def drop_posts(self, chat_id: int) -> int:
+        """Forget every post owed to a chat (it is gone); how many."""
+        ...
+
+    async def drop_questions(self, round_id: int) -> int:
+        """Forget a round's question still owed (its time is over: the reveal replaces it)."""
+        ...
+
+    async def pending_posts(self) -> list[PendingPost]:
+        """Every post still owed, by chat and age."""
+        ...
+
+    async def pending_chats(self) -> list[int]:
+        """The chats owed at least one post."""
+        ...
+
+    async def oldest_pending(self) -> datetime | None:
+        """When the oldest post still owed was written."""
+        ...
+
+
 class Storage(UnitOfWork, Protocol):
     """One storage backend, every aggregate on one database."""
 
     @property
     def store(self) -> Store: ...
+    @property
+    def outbox(self) -> OutboxStore: ...
     @property
     def schedules(self) -> ScheduleAndContestStore: ...
     @property

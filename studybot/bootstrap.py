@@ -42,6 +42,8 @@ PACKAGED_BANKS = Path(bank.__file__).resolve().parent
 
 
 SWEEP_SECONDS = 600
+OUTBOX_AGE_JOB = "outbox:age"
+OUTBOX_AGE_SECONDS = 30
 
 
 @dataclass
@@ -63,6 +65,7 @@ class App:
     study: StudyUseCases
     ports: list[ChatPort] = field(default_factory=list)
     _feeding: asyncio.Task[None] | None = None
+    _resuming: asyncio.Task[None] | None = None
 
     def add_port(self, port: ChatPort) -> None:
         """A chat adapter the core may post into on its own (dailies, reveals, contests)."""
@@ -81,16 +84,26 @@ class App:
         if self.study.reminders is not None:
             await self.study.reminders.restore()
         self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
+        self._resuming = asyncio.create_task(self.outbox.resume(), name="outbox-resume")
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
+        self.scheduler.every(OUTBOX_AGE_JOB, OUTBOX_AGE_SECONDS, self._check_outbox)
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
         await self.dailies.post_missed(missed)  # the scheduler runs meanwhile: deadlines are not held up
 
+    async def _check_outbox(self) -> None:
+        await self.outbox.check_age()
+
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)
         if shutdown is not None:
             await shutdown()
+        if self._resuming is not None:
+            self._resuming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._resuming
+        await self.outbox.close()
         if self._feeding is not None:
             self._feeding.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -140,7 +153,7 @@ async def bootstrap(
     quiz = Quiz(store, banks, settings, clock, rng)
     schedules = storage.schedules
     scheduler = scheduler or ApsScheduler()
-    outbox = Outbox(quiz)
+    outbox = Outbox(quiz, storage.outbox, store, clock=clock)
     dailies = Dailies(
         quiz,
         schedules,

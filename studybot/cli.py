@@ -54,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_reports_option(add_check_parser(bank_commands))
     add_import_parser(bank_commands)
     add_export_parser(bank_commands)
+
+    from studybot.outbox_cmd import add_outbox_parser
+
+    _add_config_option(add_outbox_parser(commands))
     return parser
 
 

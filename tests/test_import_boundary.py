@@ -33,16 +33,17 @@ ALLOWED_FOR_CHAT_ADAPTERS = (
 PLATFORM_LIBRARIES = {
     "console": ("prompt_toolkit", "wcwidth"),
     "discord": ("discord", "aiohttp", "yarl"),
-    "telegram": ("telegram", "httpx", "httpx_aiohttp"),
+    "telegram": ("telegram", "httpx", "httpx_aiohttp", "aiohttp"),  # aiohttp: the webhook server
 }
 # Ports and what they speak in; the scheduler also reads a schedule's time of day and zone.
 ALLOWED_FOR_STORAGE = (
     "bot.ports", "bot.records", "bot.kinds", "bot.model",
     "bot.study.ports", "bot.study.records", "bot.study.mock_records",
+    "bot.messages",  # the outbox stores the views it owes
 )  # fmt: skip
 ALLOWED_FOR_SCHEDULING = ("bot.ports", "bot.records", "bot.kinds", "bot.clock", "bot.daily_times")
 INFRASTRUCTURE = {
-    "storage": (ALLOWED_FOR_STORAGE, ("aiosqlite", "asyncpg")),
+    "storage": (ALLOWED_FOR_STORAGE, ("aiosqlite", "asyncpg", "pydantic")),
     "scheduling": (ALLOWED_FOR_SCHEDULING, ("apscheduler",)),
     "charts": (("bot.study.charts",), ("matplotlib",)),  # the ChartRenderer port
 }

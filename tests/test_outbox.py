@@ -1,4 +1,4 @@
-"""Pacing and retries for posts the core makes on its own, in virtual time."""
+"""Pacing, retries and durability of posts the core makes on its own, in virtual time."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from adapters.storage.backends import SqliteStorage
 from bot.kinds import ChatKind, ChatRef, Platform
 from bot.messages import notice
 from bot.outbox import Outbox, Pacer
@@ -29,10 +30,6 @@ class VirtualTime:
         self.slept.append(seconds)
         self.now += max(seconds, 0.0)
         await asyncio.sleep(0)
-
-
-def chat(key: str, chat_id: int = 1) -> Chat:
-    return Chat(chat_id, ChatRef(Platform.CONSOLE, key, ChatKind.GROUP), ChatSettings("sample", "UTC", "en"))
 
 
 def max_in_window(times: list[float], window: float) -> int:
@@ -68,46 +65,112 @@ async def test_pacer_keeps_under_the_per_chat_window():
     assert admitted[5] >= 5.0
 
 
-async def test_retry_after_is_honoured_and_the_post_delivered():
+class Chats:
+    """The outbox's ChatChanges on a real store (the Quiz's part of it)."""
+
+    def __init__(self, storage: SqliteStorage) -> None:
+        self.store = storage.store
+
+    async def move_chat(self, ref: ChatRef, new_chat_key: str) -> None:
+        found = await self.store.find_chat(str(ref.platform), ref.chat_key)
+        assert found is not None
+        await self.store.move_chat(found.id, new_chat_key)
+
+    async def pause_chat(self, ref: ChatRef) -> None:
+        found = await self.store.find_chat(str(ref.platform), ref.chat_key)
+        assert found is not None
+        await self.store.set_chat_paused(found.id, True)
+
+    async def set_message_ref(self, round_id: int, message_ref: str) -> None:
+        await self.store.set_message_ref(round_id, message_ref)
+
+
+@pytest.fixture
+async def storage(tmp_path):
+    opened = await SqliteStorage.open(tmp_path / "studybot.db", synchronous="NORMAL")
+    yield opened
+    await opened.close()
+
+
+async def outbox_for(storage, vt: VirtualTime, port: RecordingPort | None = None, sleep=None) -> Outbox:
+    outbox = Outbox(Chats(storage), storage.outbox, storage.store, sleep=sleep or vt.sleep)
+    if port is not None:
+        outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
+    return outbox
+
+
+async def a_chat(storage, key: str = "c", platform: Platform = Platform.CONSOLE) -> Chat:
+    return await storage.store.ensure_chat(
+        ChatRef(platform, key, ChatKind.GROUP), ChatSettings("sample", "UTC", "en")
+    )
+
+
+async def test_retry_after_is_honoured_and_the_post_delivered(storage):
     vt = VirtualTime()
     port = RecordingPort(fail_with=[RetryLater(3), RetryLater(2)])
-    outbox = Outbox(chats=None, sleep=vt.sleep)  # type: ignore[arg-type]
-    outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
-    await outbox.post_notice(chat("c"), notice("daily.off", "en"))
+    outbox = await outbox_for(storage, vt, port)
+    await outbox.post_notice(await a_chat(storage), notice("daily.off", "en"))
+    await outbox.settled()
     assert len(port.of("notice")) == 1 and vt.slept == [3, 2] and outbox.failures == 0
+    assert await storage.outbox.pending_posts() == []
+    await outbox.close()
 
 
-async def test_a_post_that_keeps_failing_is_logged_with_the_chat(caplog):
+async def test_a_post_is_never_given_up_while_the_platform_says_later(storage, caplog):
     vt = VirtualTime()
-    port = RecordingPort(fail_with=[ConnectionError("reset")] * 6)
-    outbox = Outbox(chats=None, sleep=vt.sleep, max_attempts=6)  # type: ignore[arg-type]
-    outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
+    port = RecordingPort(fail_with=[ConnectionError("reset")] * 12)
+    outbox = await outbox_for(storage, vt, port)
     with caplog.at_level(logging.INFO, logger="studybot.outbox"):
-        await outbox.post_notice(chat("group-42"), notice("daily.off", "en"))
-    assert outbox.failures == 1 and port.posted == []
-    assert vt.slept == [1, 2, 4, 8, 16]  # exponential backoff
-    assert "gave up posting daily.off to console chat group-42 after 6 attempts" in caplog.text
+        await outbox.post_notice(await a_chat(storage, "group-42"), notice("daily.off", "en"))
+        await outbox.settled()
+    assert outbox.failures == 0 and len(port.posted) == 1
+    assert vt.slept == [1, 2, 4, 8, 16, 32, 60, 60, 60, 60, 60, 60]  # exponential backoff, capped
+    assert "notice to console chat group-42 failed (ConnectionError: reset); attempt 12" in caplog.text
+    await outbox.close()
+
+
+async def test_order_per_chat_is_kept_and_what_is_owed_survives_a_restart(storage):
+    vt = VirtualTime()
+    port = RecordingPort(fail_with=[RetryLater(3600)])
+    first = await outbox_for(storage, vt, port, sleep=lambda _: asyncio.get_running_loop().create_future())
+    target = await a_chat(storage)
+    for key in ("contest.started", "daily.off", "error.bad_args"):
+        await first.post_notice(target, notice(key, "en"))
+    assert port.posted == []  # all wait behind the first
+    await first.close()  # the process stops; the posts stay owed
+    assert [p.view.key for p in await storage.outbox.pending_posts()] == [  # type: ignore[union-attr]
+        "contest.started", "daily.off", "error.bad_args",
+    ]  # fmt: skip
+    second = await outbox_for(storage, vt, port)
+    await second.resume()
+    assert [n.key for _, _, n in port.posted] == ["contest.started", "daily.off", "error.bad_args"]
+    assert await storage.outbox.pending_posts() == []
 
 
 @pytest.mark.parametrize("platform", [Platform.TELEGRAM])
-async def test_no_adapter_for_the_platform_is_logged(caplog, platform):
-    outbox = Outbox(chats=None)  # type: ignore[arg-type]
-    target = Chat(1, ChatRef(platform, "99"), ChatSettings("sample", "UTC", "en"))
+async def test_no_adapter_for_the_platform_is_logged_and_the_post_kept(storage, caplog, platform):
+    outbox = await outbox_for(storage, VirtualTime())
+    target = await a_chat(storage, "99", platform)
     with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
-        assert await outbox.post_question(target, None) is None  # type: ignore[arg-type]
+        await outbox.post_notice(target, notice("daily.off", "en"))
     assert "no telegram adapter running" in caplog.text
+    assert len(await storage.outbox.pending_posts()) == 1
 
 
-async def test_a_rejected_post_is_not_retried(caplog):
-    from bot.ports import PostRejected
+async def test_a_rejected_post_is_not_retried_and_a_gone_chat_is_paused(storage, caplog):
+    from bot.ports import ChatGone, PostRejected
 
     vt = VirtualTime()
     port = RecordingPort(fail_with=[PostRejected("Bad Request: message is too long")])
-    outbox = Outbox(chats=None, sleep=vt.sleep)  # type: ignore[arg-type]
-    outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
+    outbox = await outbox_for(storage, vt, port)
+    target = await a_chat(storage)
     with caplog.at_level(logging.ERROR, logger="studybot.outbox"):
-        await outbox.post_notice(chat("c"), notice("daily.off", "en"))
+        await outbox.post_notice(target, notice("daily.off", "en"))
     assert outbox.failures == 1 and vt.slept == [] and "message is too long" in caplog.text
+    port.fail_with.append(ChatGone("Forbidden: bot was blocked by the user"))
+    await outbox.post_notice(target, notice("daily.off", "en"))
+    assert (await storage.store.get_chat(target.id)).paused
+    assert await storage.outbox.pending_posts() == [] and port.posted == []
 
 
 async def test_a_stalled_loop_does_not_release_a_burst():

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
 from adapters.storage.mock_store import SqliteMockStore
+from adapters.storage.outbox_store import SqliteOutboxStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.sqlite_store import SqliteStore
@@ -22,6 +23,7 @@ from adapters.storage.study_store import SqliteStudyStore
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.mocks import PostgresMockStore
+    from adapters.storage.postgres.outbox import PostgresOutboxStore
     from adapters.storage.postgres.reports import PostgresReportStore
     from adapters.storage.postgres.schedules import PostgresScheduleStore
     from adapters.storage.postgres.store import PostgresStore
@@ -38,6 +40,7 @@ class SqliteStorage:
         self.mocks = SqliteMockStore(store)
         self.reports = SqliteReportStore(store)
         self.banks = SqliteBankStore(store)
+        self.outbox = SqliteOutboxStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -55,11 +58,13 @@ class SqliteStorage:
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
         from adapters.storage.postgres.mocks import PostgresMockStore
+        from adapters.storage.postgres.outbox import PostgresOutboxStore
         from adapters.storage.postgres.reports import PostgresReportStore
         from adapters.storage.postgres.schedules import PostgresScheduleStore
         from adapters.storage.postgres.study import PostgresStudyStore
 
         self.store = store
+        self.outbox: PostgresOutboxStore = PostgresOutboxStore(store)
         self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
         self.mocks: PostgresMockStore = PostgresMockStore(store)

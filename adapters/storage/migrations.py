@@ -293,6 +293,22 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE reports ADD COLUMN question_hash TEXT;
     """,
+    # 9: the outbox: posts owed to chats (dailies, reveals, contest steps, notices), oldest first
+    # per chat, written with the state change that causes them and deleted once delivered
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        what TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        round_id INTEGER,
+        created_at TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX outbox_by_chat ON outbox (chat_id, id);
+    CREATE INDEX outbox_by_round ON outbox (round_id) WHERE round_id IS NOT NULL;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

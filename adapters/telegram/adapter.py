@@ -1,5 +1,6 @@
 """The Telegram adapter: runs a python-telegram-bot Application on the app's own event loop
-(long polling, or a webhook when a webhook URL is set), turns updates into application calls,
+(long polling, or a webhook when a webhook URL is set, each confirming an update to Telegram
+only once it was handled: adapters/telegram/polling.py), turns updates into application calls,
 renders the replies by view kind, and is the core's ChatPort."""
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.live import CountEdits, CountedMessage
 from adapters.telegram.menu import set_commands
+from adapters.telegram.polling import ConfirmingPoller, HandlingWebhook
 from adapters.telegram.redaction import Redaction
 from adapters.telegram.render import (
     chat_ref,
@@ -85,6 +87,7 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder().token(token).rate_limiter(RateLimiter(max_retries=settings.max_retries))
             .request(AiohttpRequest()).concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
+            .updater(None)  # updates are fetched here, and confirmed once handled (polling.py)
         )  # fmt: skip
         if settings.api_base:
             builder = builder.base_url(settings.api_base)
@@ -92,6 +95,7 @@ class TelegramAdapter:
             if settings.api_base.rstrip("/").endswith("/bot"):
                 builder = builder.base_file_url(settings.api_base.rstrip("/")[: -len("bot")] + "file/bot")
         self.application: PtbApplication = builder.build()
+        self.receiver: ConfirmingPoller | HandlingWebhook | None = None
         self.rounds = RoundIndex()
         self.admins = AdminCheck(lambda: self.bot, settings.admin_ttl)
         self.counts = CountEdits(lambda: self.bot)
@@ -118,21 +122,21 @@ class TelegramAdapter:
                 log.warning("telegram command menus not set: %s", exc)
             await self.application.start()
             self.live.start()
-            updater = self.application.updater
-            assert updater is not None
             if self.settings.webhook_url:
-                await updater.start_webhook(
-                    **self.settings.webhook(),  # type: ignore[arg-type]
-                    secret_token=secrets.token_urlsafe(32),
-                    allowed_updates=ALLOWED_UPDATES,
-                )
+                hook = self.settings.webhook()
+                self.receiver = HandlingWebhook(
+                    self.application, listen=str(hook["listen"]), port=int(str(hook["port"])),
+                    url_path=str(hook["url_path"]), webhook_url=str(hook["webhook_url"]),
+                    secret_token=secrets.token_urlsafe(32), allowed_updates=ALLOWED_UPDATES,
+                )  # fmt: skip
             else:
-                await updater.start_polling(
-                    poll_interval=0.0,
+                self.receiver = ConfirmingPoller(
+                    self.application,
                     timeout=timedelta(seconds=self.settings.poll_timeout),
                     allowed_updates=ALLOWED_UPDATES,
                     error_callback=PollingErrors(),
                 )
+            await self.receiver.start()
         except BaseException:
             await self.stop()
             raise
@@ -142,8 +146,9 @@ class TelegramAdapter:
         application = self.application
         try:
             await self.live.stop()
-            if application.updater is not None and application.updater.running:
-                await application.updater.stop()
+            if self.receiver is not None:
+                await self.receiver.stop()
+                self.receiver = None
             if application.running:
                 await application.stop()
             await application.shutdown()

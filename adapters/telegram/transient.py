@@ -16,7 +16,8 @@ from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
 log = logging.getLogger("studybot.telegram")
 # PTB's polling loop waits 1 s after a first failure, then 1.5 times longer each time, up to 30 s.
-_FIRST_WAIT, _BACKOFF, _LONGEST_WAIT = 1.0, 1.5, 30.0
+FIRST_WAIT, BACKOFF, LONGEST_WAIT = 1.0, 1.5, 30.0  # the polling backoff (PTB's own, reckoned the same)
+_FIRST_WAIT, _BACKOFF, _LONGEST_WAIT = FIRST_WAIT, BACKOFF, LONGEST_WAIT
 
 
 class InvalidResponse(NetworkError):

@@ -20,8 +20,11 @@ DEFAULT_TOKEN = "123456789:AAFakeTelegramTokenForStudybotTests_x"
 _PATH_RE = re.compile(r"^/bot([^/]+)/([^/]*)$")
 _FILE_RE = re.compile(r"^/file/bot([^/]+)/(.+)$")
 _DEFAULT_DESCRIPTIONS = {
-    400: "Bad Request: injected failure", 403: "Forbidden: injected failure",
-    409: "Conflict: injected failure", 500: "Internal Server Error", 502: "Bad Gateway",
+    400: "Bad Request: injected failure",
+    403: "Forbidden: injected failure",
+    409: "Conflict: injected failure",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
 }
 
 
@@ -65,6 +68,7 @@ class FakeTelegramServer(BotMethods):
         self.fake_errors: list[str] = []  # answers of the fake itself that break the spec
         self.strict = True  # the fixture asserts no violations at teardown while True
         self._failures: dict[str, list[ApiError]] = {}
+        self._storm: dict[str, int] = {}
         self._generic: dict[str, Any] = {}
         self._claimed: set[int] = set()
         self._runner: web.AppRunner | None = None
@@ -143,6 +147,14 @@ class FakeTelegramServer(BotMethods):
         queue = self._failures.setdefault(self._method_name(method), [])
         queue.extend(ApiError(code, description, parameters) for _ in range(times))
 
+    def storm(self, *methods: str, retry_after: int = 1) -> None:
+        """Answer every call of ``methods`` with flood control (429, retry_after) until ``calm()``."""
+        for method in methods:
+            self._storm[self._method_name(method)] = retry_after
+
+    def calm(self) -> None:
+        self._storm.clear()
+
     def allow_method(self, method: str, result: Any = True) -> None:
         """Let a spec method the fake does not implement answer ``{"ok":true,"result":result}``."""
         self._generic[self._method_name(method)] = result
@@ -181,9 +193,12 @@ class FakeTelegramServer(BotMethods):
 
         def find() -> LoggedRequest | None:
             for entry in self.log:
-                if (entry.index not in self._claimed and entry.method == name
-                        and (entry.ok or include_failed)
-                        and (predicate is None or predicate(entry.params))):
+                if (
+                    entry.index not in self._claimed
+                    and entry.method == name
+                    and (entry.ok or include_failed)
+                    and (predicate is None or predicate(entry.params))
+                ):
                     return entry
             return None
 
@@ -192,15 +207,11 @@ class FakeTelegramServer(BotMethods):
                 entry = await self._signal.wait_for(find)
         except TimeoutError:
             seen = [(e.method, e.status, e.params) for e in self.log[-10:]]
-            raise AssertionError(
-                f"no matching {name} within {timeout}s; last requests: {seen}"
-            ) from None
+            raise AssertionError(f"no matching {name} within {timeout}s; last requests: {seen}") from None
         self._claimed.add(entry.index)
         return entry.params
 
-    async def wait_for_callback_answer(
-        self, callback_query_id: str, timeout: float = 5
-    ) -> dict[str, Any]:
+    async def wait_for_callback_answer(self, callback_query_id: str, timeout: float = 5) -> dict[str, Any]:
         """The answerCallbackQuery params the bot gave for this click."""
         state = self.callbacks[callback_query_id]
         try:
@@ -223,12 +234,14 @@ class FakeTelegramServer(BotMethods):
         token, raw_name = match.groups()
         raw, typed = await _read_params(request)
         if token != self.token:
-            return self._answer(raw_name, raw, ApiError(401, "Unauthorized"),
-                                violation="request with a wrong bot token")
+            return self._answer(
+                raw_name, raw, ApiError(401, "Unauthorized"), violation="request with a wrong bot token"
+            )
         method = self.spec.canonical_method(raw_name)
         if method is None:
-            return self._answer(raw_name, raw, ApiError(404, "Not Found"),
-                                violation=f"unknown method {raw_name!r}")
+            return self._answer(
+                raw_name, raw, ApiError(404, "Not Found"), violation=f"unknown method {raw_name!r}"
+            )
         params, issues = self.spec.decode_params(method, raw, typed=typed)
         if issues:
             self.spec_violations.extend(f"{method}: {i.describe()}" for i in issues)
@@ -237,9 +250,17 @@ class FakeTelegramServer(BotMethods):
         handler = getattr(self, f"api_{method}", None)
         if handler is None and method not in self._generic:
             return self._answer(
-                method, params, ApiError(400, "Bad Request: method not implemented by the fake"),
+                method,
+                params,
+                ApiError(400, "Bad Request: method not implemented by the fake"),
                 violation=f"{method}: method not implemented by the fake (allow_method() it?)",
             )
+        if method in self._storm:
+            retry_after = self._storm[method]
+            flood = ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+            return self._answer(method, params, flood)
         if self._failures.get(method):
             return self._answer(method, params, self._failures[method].pop(0))
         try:

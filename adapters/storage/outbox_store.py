@@ -1,0 +1,80 @@
+"""The outbox on SQLite: posts owed to chats, written in the caller's unit of work."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from typing import Any
+
+from adapters.storage.outbox_codec import decode, encode
+from adapters.storage.sql import from_db, to_db
+from adapters.storage.sqlite_store import SqliteStore
+from bot.ports import PendingPost, PostView
+
+COLUMNS = "id, chat_id, what, payload, round_id, created_at, attempts, last_error"
+
+
+def post_from_row(row: Sequence[Any]) -> PendingPost:
+    created = row[5] if isinstance(row[5], datetime) else from_db(row[5])
+    assert created is not None
+    return PendingPost(row[0], row[1], decode(row[2], row[3]), row[4], created, row[6], row[7])
+
+
+class SqliteOutboxStore:
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]:
+        return self.store.unit_of_work()
+
+    async def add_post(self, chat_id: int, view: PostView, round_id: int | None, now: datetime) -> int:
+        what, payload = encode(view)
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO outbox (chat_id, what, payload, round_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                (chat_id, what, payload, round_id, to_db(now)),
+            )
+        return int(cursor.lastrowid or 0)
+
+    async def next_post(self, chat_id: int) -> PendingPost | None:
+        row = await self.store.one(
+            f"SELECT {COLUMNS} FROM outbox WHERE chat_id = ? ORDER BY id LIMIT 1", (chat_id,)
+        )
+        return post_from_row(row) if row else None
+
+    async def post_delivered(self, post_id: int) -> None:
+        async with self.store.transaction() as db:
+            await db.execute("DELETE FROM outbox WHERE id = ?", (post_id,))
+
+    async def post_failed(self, post_id: int, error: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+                (error[:500], post_id),
+            )
+
+    async def drop_posts(self, chat_id: int) -> int:
+        async with self.store.transaction() as db:
+            cursor = await db.execute("DELETE FROM outbox WHERE chat_id = ?", (chat_id,))
+        return cursor.rowcount
+
+    async def drop_questions(self, round_id: int) -> int:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM outbox WHERE round_id = ? AND what = 'question'", (round_id,)
+            )
+        return cursor.rowcount
+
+    async def pending_posts(self) -> list[PendingPost]:
+        rows = await self.store.all(f"SELECT {COLUMNS} FROM outbox ORDER BY chat_id, id")
+        return [post_from_row(r) for r in rows]
+
+    async def pending_chats(self) -> list[int]:
+        return [
+            int(r[0]) for r in await self.store.all("SELECT DISTINCT chat_id FROM outbox ORDER BY chat_id")
+        ]
+
+    async def oldest_pending(self) -> datetime | None:
+        row = await self.store.one("SELECT min(created_at) FROM outbox")
+        return from_db(row[0]) if row else None
