@@ -142,6 +142,9 @@ class DailyStore(Protocol):
     async def enabled_dailies(self) -> list[DailySchedule]: ...
     async def daily_round(self, chat_id: int, daily_date: str) -> Round | None: ...
     async def close_expired_practice(self, now: datetime) -> int: ...
+    async def overdue_dailies(self, now: datetime) -> list[int]:
+        """The open daily rounds whose deadline has passed (the overdue sweep closes them)."""
+        ...
 
 
 ScheduleStore = DailyStore
@@ -258,6 +261,48 @@ class OutboxStore(UnitOfWork, Protocol):
         """When the oldest post still owed was written."""
         ...
 
+    # Several processes deliver from one outbox: one process at a time delivers to a chat, under
+    # a lease it renews while it works; a lease not renewed (its process died) is taken over.
+    async def hold_chat(self, chat_id: int, owner: str, now: datetime, until: datetime) -> bool:
+        """Take (or keep) the lease on delivering to the chat until `until`; False while another
+        owner's lease runs."""
+        ...
+
+    async def release_chat(self, chat_id: int, owner: str) -> None: ...
+    async def renew_chats(self, owner: str, until: datetime) -> int:
+        """Extend every lease the owner holds; how many."""
+        ...
+
+    async def unheld_chats(self, owner: str, now: datetime, owed_before: datetime, limit: int) -> list[int]:
+        """Chats owed a post written before `owed_before` that nobody else's lease covers (none,
+        expired, or the owner's own)."""
+        ...
+
+
+class FiringStore(Protocol):
+    """Due work done once, whichever of several processes on the database fires it, and the
+    processes alive.
+
+    A firing's key names its schedule, round or contest, its date or step, and its kind. The
+    claim joins the caller's unit of work: it commits with the work it guards, so a process that
+    dies before its commit leaves the firing free for another."""
+
+    async def claim_firing(self, key: str, owner: str, now: datetime) -> bool:
+        """True for the one claim of `key` that commits; False if it is claimed already."""
+        ...
+
+    async def forget_firings(self, before: datetime) -> int:
+        """Drop claims made before `before` (their schedules have moved on); how many."""
+        ...
+
+    async def heartbeat(self, owner: str, now: datetime, until: datetime) -> int:
+        """Say the owner is alive until `until`; how many processes are alive now, itself included."""
+        ...
+
+    async def leave(self, owner: str) -> None:
+        """The owner stops: forget it and release its outbox leases, so others take over at once."""
+        ...
+
 
 class Storage(UnitOfWork, Protocol):
     """One storage backend, every aggregate on one database."""
@@ -272,7 +317,33 @@ class Storage(UnitOfWork, Protocol):
     def study(self) -> StudyStore: ...
     @property
     def banks(self) -> UploadedBankStore: ...
+    @property
+    def firings(self) -> FiringStore: ...
     async def close(self) -> None: ...
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached right now (lost connection, server restarting): nothing
+    was committed; the same request may be tried again."""
+
+
+# ---------------------------------------------------------------- other processes
+
+Signal = Callable[[str], Awaitable[None]]
+
+
+class Signals(Protocol):
+    """Tells the other processes on the database that something they may keep in memory changed
+    (a chat's settings, a schedule, a closed round); in one process alone it carries nothing."""
+
+    async def publish(self, topic: str, key: str) -> None: ...
+    def subscribe(self, topic: str, handler: Signal) -> None:
+        """Call `handler(key)` when another process publishes on `topic`. The topic RESYNC is
+        published (key "") after a lost connection came back: signals may have been missed."""
+        ...
+
+
+RESYNC = "resync"
 
 
 # ---------------------------------------------------------------- scheduling

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
+from adapters.storage.firing_store import SqliteFiringStore
 from adapters.storage.mock_store import SqliteMockStore
 from adapters.storage.outbox_store import SqliteOutboxStore
 from adapters.storage.report_store import SqliteReportStore
@@ -22,6 +23,7 @@ from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
 
 if TYPE_CHECKING:
+    from adapters.storage.postgres.firings import PostgresFiringStore
     from adapters.storage.postgres.mocks import PostgresMockStore
     from adapters.storage.postgres.outbox import PostgresOutboxStore
     from adapters.storage.postgres.reports import PostgresReportStore
@@ -41,6 +43,7 @@ class SqliteStorage:
         self.reports = SqliteReportStore(store)
         self.banks = SqliteBankStore(store)
         self.outbox = SqliteOutboxStore(store)
+        self.firings = SqliteFiringStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -57,6 +60,7 @@ class SqliteStorage:
 
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
+        from adapters.storage.postgres.firings import PostgresFiringStore
         from adapters.storage.postgres.mocks import PostgresMockStore
         from adapters.storage.postgres.outbox import PostgresOutboxStore
         from adapters.storage.postgres.reports import PostgresReportStore
@@ -70,6 +74,7 @@ class PostgresStorage:
         self.mocks: PostgresMockStore = PostgresMockStore(store)
         self.reports: PostgresReportStore = PostgresReportStore(store)
         self.banks = PostgresBankStore(store)
+        self.firings: PostgresFiringStore = PostgresFiringStore(store)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:

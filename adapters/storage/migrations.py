@@ -309,6 +309,28 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX outbox_by_chat ON outbox (chat_id, id);
     CREATE INDEX outbox_by_round ON outbox (round_id) WHERE round_id IS NOT NULL;
     """,
+    # 10: several processes on one database: due firings claimed once each (an idempotency key
+    # per schedule, round or contest, date or step, and kind), the outbox's per-chat delivery
+    # leases, and the processes alive
+    """
+    CREATE TABLE firings (
+        key TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        fired_at TEXT NOT NULL
+    );
+    CREATE INDEX firings_by_time ON firings (fired_at);
+    CREATE TABLE outbox_leases (
+        chat_id INTEGER NOT NULL PRIMARY KEY REFERENCES chats(id) ON DELETE CASCADE,
+        owner TEXT NOT NULL,
+        lease_until TEXT NOT NULL
+    );
+    CREATE INDEX outbox_leases_by_owner ON outbox_leases (owner);
+    CREATE TABLE members (
+        owner TEXT PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        seen_until TEXT NOT NULL
+    );
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

@@ -13,6 +13,12 @@ from adapters.storage.sqlite_store import SqliteStore
 from bot.ports import PendingPost, PostView
 
 COLUMNS = "id, chat_id, what, payload, round_id, created_at, attempts, last_error"
+# Chats owed an old enough post whose lease is missing, run out, or the asker's own.
+UNHELD = (
+    "SELECT o.chat_id FROM outbox o LEFT JOIN outbox_leases l ON l.chat_id = o.chat_id "
+    "WHERE o.created_at < $1 AND (l.chat_id IS NULL OR l.owner = $2 OR l.lease_until < $3) "
+    "GROUP BY o.chat_id ORDER BY min(o.id) LIMIT $4"
+)
 
 
 def post_from_row(row: Sequence[Any]) -> PendingPost:
@@ -78,3 +84,34 @@ class SqliteOutboxStore:
     async def oldest_pending(self) -> datetime | None:
         row = await self.store.one("SELECT min(created_at) FROM outbox")
         return from_db(row[0]) if row else None
+
+    # ------------------------------------------------------------ delivery leases
+
+    async def hold_chat(self, chat_id: int, owner: str, now: datetime, until: datetime) -> bool:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "INSERT INTO outbox_leases (chat_id, owner, lease_until) VALUES (?, ?, ?) "
+                "ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until "
+                "WHERE outbox_leases.owner = excluded.owner OR outbox_leases.lease_until < ? RETURNING chat_id",
+                (chat_id, owner, to_db(until), to_db(now)),
+            )
+            held = await cursor.fetchall()
+        return bool(held)
+
+    async def release_chat(self, chat_id: int, owner: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute("DELETE FROM outbox_leases WHERE chat_id = ? AND owner = ?", (chat_id, owner))
+
+    async def renew_chats(self, owner: str, until: datetime) -> int:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE outbox_leases SET lease_until = ? WHERE owner = ?", (to_db(until), owner)
+            )
+        return cursor.rowcount
+
+    async def unheld_chats(self, owner: str, now: datetime, owed_before: datetime, limit: int) -> list[int]:
+        sql = UNHELD
+        for n in range(1, 5):
+            sql = sql.replace(f"${n}", "?")
+        rows = await self.store.all(sql, (to_db(owed_before), owner, to_db(now), limit))
+        return [int(r[0]) for r in rows]

@@ -6,7 +6,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 
 from adapters.storage.outbox_codec import encode
-from adapters.storage.outbox_store import COLUMNS, post_from_row
+from adapters.storage.outbox_store import COLUMNS, UNHELD, post_from_row
 from adapters.storage.postgres.store import PostgresStore, affected
 from adapters.storage.sql import from_db, to_db
 from bot.ports import PendingPost, PostView
@@ -69,3 +69,29 @@ class PostgresOutboxStore:
     async def oldest_pending(self) -> datetime | None:
         row = await self.store.one("SELECT min(created_at) FROM outbox")
         return from_db(row[0]) if row else None
+
+    # ------------------------------------------------------------ delivery leases
+
+    async def hold_chat(self, chat_id: int, owner: str, now: datetime, until: datetime) -> bool:
+        async with self.store.transaction() as db:
+            held = await db.fetchval(
+                "INSERT INTO outbox_leases (chat_id, owner, lease_until) VALUES ($1, $2, $3) "
+                "ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until "
+                "WHERE outbox_leases.owner = excluded.owner OR outbox_leases.lease_until < $4 RETURNING chat_id",
+                chat_id, owner, to_db(until), to_db(now),
+            )  # fmt: skip
+        return held is not None
+
+    async def release_chat(self, chat_id: int, owner: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute("DELETE FROM outbox_leases WHERE chat_id = $1 AND owner = $2", chat_id, owner)
+
+    async def renew_chats(self, owner: str, until: datetime) -> int:
+        async with self.store.transaction() as db:
+            return affected(
+                await db.execute("UPDATE outbox_leases SET lease_until = $1 WHERE owner = $2", to_db(until), owner)
+            )
+
+    async def unheld_chats(self, owner: str, now: datetime, owed_before: datetime, limit: int) -> list[int]:
+        rows = await self.store.all(UNHELD, to_db(owed_before), owner, to_db(now), limit)
+        return [int(r[0]) for r in rows]
