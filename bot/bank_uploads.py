@@ -24,7 +24,7 @@ from bot.attachments import Attachment
 from bot.i18n import bank_text, t
 from bot.kinds import ChatRef
 from bot.model import Bank
-from bot.ports import UploadedBankStore
+from bot.ports import RESYNC, Broadcast, UploadedBankStore
 from bot.quiz_settings import QuizError
 from bot.records import StoredBank
 
@@ -102,6 +102,16 @@ class BankUploads:
         self._owners: dict[str, tuple[str, str]] = {}  # uploaded bank id → its owner
         self._names: dict[str, str] = {}  # uploaded bank id → its short name
         self._pending: dict[tuple[str, str], _Pending] = {}
+        self.broadcast: Broadcast | None = None
+
+    def share(self, broadcast: Broadcast) -> None:
+        """Load the banks other processes on the database confirm, as they confirm them."""
+        self.broadcast = broadcast
+        broadcast.subscribe("bank", self._reload)
+        broadcast.subscribe(RESYNC, self._reload)
+
+    async def _reload(self, _key: str) -> None:
+        await self.load()
 
     async def load(self) -> int:
         """Put the stored uploaded banks beside the configured ones (at start-up); a stored bank
@@ -184,6 +194,8 @@ class BankUploads:
         stored = replace(pending.stored, data=data)
         await self.store.save_bank(stored)
         self._add(stored, pending.bank)
+        if self.broadcast is not None:
+            await self.broadcast.publish("bank", stored.id)
         chat = await self.quiz.update_settings(caller.chat, bank_id=stored.id)
         language = chat.settings.language
         text = t(language, "upload.confirmed", count=stored.questions, name=stored.name,

@@ -4,6 +4,11 @@ A contest is a row whose phase (question / pause / finished / stopped), position
 deadline say exactly what happens next, so after a restart `restore()` picks it up: an open
 question gets its timer again, a pause resumes, a question closed but not yet scored is scored.
 Scores are saved once per question (the store refuses a second save), so nothing counts twice.
+
+With several processes on one database each step is a firing claimed once in the unit of work
+that does it (`contest:<id>:ask:<n>`, `…:close:<n>`, `…:finish`): the process that started a
+contest keeps its timers, and if it dies any process's sweep (`sweep()`) takes the next step
+when its time has come.
 """
 
 from __future__ import annotations
@@ -14,22 +19,24 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 from bot.clock import Clock
+from bot.firings import AlreadyFired, Firings
 from bot.kahoot import PlayerState, score_question
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import AnswerStatus, ChatRef, RoundKind, RoundState
 from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
-from bot.model import QuestionType
+from bot.model import Question, QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
-from bot.records import Contest, ContestPhase, ContestScore, Round
+from bot.records import Chat, Contest, ContestPhase, ContestScore, Round
 from bot.selection import choose_question, matching
 
 log = logging.getLogger("studybot.contest")
 CHOICE_TYPES = tuple(qtype for qtype in QuestionType if qtype.is_choice)
 QUESTIONS = range(1, 101)  # questions a contest may have
 SECONDS = range(1, 601)  # seconds a contest question may last
+STEP_SLACK = timedelta(seconds=2)  # the contest's own timer normally takes the step; the sweep after
 
 
 def contest_job_id(contest_id: int) -> str:
@@ -53,6 +60,8 @@ class Contests:
         default_seconds: int = 30,
         pause_seconds: float = 5.0,
         standings_top: int = 5,
+        firings: Firings | None = None,
+        shared: bool = False,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -63,7 +72,9 @@ class Contests:
         self.default_seconds = default_seconds
         self.pause_seconds = pause_seconds
         self.standings_top = standings_top
-        self._locks = KeyedLocks()
+        self._locks = KeyedLocks()  # within this process; across processes the firings decide
+        self.firings = firings or Firings()
+        self.shared = shared  # other processes may take some of the answers
         # Contest round id -> joined players yet to answer it: two reads on the round's first
         # answer, then a set operation per answer (re-reading every answer each time is quadratic).
         self._waiting: dict[int, set[int] | None] = {}
@@ -121,10 +132,20 @@ class Contests:
             return False
         async with self._locks.hold(contest.id):
             self.scheduler.cancel(contest_job_id(contest.id))
-            async with self.quiz.store.unit_of_work():
-                if contest.phase is ContestPhase.QUESTION and contest.round_id:
-                    await self._score(contest, post=True)
-                await self._finish(contest, stopped=True)
+            try:
+                async with self.quiz.store.unit_of_work():
+                    current = await self.store.get_contest(contest.id) or contest
+                    if not current.running:
+                        return False
+                    if (
+                        current.phase is ContestPhase.QUESTION
+                        and current.round_id
+                        and await self.firings.once(f"contest:{current.id}:close:{current.position}")
+                    ):
+                        await self._score(current, post=True)
+                    await self._finish(current, stopped=True)
+            except AlreadyFired:
+                return False  # another process finished it meanwhile
         await self.outbox.drain(chat.id)
         return True
 
@@ -163,20 +184,30 @@ class Contests:
             question = self.quiz.bank_for(chat).question(contest.question_ids[position])
             now = self.clock.now()
             closes_at = now + timedelta(seconds=contest.seconds)
-            async with self.quiz.store.unit_of_work():  # the step and the question it owes, together
-                round_ = await self.quiz.open_round(
-                    chat, question, RoundKind.CONTEST, now, closes_at, contest_id=contest.id
-                )
-                await self.store.set_contest_phase(
-                    contest.id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
-                    round_id=round_.id, now=now,
-                )  # fmt: skip
-                view = self.quiz.question_view(
-                    round_, chat, question, (position + 1, len(contest.question_ids))
-                )
-                await self.outbox.owe(chat, view, round_.id)
+            try:
+                async with self.quiz.store.unit_of_work():  # the claim, the step and its question
+                    await self.firings.claim(f"contest:{contest.id}:ask:{position}")
+                    await self._open_question(contest, chat, question, position, closes_at)
+            except AlreadyFired:
+                return  # another process asked it
             self._at(contest.id, closes_at, lambda: self._close(contest_id, position))
         await self.outbox.drain(chat.id)
+
+    async def _open_question(
+        self, contest: Contest, chat: Chat, question: Question, position: int, closes_at: datetime
+    ) -> Round:
+        """The question's round, the contest's step onto it, and the question owed to the chat."""
+        now = closes_at - timedelta(seconds=contest.seconds)
+        round_ = await self.quiz.open_round(
+            chat, question, RoundKind.CONTEST, now, closes_at, contest_id=contest.id
+        )
+        await self.store.set_contest_phase(
+            contest.id, position=position, phase=ContestPhase.QUESTION, phase_until=closes_at,
+            round_id=round_.id, now=now,
+        )  # fmt: skip
+        view = self.quiz.question_view(round_, chat, question, (position + 1, len(contest.question_ids)))
+        await self.outbox.owe(chat, view, round_.id)
+        return round_
 
     async def _close(self, contest_id: int, position: int) -> None:
         async with self._locks.hold(contest_id):
@@ -185,15 +216,19 @@ class Contests:
                 return  # already moved on (closed early, stopped, or a stale job)
             last = position + 1 >= len(contest.question_ids)
             until = self.clock.now() + timedelta(seconds=contest.pause_seconds)
-            async with self.quiz.store.unit_of_work():  # scored, moved on, and the posts owed, together
-                await self._score(contest, post=True)
-                if last:
-                    await self._finish(contest, stopped=False)
-                else:
-                    await self.store.set_contest_phase(
-                        contest.id, position=position, phase=ContestPhase.PAUSE, phase_until=until,
-                        round_id=contest.round_id, now=self.clock.now(),
-                    )  # fmt: skip
+            try:
+                async with self.quiz.store.unit_of_work():  # claimed, scored, moved on, posts owed
+                    await self.firings.claim(f"contest:{contest.id}:close:{position}")
+                    await self._score(contest, post=True)
+                    if last:
+                        await self._finish(contest, stopped=False)
+                    else:
+                        await self.store.set_contest_phase(
+                            contest.id, position=position, phase=ContestPhase.PAUSE, phase_until=until,
+                            round_id=contest.round_id, now=self.clock.now(),
+                        )  # fmt: skip
+            except AlreadyFired:
+                return  # another process closed it (or stopped the contest)
             if not last:
                 self._at(contest.id, until, lambda: self._ask(contest_id, position + 1))
         await self.outbox.drain(contest.chat_id)
@@ -260,6 +295,7 @@ class Contests:
         )  # fmt: skip
 
     async def _finish(self, contest: Contest, *, stopped: bool) -> None:
+        await self.firings.claim(f"contest:{contest.id}:finish")
         phase = ContestPhase.STOPPED if stopped else ContestPhase.FINISHED
         await self.store.set_contest_phase(
             contest.id, position=contest.position, phase=phase, phase_until=None,
@@ -299,10 +335,32 @@ class Contests:
         if waiting is None:
             return
         waiting.discard(user_id)
+        if waiting and self.shared:  # answers taken by other processes are seen only in the database
+            waiting -= {a.user_id for a in await self.quiz.store.round_answers(round_.id)}
         if not waiting:
             contest = await self.store.get_contest(round_.contest_id)
             if contest and contest.phase is ContestPhase.QUESTION and contest.round_id == round_.id:
                 await self._close(contest.id, contest.position)
+
+    # ------------------------------------------------------------ other processes
+
+    async def sweep(self) -> int:
+        """Take the steps whose time has come that no timer here takes (the process running the
+        contest died); every process runs this now and then. How many steps were taken."""
+        now = self.clock.now()
+        taken = 0
+        for contest in await self.store.running_contests():
+            if contest.phase_until is None or contest.phase_until > now - STEP_SLACK:
+                continue
+            try:
+                if contest.phase is ContestPhase.PAUSE:
+                    await self._ask(contest.id, contest.position + 1)
+                elif contest.phase is ContestPhase.QUESTION:
+                    await self._close(contest.id, contest.position)
+                taken += 1
+            except Exception:
+                log.exception("contest %s: the overdue step failed", contest.id)
+        return taken
 
     # ------------------------------------------------------------ start-up
 

@@ -4,6 +4,13 @@ The database holds the schedules and open rounds; `restore()` rebuilds every sch
 it, closes rounds whose deadline passed while the bot was down and returns the dailies missed
 less late than the grace period, which `post_missed()` posts. A UNIQUE(chat, date) key means no chat
 ever gets the same date's daily twice, even if two processes race.
+
+With several processes on one database every process keeps every daily job (a schedule set in
+one is broadcast to the others) and all fire together: each chat's daily is claimed as the firing
+`daily:<chat>:<date>` in the unit of work that opens it, so one process posts it, and the chats
+are split between the live processes as they go. A deadline is closed by the process that
+opened the round, or, if it died, by any process's overdue sweep; closing is once by the round's
+state.
 """
 
 from __future__ import annotations
@@ -16,11 +23,12 @@ from datetime import datetime, timedelta
 
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
+from bot.firings import AlreadyFired, Firings
 from bot.kinds import AnswerMode, ChatRef, InputKind, RoundKind
 from bot.messages import DailyView
 from bot.model import QuestionType
 from bot.outbox import Outbox
-from bot.ports import DailyStore, DuplicateDaily, Scheduler
+from bot.ports import RESYNC, Broadcast, DailyStore, DuplicateDaily, Scheduler
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import DailySchedule, Round
@@ -35,6 +43,7 @@ REACTION_TYPES = tuple(
 # Thousands of dailies due at one minute open and post a few at a time (the pacer is the
 # bottleneck anyway), instead of thousands of half-done tasks holding memory.
 POSTERS = 64
+OVERDUE_SLACK = timedelta(seconds=2)  # the round's own timer normally closes it; the sweep after
 
 # Chats whose dailies share a time, zone and weekdays share one scheduler job.
 TimeKey = tuple[str, str, tuple[int, ...]]
@@ -65,6 +74,9 @@ class Dailies:
         default_time: str = "09:00",
         default_deadline: int = 12 * 3600,
         grace_seconds: float = 3600,
+        firings: Firings | None = None,
+        broadcast: Broadcast | None = None,
+        spread: bool = False,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -78,6 +90,14 @@ class Dailies:
         # the scheduler does not process 10,000 due jobs in one go (a second-long loop stall).
         self._chats_at: dict[TimeKey, set[int]] = {}
         self._time_of: dict[int, TimeKey] = {}
+        self.firings = firings or Firings()
+        self.broadcast = broadcast
+        # Several processes fire together: each starts at its own place in the list of chats, so
+        # they seldom reach for the same chat at once.
+        self.spread = spread
+        if broadcast is not None:
+            broadcast.subscribe("daily", self._daily_changed)
+            broadcast.subscribe(RESYNC, self._resync)
 
     # ------------------------------------------------------------ commands
 
@@ -124,6 +144,7 @@ class Dailies:
         )
         await self.store.save_daily(schedule)
         self._schedule(schedule)
+        await self._tell(chat.id)
         log.info("daily for chat %s set: %s %s", chat.id, schedule.local_time, schedule.timezone)
         return self._view(schedule, chat.settings.language)
 
@@ -142,6 +163,7 @@ class Dailies:
         schedule = replace(current, enabled=False, since=self.clock.now())
         await self.store.save_daily(schedule)
         self._unschedule(chat.id)
+        await self._tell(chat.id)
         return self._view(schedule, chat.settings.language)
 
     async def show(self, ref: ChatRef) -> DailyView | None:
@@ -161,6 +183,27 @@ class Dailies:
             next_post=next_occurrence(schedule, self.clock.now()) if schedule.enabled else None,
             language=language,
         )
+
+    # ------------------------------------------------------------ other processes
+
+    async def _tell(self, chat_id: int) -> None:
+        if self.broadcast is not None:
+            await self.broadcast.publish("daily", str(chat_id))
+
+    async def _daily_changed(self, key: str) -> None:
+        """Another process set or switched off a chat's daily: follow it here."""
+        schedule = await self.store.get_daily(int(key))
+        if schedule is not None and schedule.enabled:
+            self._schedule(schedule)
+        else:
+            self._unschedule(int(key))
+
+    async def _resync(self, _key: str) -> None:
+        enabled = await self.store.enabled_dailies()
+        for schedule in enabled:
+            self._schedule(schedule)
+        for chat_id in set(self._time_of) - {s.chat_id for s in enabled}:
+            self._unschedule(chat_id)
 
     # ------------------------------------------------------------ jobs
 
@@ -201,7 +244,11 @@ class Dailies:
     async def post_dailies(self, key: TimeKey) -> None:
         """Post the daily of every chat scheduled at this time, a few at a time."""
         chats = self._chats_at.get(key, set())
-        await self._post_each(sorted(chats), still=lambda chat_id: chat_id in chats)
+        ordered = sorted(chats)
+        if self.spread and ordered:
+            start = hash(self.firings.owner) % len(ordered)
+            ordered = ordered[start:] + ordered[:start]
+        await self._post_each(ordered, still=lambda chat_id: chat_id in chats)
 
     async def _post_each(
         self, chat_ids: list[int], *, still: Callable[[int], bool] = lambda _: True, late: bool = False
@@ -235,7 +282,8 @@ class Dailies:
             # One reaction is one choice: reaction dailies ask single-choice and true/false items.
             types = REACTION_TYPES if schedule.mode is AnswerMode.REACTIONS else None
             question = await self.quiz.pick_question(chat, tag=schedule.tag, types=types)
-            async with self.quiz.store.unit_of_work():  # the round and the post it owes, together
+            async with self.quiz.store.unit_of_work():  # the claim, the round and its post, together
+                await self.firings.claim(f"daily:{chat_id}:{date}")
                 round_ = await self.quiz.open_round(
                     chat,
                     question,
@@ -246,6 +294,8 @@ class Dailies:
                     mode=schedule.mode,
                 )
                 await self.outbox.owe(chat, self.quiz.question_view(round_, chat, question), round_.id)
+        except AlreadyFired:
+            return None  # another process posts it
         except DuplicateDaily:
             log.info("chat %s already has its %s daily; not posting it again", chat_id, date)
             return None
@@ -281,6 +331,17 @@ class Dailies:
             await self.outbox.posts.drop_questions(round_id)  # not posted yet: the reveal replaces it
             await self.outbox.owe(chat, reveal, round_id)
         await self.outbox.drain(chat.id)
+
+    async def sweep_overdue(self) -> int:
+        """Close the daily rounds past their deadline that no timer here closed (the process
+        that opened them died); every process runs this now and then. How many were closed."""
+        due = await self.store.overdue_dailies(self.clock.now() - OVERDUE_SLACK)
+        for round_id in due:
+            try:
+                await self.close_and_reveal(round_id)
+            except Exception:
+                log.exception("round %s: not closed by the sweep", round_id)
+        return len(due)
 
     async def sweep_practice(self) -> None:
         closed = await self.store.close_expired_practice(self.clock.now())

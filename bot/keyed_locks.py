@@ -27,5 +27,9 @@ class KeyedLocks:
             if not self._users[key]:
                 del self._users[key], self._locks[key]
 
+    def busy(self, key: Hashable) -> bool:
+        """Someone holds or waits for the key's lock."""
+        return key in self._locks
+
     def __len__(self) -> int:
         return len(self._locks)

@@ -11,6 +11,12 @@ round closed before it went out is replaced by its reveal (the closing drops it)
 Every platform's ChatPort is wrapped by a Pacer that keeps under the platform's published
 limits (overall per second, per chat per window), so many chats scheduled at the same minute
 do not trip 429s. A moved chat (Telegram supergroup upgrade) is followed to its new id.
+
+Several processes may deliver from one outbox (docs/scaling.md). One process at a time delivers
+to a chat, under a lease in the database that it renews while it works (`renew()`) and gives back
+when the chat is owed nothing more; a process that dies leaves its leases to run out, and the
+sweep every process runs (`take_over()`) picks up the chats nobody holds. The platform's overall
+rate is per bot, not per process, so each process paces at its share (`share()`).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.keyed_locks import KeyedLocks
@@ -42,6 +48,9 @@ from bot.records import Chat, Round
 log = logging.getLogger("studybot.outbox")
 PARK = float("inf")  # no platform to post with: kept for the next start
 RESUMERS = 64  # chats resumed at once after a restart
+LEASE_SECONDS = 15.0  # a chat's delivery lease; renewed well within it while its process lives
+SWEEP_AGE = 5.0  # a post owed this long that nobody delivers is picked up by the sweep
+SWEEP_CHATS = 256  # chats taken over per sweep
 
 
 class Pacer:
@@ -65,6 +74,7 @@ class Pacer:
         self.limits = limits
         self._interval = 1.0 / (limits.per_second * margin)
         self._per_window = max(1, int(limits.per_second * margin))
+        self._margin = margin
         self._chat_window = limits.per_chat_window / margin
         self._monotonic = monotonic
         self._sleep = sleep
@@ -74,6 +84,12 @@ class Pacer:
         self._recent: dict[str, deque[float]] = {}
         self._chat_locks: dict[str, asyncio.Lock] = {}
         self._admitted = 0
+
+    def share(self, processes: int) -> None:
+        """Pace at 1/processes of the platform's overall limit (the limit is per bot)."""
+        rate = self.limits.per_second * self._margin / max(1, processes)
+        self._interval = 1.0 / rate
+        self._per_window = max(1, int(rate))
 
     def _now(self) -> float:
         return self._monotonic() if self._monotonic else asyncio.get_running_loop().time()
@@ -155,6 +171,8 @@ class Outbox:
         max_delay: float = 60.0,
         slow_after: float = 60.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        owner: str = "solo",
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         self.chats = chats
         self.posts = posts
@@ -173,10 +191,24 @@ class Outbox:
         self._moved: dict[int, str] = {}
         self.failures = 0  # posts refused for good (or with no platform to post them)
         self.delivered = 0
+        self.owner = owner  # this process, in the delivery leases
+        self.lease = timedelta(seconds=lease_seconds)
+        self._processes = 1
+        self._parked: set[int] = set()  # chats on a platform this process does not run
 
     def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
         self.ports[str(port.platform)] = port
         self.pacers[str(port.platform)] = pacer or Pacer(port.limits)
+        self.pacers[str(port.platform)].share(self._processes)
+        self._parked.clear()
+
+    def share(self, processes: int) -> None:
+        """`processes` deliver from this outbox now: pace each platform at this one's share."""
+        if processes != self._processes:
+            log.info("outbox: %d processes share the posting rate", processes)
+            self._processes = processes
+            for pacer in self.pacers.values():
+                pacer.share(processes)
 
     # ------------------------------------------------------------ owing
 
@@ -210,16 +242,34 @@ class Outbox:
         if chat_id in self._waiting:
             return
         async with self._locks.hold(chat_id):
-            while chat_id not in self._waiting:
-                post = await self.posts.next_post(chat_id)
-                if post is None:
-                    return
-                delay = await self._attempt(post)
-                if delay == PARK:
-                    return
-                if delay is not None:
-                    self._retry_in(chat_id, delay)
-                    return
+            if chat_id in self._waiting:
+                return
+            now = self.clock.now()
+            if not await self.posts.hold_chat(chat_id, self.owner, now, now + self.lease):
+                return  # another process delivers to this chat
+            waiting = False
+            try:
+                while True:
+                    post = await self.posts.next_post(chat_id)
+                    if post is None:
+                        return
+                    delay = await self._attempt(post)
+                    if delay == PARK:
+                        self._parked.add(chat_id)
+                        return
+                    if delay is not None:
+                        self._retry_in(chat_id, delay)  # the lease is kept (and renewed) meanwhile
+                        waiting = True
+                        return
+            finally:
+                if not waiting:
+                    await self._release(chat_id)
+
+    async def _release(self, chat_id: int) -> None:
+        try:
+            await self.posts.release_chat(chat_id, self.owner)
+        except Exception:  # the lease runs out by itself; the sweep delivers anything left
+            log.warning("outbox: lease on chat %s not released", chat_id, exc_info=True)
 
     def _retry_in(self, chat_id: int, delay: float) -> None:
         async def later() -> None:
@@ -312,6 +362,34 @@ class Outbox:
                     log.exception("outbox: chat %s not resumed", chat_id)
 
         await asyncio.gather(*(resumer() for _ in range(min(RESUMERS, len(chats)))))
+
+    async def renew(self) -> int:
+        """Extend this process's delivery leases (call well within the lease, while alive)."""
+        return await self.posts.renew_chats(self.owner, self.clock.now() + self.lease)
+
+    async def take_over(self) -> int:
+        """Start delivering to chats owed a post nobody delivers (their process died, or a drain
+        here failed); returns at once, the deliveries run on. How many chats were taken."""
+        now = self.clock.now()
+        chats = await self.posts.unheld_chats(
+            self.owner, now, now - timedelta(seconds=SWEEP_AGE), SWEEP_CHATS
+        )
+        taken = [
+            c for c in chats if c not in self._waiting and c not in self._parked and not self._locks.busy(c)
+        ]
+        if taken:
+            log.info("outbox: taking over posts owed to %d chats", len(taken))
+        for chat_id in taken:
+            task = asyncio.create_task(self._drain_logged(chat_id), name=f"outbox-take-{chat_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return len(taken)
+
+    async def _drain_logged(self, chat_id: int) -> None:
+        try:
+            await self.drain(chat_id)
+        except Exception:
+            log.exception("outbox: chat %s not delivered", chat_id)
 
     async def check_age(self) -> float:
         """Log the oldest pending post's age once it passes `slow_after` seconds; the age."""

@@ -329,17 +329,17 @@ class StoreUnavailable(Exception):
 
 # ---------------------------------------------------------------- other processes
 
-Signal = Callable[[str], Awaitable[None]]
+Listener = Callable[[str], Awaitable[None]]
 
 
-class Signals(Protocol):
+class Broadcast(Protocol):
     """Tells the other processes on the database that something they may keep in memory changed
     (a chat's settings, a schedule, a closed round); in one process alone it carries nothing."""
 
     async def publish(self, topic: str, key: str) -> None: ...
-    def subscribe(self, topic: str, handler: Signal) -> None:
+    def subscribe(self, topic: str, handler: Listener) -> None:
         """Call `handler(key)` when another process publishes on `topic`. The topic RESYNC is
-        published (key "") after a lost connection came back: signals may have been missed."""
+        published (key "") after a lost connection came back: messages may have been missed."""
         ...
 
 

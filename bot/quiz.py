@@ -43,7 +43,7 @@ from bot.messages import (
     SubmitAnswer,
 )
 from bot.model import Bank, Question, QuestionType
-from bot.ports import Store
+from bot.ports import RESYNC, Broadcast, Store
 from bot.presenting import build_question, build_receipt, build_reveal, response_label
 from bot.quiz_cache import QuizCache, RoundContext
 from bot.quiz_settings import CoreSettings, QuizError, no_questions
@@ -89,6 +89,27 @@ class Quiz:
             ChatKind.PRIVATE: Throttle(clock, settings.private_ask_limit, settings.ask_window),
         }
         self.selections = Selections()
+        self.broadcast: Broadcast | None = None  # other processes' caches, told of changes
+
+    def share_caches(self, broadcast: Broadcast) -> None:
+        """Keep the caches right while other processes change chats and rounds on the database."""
+        self.broadcast = broadcast
+        broadcast.subscribe("chat", self._chat_changed)
+        broadcast.subscribe("round", self._round_changed)
+        broadcast.subscribe(RESYNC, self._resync)
+
+    async def _chat_changed(self, key: str) -> None:
+        self._cache.forget_chat(int(key))
+
+    async def _round_changed(self, key: str) -> None:
+        self._cache.drop_round(int(key))
+
+    async def _resync(self, _key: str) -> None:
+        self._cache = QuizCache()
+
+    async def _tell(self, topic: str, key: int) -> None:
+        if self.broadcast is not None:
+            await self.broadcast.publish(topic, str(key))
 
     # ------------------------------------------------------------ chats and users
 
@@ -103,6 +124,7 @@ class Quiz:
             chat = await self.store.ensure_chat(ref, defaults)
             if chat.paused:  # they are talking to us again: resume posting there
                 await self.store.set_chat_paused(chat.id, False)
+                await self._tell("chat", chat.id)
                 chat = replace(chat, paused=False)
             self._cache.put_chat(key, chat)
         return chat
@@ -120,6 +142,7 @@ class Quiz:
         updated = await self.store.update_chat(chat.id, settings)
         self._cache.forget_chat(chat.id)
         self._cache.put_chat((str(ref.platform), ref.chat_key), updated)
+        await self._tell("chat", chat.id)
         return updated
 
     async def set_guild_language(self, ref: ChatRef, language: str) -> Chat:
@@ -131,6 +154,7 @@ class Quiz:
         ids = await self.store.set_guild_language(str(ref.platform), ref.guild_key, language)
         for chat_id in ids:
             self._cache.forget_chat(chat_id)
+            await self._tell("chat", chat_id)
         return await self.chat(ref)
 
     async def pause_chat(self, ref: ChatRef) -> None:
@@ -139,6 +163,7 @@ class Quiz:
         if chat is not None:
             await self.store.set_chat_paused(chat.id, True)
             self._cache.forget_chat(chat.id)
+            await self._tell("chat", chat.id)
 
     async def move_chat(self, ref: ChatRef, new_chat_key: str) -> None:
         """The platform gave the chat a new id (Telegram group → supergroup): keep its history."""
@@ -146,6 +171,7 @@ class Quiz:
         if chat is not None and await self.store.find_chat(str(ref.platform), new_chat_key) is None:
             await self.store.move_chat(chat.id, new_chat_key)
             self._cache.forget_chat(chat.id)
+            await self._tell("chat", chat.id)
 
     async def user_id(self, ref: UserRef) -> int:
         key = (str(ref.platform), ref.user_key)
@@ -349,6 +375,7 @@ class Quiz:
         """Give an open round a fresh timer (a contest question resumed after a restart)."""
         await self.store.restart_round(round_id, opened_at, closes_at)
         self._cache.drop_round(round_id)
+        await self._tell("round", round_id)
 
     async def self_grade(self, cmd: SelfGrade) -> ReceiptView:
         context = await self.round_context(cmd.round_id)
@@ -387,6 +414,7 @@ class Quiz:
         self.selections.forget_round(round_id)
         if not closed:
             return None
+        await self._tell("round", round_id)
         round_ = await self.store.get_round(round_id) or context.round
         return await self.reveal_view(round_, context.chat, context.question)
 

@@ -9,14 +9,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
+import socket
+import uuid
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import bank
 from adapters.charts.matplotlib_charts import MatplotlibCharts
 from adapters.scheduling.aps import ApsScheduler
-from adapters.storage.backends import open_storage
+from adapters.storage.backends import PostgresStorage, open_broadcast, open_storage
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bank.uploads import UploadCodec
@@ -25,6 +30,7 @@ from bot.bank_uploads import BankUploads
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
+from bot.firings import Firings
 from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store
@@ -44,6 +50,17 @@ PACKAGED_BANKS = Path(bank.__file__).resolve().parent
 SWEEP_SECONDS = 600
 OUTBOX_AGE_JOB = "outbox:age"
 OUTBOX_AGE_SECONDS = 30
+# Several processes on one database (docs/scaling.md): each says it is alive and renews its
+# outbox leases every BEAT_SECONDS (counted alive for ALIVE_SECONDS), and sweeps for work a dead
+# process left (posts owed, deadlines, contest steps) every DUE_SECONDS; a dead process's work
+# is taken over within ALIVE/lease + DUE seconds (under 30 s).
+BEAT_JOB = "cluster:beat"
+BEAT_SECONDS = 3
+ALIVE_SECONDS = 10
+DUE_JOB = "cluster:due"
+DUE_SECONDS = 5
+FORGET_JOB = "cluster:forget"
+FORGET_AFTER = timedelta(days=3)  # a firing's claim is kept this long (its date is long gone)
 
 
 @dataclass
@@ -64,6 +81,8 @@ class App:
     mocks: Mocks
     study: StudyUseCases
     ports: list[ChatPort] = field(default_factory=list)
+    broadcast: Any = None  # the Broadcast port's adapter (started and closed here)
+    owner: str = "solo"  # this process, in the database's firings, leases and members
     _feeding: asyncio.Task[None] | None = None
     _resuming: asyncio.Task[None] | None = None
 
@@ -83,10 +102,16 @@ class App:
         await self.mocks.restore()
         if self.study.reminders is not None:
             await self.study.reminders.restore()
+        if self.broadcast is not None:
+            await self.broadcast.start()
+        await self._beat()
         self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
         self._resuming = asyncio.create_task(self.outbox.resume(), name="outbox-resume")
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         self.scheduler.every(OUTBOX_AGE_JOB, OUTBOX_AGE_SECONDS, self._check_outbox)
+        self.scheduler.every(BEAT_JOB, BEAT_SECONDS, self._beat)
+        self.scheduler.every(DUE_JOB, DUE_SECONDS, self._sweep_due)
+        self.scheduler.every(FORGET_JOB, 3600, self._forget_firings)
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
@@ -94,6 +119,22 @@ class App:
 
     async def _check_outbox(self) -> None:
         await self.outbox.check_age()
+
+    async def _beat(self) -> None:
+        """Say this process is alive, keep its outbox leases, and pace at its share of the rate."""
+        now = self.clock.now()
+        alive = await self.storage.firings.heartbeat(self.owner, now, now + timedelta(seconds=ALIVE_SECONDS))
+        await self.outbox.renew()
+        self.outbox.share(alive)
+
+    async def _sweep_due(self) -> None:
+        """Take over what a dead process left: posts owed, deadlines passed, contest steps due."""
+        await self.outbox.take_over()
+        await self.dailies.sweep_overdue()
+        await self.contests.sweep()
+
+    async def _forget_firings(self) -> None:
+        await self.storage.firings.forget_firings(self.clock.now() - FORGET_AFTER)
 
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)
@@ -104,6 +145,10 @@ class App:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._resuming
         await self.outbox.close()
+        if self.broadcast is not None:
+            await self.broadcast.close()
+        with contextlib.suppress(Exception):  # leaving lets the others take over at once
+            await self.storage.firings.leave(self.owner)
         if self._feeding is not None:
             self._feeding.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -153,7 +198,13 @@ async def bootstrap(
     quiz = Quiz(store, banks, settings, clock, rng)
     schedules = storage.schedules
     scheduler = scheduler or ApsScheduler()
-    outbox = Outbox(quiz, storage.outbox, store, clock=clock)
+    # This process among those sharing the database: unique even across machines and restarts.
+    owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    shared = isinstance(storage, PostgresStorage)  # several processes may run on it
+    broadcast = open_broadcast(storage, owner)
+    firings = Firings(storage.firings, owner, clock)
+    quiz.share_caches(broadcast)
+    outbox = Outbox(quiz, storage.outbox, store, clock=clock, owner=owner)
     dailies = Dailies(
         quiz,
         schedules,
@@ -163,6 +214,9 @@ async def bootstrap(
         default_time=config.daily.time,
         default_deadline=int(config.daily.deadline_hours * 3600),
         grace_seconds=config.daily.grace_minutes * 60,
+        firings=firings,
+        broadcast=broadcast,
+        spread=shared,
     )
     contests = Contests(
         quiz,
@@ -173,18 +227,21 @@ async def bootstrap(
         default_questions=config.contest.questions,
         default_seconds=config.contest.seconds,
         pause_seconds=config.contest.pause_seconds,
+        firings=firings,
+        shared=shared,
     )
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
     feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
-    mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng)
+    mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast)
     charts = MatplotlibCharts()
-    reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock)
+    reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
     await uploads.load()  # the banks groups uploaded, beside the configured ones
+    uploads.share(broadcast)
     application = Application(quiz, dailies, contests, study=study, uploads=uploads)
     return App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
-        feed=feed, mocks=mocks, study=study,
+        feed=feed, mocks=mocks, study=study, broadcast=broadcast, owner=owner,
     )  # fmt: skip

@@ -163,7 +163,8 @@ async def test_stop_posts_results_and_one_contest_per_chat(make_app, clock):
     assert final.final and final.stopped and final.position == 1
     assert [(r.name, r.points) for r in final.rows] == [("Alice", 950)]
     assert not await app.contests.stop(CHAT)
-    assert app.scheduler.jobs.keys() <= {"sweep:practice", "outbox:age"}
+    periodic = {"sweep:practice", "outbox:age", "cluster:beat", "cluster:due", "cluster:forget"}
+    assert app.scheduler.jobs.keys() <= periodic
 
 
 async def test_typed_items_are_left_out_unless_asked(make_app, clock):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
+from adapters.storage.broadcast import Alone
 from adapters.storage.firing_store import SqliteFiringStore
 from adapters.storage.mock_store import SqliteMockStore
 from adapters.storage.outbox_store import SqliteOutboxStore
@@ -23,6 +24,7 @@ from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
 
 if TYPE_CHECKING:
+    from adapters.storage.postgres.broadcast import PostgresBroadcast
     from adapters.storage.postgres.firings import PostgresFiringStore
     from adapters.storage.postgres.mocks import PostgresMockStore
     from adapters.storage.postgres.outbox import PostgresOutboxStore
@@ -102,3 +104,12 @@ async def open_storage(
     if url is not None and url.startswith(POSTGRES_SCHEMES):
         return await PostgresStorage.open(url)
     return await SqliteStorage.open(path, synchronous=synchronous)
+
+
+def open_broadcast(storage: SqliteStorage | PostgresStorage, owner: str) -> Alone | PostgresBroadcast:
+    """LISTEN/NOTIFY between the processes on a PostgreSQL database; nothing for SQLite (one process)."""
+    if isinstance(storage, PostgresStorage):
+        from adapters.storage.postgres.broadcast import PostgresBroadcast
+
+        return PostgresBroadcast(storage.store, owner)
+    return Alone()

@@ -6,6 +6,9 @@ stored `ends_at`. The scheduler holds two jobs per open mock — a reminder 10 m
 end and the automatic hand-in — rebuilt from the database by `restore()` at start-up. A command
 that arrives after the end hands in first, so no answer is taken late. Results go to the person's
 mock history and, at hand-in, to the study tools (notebook, FSRS); never to a leaderboard.
+
+With several processes, each keeps the jobs of every open mock (a start or hand-in is broadcast);
+the reminder and the time-up notice are firings claimed once (`mock:<id>:remind`, `…:timed-out`).
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from datetime import timedelta
 
 from bot import grading
 from bot.clock import Clock
+from bot.firings import Firings
 from bot.i18n import bank_text
 from bot.invalid_response import InvalidResponse
 from bot.kinds import ChatRef, UserRef
 from bot.messages import notice
 from bot.model import Bank, Question, QuestionType
 from bot.outbox import Outbox
-from bot.ports import Scheduler
+from bot.ports import RESYNC, Broadcast, Scheduler
 from bot.presenting import correct_label, response_label
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
@@ -66,6 +70,8 @@ class Mocks:
         outbox: Outbox,
         clock: Clock,
         rng: random.Random,
+        firings: Firings | None = None,
+        broadcast: Broadcast | None = None,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -74,6 +80,11 @@ class Mocks:
         self.outbox = outbox
         self.clock = clock
         self.rng = rng
+        self.firings = firings or Firings()
+        self.broadcast = broadcast
+        if broadcast is not None:
+            broadcast.subscribe("mock", self._changed)
+            broadcast.subscribe(RESYNC, self._resync)
 
     # ------------------------------------------------------------ sitting
 
@@ -112,6 +123,7 @@ class Mocks:
                 raise
             return await self._view(again, again.position, language, intro=True, resumed=True)
         self._schedule(mock)
+        await self._tell(mock.id)
         return await self._view(mock, 0, language, intro=True)
 
     async def show(self, user: UserRef, number: int | None, language: str) -> MockQuestionView:
@@ -201,6 +213,7 @@ class Mocks:
         mock = await self._sitting(user)
         await self.store.quit(mock.id, self.clock.now())
         self._unschedule(mock.id)
+        await self._tell(mock.id)
 
     async def self_grade(self, user: UserRef, number: int, level: str, language: str) -> MockReportView:
         """Grade one's own short answer after hand-in, against its key points."""
@@ -258,6 +271,21 @@ class Mocks:
             self.scheduler.at(remind_job(mock.id), remind_at, lambda: self._remind(mock.id))
         self.scheduler.at(end_job(mock.id), mock.ends_at, lambda: self._time_up(mock.id))
 
+    async def _tell(self, mock_id: int) -> None:
+        if self.broadcast is not None:
+            await self.broadcast.publish("mock", str(mock_id))
+
+    async def _changed(self, key: str) -> None:
+        """Another process started or handed in a mock: keep (or drop) its jobs here too."""
+        mock = await self.store.get_mock(int(key))
+        if mock is not None and mock.state is MockState.OPEN:
+            self._schedule(mock)
+        else:
+            self._unschedule(int(key))
+
+    async def _resync(self, _key: str) -> None:
+        await self.restore()
+
     def _unschedule(self, mock_id: int) -> None:
         self.scheduler.cancel(remind_job(mock_id))
         self.scheduler.cancel(end_job(mock_id))
@@ -272,9 +300,13 @@ class Mocks:
         answers = await self.store.answers(mock.id)
         left = len(mock.items) - sum(1 for a in answers.values() if a.response is not None)
         minutes = max(1, round(self._remaining(mock) / 60))
-        await self.outbox.post_notice(
-            chat, notice("mock.reminder", chat.settings.language, count=minutes, unanswered=left)
-        )
+        async with self.quiz.store.unit_of_work():
+            if not await self.firings.once(f"mock:{mock.id}:remind"):
+                return  # another process reminded them
+            await self.outbox.owe(
+                chat, notice("mock.reminder", chat.settings.language, count=minutes, unanswered=left)
+            )
+        await self.outbox.drain(chat.id)
 
     async def _time_up(self, mock_id: int) -> None:
         mock = await self.store.get_mock(mock_id)
@@ -282,16 +314,16 @@ class Mocks:
             return
         handed = await self._hand_in(mock, timed_out=True)
         chat = await self.quiz.store.get_chat(mock.chat_id)
-        if chat is not None:
-            await self.outbox.post_notice(
-                chat,
-                notice(
-                    "mock.timed_out",
-                    chat.settings.language,
-                    score=_points(handed.score or 0),
-                    total=_points(handed.total),
-                ),
+        if chat is None:
+            return
+        score, total = _points(handed.score or 0), _points(handed.total)
+        async with self.quiz.store.unit_of_work():
+            if not await self.firings.once(f"mock:{mock.id}:timed-out"):
+                return  # another process told them
+            await self.outbox.owe(
+                chat, notice("mock.timed_out", chat.settings.language, score=score, total=total)
             )
+        await self.outbox.drain(chat.id)
 
     async def _hand_in(self, mock: Mock, *, timed_out: bool) -> Mock:
         now = self.clock.now()
@@ -318,6 +350,7 @@ class Mocks:
         state = MockState.GRADING if any(v == "pending" for v, _ in grades.values()) else MockState.DONE
         if await self.store.hand_in(mock.id, at, grades, score, state):
             self._unschedule(mock.id)
+            await self._tell(mock.id)
             await self.feed.study(studied)
         handed = await self.store.get_mock(mock.id)
         assert handed is not None
