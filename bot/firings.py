@@ -35,4 +35,3 @@ class Firings:
         """As `once`, but raise AlreadyFired instead of returning False."""
         if not await self.once(key):
             raise AlreadyFired(key)
-

@@ -16,7 +16,8 @@ class SqliteFiringStore:
     async def claim_firing(self, key: str, owner: str, now: datetime) -> bool:
         async with self.store.transaction() as db:
             cursor = await db.execute(
-                "INSERT OR IGNORE INTO firings (key, owner, fired_at) VALUES (?, ?, ?)", (key, owner, to_db(now))
+                "INSERT OR IGNORE INTO firings (key, owner, fired_at) VALUES (?, ?, ?)",
+                (key, owner, to_db(now)),
             )
         return cursor.rowcount == 1
 

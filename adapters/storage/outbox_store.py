@@ -91,8 +91,10 @@ class SqliteOutboxStore:
         async with self.store.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO outbox_leases (chat_id, owner, lease_until) VALUES (?, ?, ?) "
-                "ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until "
-                "WHERE outbox_leases.owner = excluded.owner OR outbox_leases.lease_until < ? RETURNING chat_id",
+                "ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner, "
+                "lease_until = excluded.lease_until "
+                "WHERE outbox_leases.owner = excluded.owner OR outbox_leases.lease_until < ? "
+                "RETURNING chat_id",
                 (chat_id, owner, to_db(until), to_db(now)),
             )
             held = await cursor.fetchall()

@@ -107,7 +107,8 @@ class SqliteScheduleStore:
 
     async def overdue_dailies(self, now: datetime) -> list[int]:
         rows = await self.store.all(
-            "SELECT id FROM rounds WHERE state = 'open' AND closes_at <= ? AND kind = 'daily' ORDER BY closes_at",
+            "SELECT id FROM rounds WHERE state = 'open' AND closes_at <= ? AND kind = 'daily' "
+            "ORDER BY closes_at",
             (to_db(now),),
         )
         return [int(r[0]) for r in rows]

@@ -76,8 +76,10 @@ class PostgresOutboxStore:
         async with self.store.transaction() as db:
             held = await db.fetchval(
                 "INSERT INTO outbox_leases (chat_id, owner, lease_until) VALUES ($1, $2, $3) "
-                "ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner, lease_until = excluded.lease_until "
-                "WHERE outbox_leases.owner = excluded.owner OR outbox_leases.lease_until < $4 RETURNING chat_id",
+                "ON CONFLICT (chat_id) DO UPDATE SET owner = excluded.owner, "
+                "lease_until = excluded.lease_until "
+                "WHERE outbox_leases.owner = excluded.owner OR outbox_leases.lease_until < $4 "
+                "RETURNING chat_id",
                 chat_id, owner, to_db(until), to_db(now),
             )  # fmt: skip
         return held is not None
@@ -88,9 +90,10 @@ class PostgresOutboxStore:
 
     async def renew_chats(self, owner: str, until: datetime) -> int:
         async with self.store.transaction() as db:
-            return affected(
-                await db.execute("UPDATE outbox_leases SET lease_until = $1 WHERE owner = $2", to_db(until), owner)
+            status = await db.execute(
+                "UPDATE outbox_leases SET lease_until = $1 WHERE owner = $2", to_db(until), owner
             )
+        return affected(status)
 
     async def unheld_chats(self, owner: str, now: datetime, owed_before: datetime, limit: int) -> list[int]:
         rows = await self.store.all(UNHELD, to_db(owed_before), owner, to_db(now), limit)

@@ -64,7 +64,8 @@ class PostgresScheduleStore:
 
     async def overdue_dailies(self, now: datetime) -> list[int]:
         rows = await self.store.all(
-            "SELECT id FROM rounds WHERE state = 'open' AND closes_at <= $1 AND kind = 'daily' ORDER BY closes_at",
+            "SELECT id FROM rounds WHERE state = 'open' AND closes_at <= $1 AND kind = 'daily' "
+            "ORDER BY closes_at",
             to_db(now),
         )
         return [int(r[0]) for r in rows]
