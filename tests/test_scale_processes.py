@@ -63,7 +63,7 @@ def refused_posts(server: FakeTelegramServer) -> int:
 @pytest.fixture
 async def two_processes(
     tmp_path: Path,
-    telegram_server: FakeTelegramServer,
+    telegram_server: FakeTelegramServer,  # noqa: F811
     pg_server: PgServer,  # noqa: F811
 ) -> AsyncIterator[tuple[list[BotProcess], str, datetime, datetime]]:
     dsn = await fresh_database(pg_server)
@@ -92,8 +92,8 @@ async def two_processes(
 
 
 async def test_dailies_posted_once_by_two_processes_and_the_survivor_takes_over_a_kill(
-    telegram_server: FakeTelegramServer,
-    two_processes,  # noqa: F811
+    telegram_server: FakeTelegramServer,  # noqa: F811
+    two_processes,
 ) -> None:
     server = telegram_server
     bots, dsn, first_at, second_at = two_processes
