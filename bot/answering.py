@@ -12,6 +12,7 @@ from bot.clicks import Act, Click, admitted
 from bot.i18n import LANGUAGES, t
 from bot.kinds import AnswerStatus, ChatRef, InputKind, UserRef
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
+from bot.ports import StoreUnavailable
 from bot.presenting import response_label
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
@@ -99,8 +100,19 @@ class Answering:
         language = (await self.quiz.chat(chat)).settings.language
         return TextReply(t(language, "receipt.closed"), language, closed=True)
 
+    def _unavailable(self, chat: ChatRef) -> TextReply:
+        """The database is away: nothing was recorded, and the person is asked to try again."""
+        language = self.quiz.known_language(chat)
+        return TextReply(t(language, "error.store_unavailable"), language)
+
     async def click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         """A button press or a form submit (`click.token` carries a form's text)."""
+        try:
+            return await self._click(click, user, chat)
+        except StoreUnavailable:
+            return self._unavailable(chat)
+
+    async def _click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         context = await admitted(self.quiz, click)
         if context is None:
             return await self._closed(chat)
@@ -133,6 +145,14 @@ class Answering:
         to the question message `reply_to` answers, else to the person's mock exam open in this
         chat (unless a question was asked after it began), else to the chat's open question. A
         self-grade word after a short answer grades it instead of answering again."""
+        try:
+            return await self._typed(chat, user, text, round_id, reply_to)
+        except StoreUnavailable:
+            return self._unavailable(chat)
+
+    async def _typed(
+        self, chat: ChatRef, user: UserRef, text: str, round_id: int | None, reply_to: str | None
+    ) -> AnswerReply:
         if round_id is None and reply_to is None and self.mock_typed is not None:
             taken = await self.mock_typed(chat, user, text)
             if taken is not None:

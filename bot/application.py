@@ -32,6 +32,7 @@ from bot.messages import (
     StatsView,
 )
 from bot.model import QuestionType
+from bot.ports import StoreUnavailable
 from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
@@ -143,7 +144,10 @@ class Application:
                 self._use_cases[name] = getattr(provider, name)
 
     async def language(self, chat: ChatRef) -> str:
-        return (await self.quiz.chat(chat)).settings.language
+        try:
+            return (await self.quiz.chat(chat)).settings.language
+        except StoreUnavailable:
+            return self.quiz.known_language(chat)
 
     async def question_posted(self, round_id: int, message_ref: str) -> None:
         """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""
@@ -184,6 +188,13 @@ class Application:
         return await self.run(parsed, caller)
 
     async def run(self, parsed: Parsed, caller: Caller) -> Reply:
+        try:
+            return await self._run(parsed, caller)
+        except StoreUnavailable:  # nothing was committed: the command may simply be sent again
+            language = caller.language or self.quiz.known_language(caller.chat)
+            return Reply(TextView(t(language, "error.store_unavailable_command")), language)
+
+    async def _run(self, parsed: Parsed, caller: Caller) -> Reply:
         language = caller.language or await self.language(caller.chat)
         command = parsed.command
         refusal = self._refusal(command, caller)

@@ -182,6 +182,11 @@ class Quiz:
         self._cache.users[key] = (user_id, ref.display_name)
         return user_id
 
+    def known_language(self, ref: ChatRef) -> str:
+        """The chat's language as kept here, else the default: for saying the database is away."""
+        chat = self._cache.chat((str(ref.platform), ref.chat_key))
+        return chat.settings.language if chat is not None else self.settings.language
+
     def bank_for(self, chat: Chat) -> Bank:
         return self.banks.get(chat.settings.bank_id) or self.banks[self.settings.default_bank]
 

@@ -33,7 +33,7 @@ from bot.daily import SWEEP_JOB, Dailies
 from bot.firings import Firings
 from bot.model import Bank
 from bot.outbox import Outbox
-from bot.ports import ChatPort, Scheduler, Storage, Store
+from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
 from bot.quiz import CoreSettings, Quiz
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
@@ -123,15 +123,24 @@ class App:
     async def _beat(self) -> None:
         """Say this process is alive, keep its outbox leases, and pace at its share of the rate."""
         now = self.clock.now()
-        alive = await self.storage.firings.heartbeat(self.owner, now, now + timedelta(seconds=ALIVE_SECONDS))
-        await self.outbox.renew()
+        try:
+            alive = await self.storage.firings.heartbeat(
+                self.owner, now, now + timedelta(seconds=ALIVE_SECONDS)
+            )
+            await self.outbox.renew()
+        except StoreUnavailable as exc:  # the next beat tries again; others may take over meanwhile
+            log.warning("cannot reach the database: %s", exc)
+            return
         self.outbox.share(alive)
 
     async def _sweep_due(self) -> None:
         """Take over what a dead process left: posts owed, deadlines passed, contest steps due."""
-        await self.outbox.take_over()
-        await self.dailies.sweep_overdue()
-        await self.contests.sweep()
+        try:
+            await self.outbox.take_over()
+            await self.dailies.sweep_overdue()
+            await self.contests.sweep()
+        except StoreUnavailable:
+            return  # the beat says so; the next sweep tries again
 
     async def _forget_firings(self) -> None:
         await self.storage.firings.forget_firings(self.clock.now() - FORGET_AFTER)

@@ -57,12 +57,23 @@ class PgServer:
             auth = ["--auth=scram-sha-256", f"--pwfile={pwfile}"]
         self._run("initdb", "-D", str(self.data), "-U", "postgres", *auth,
                   "--locale=C", "--encoding=UTF8", "--no-sync")  # fmt: skip
+        self._launch()
+        return self
+
+    def _launch(self) -> None:
         options = [f"-k {self.root}", "-c listen_addresses=''", f"-p {PORT}", "-c max_connections=200"]
         if not self.durable:  # test databases need no crash safety
             options += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "60",
                   "-o", " ".join(options), "start")  # fmt: skip
-        return self
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (every connection to it is cut): `resume()` it later."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start a halted server again, on the same socket and data."""
+        self._launch()
 
     def dsn(self, database: str = "postgres", *, password: str | None = None) -> str:
         login = "postgres" if password is None else f"postgres:{password}"

@@ -4,6 +4,9 @@ the leaderboards), on an asyncpg pool.
 Every write is one transaction on a pooled connection; reads go to the pool too and see only
 committed rows. A unit of work (`unit_of_work()`) pins one connection and one transaction to
 the task: every write (and read) the task makes through this backend meanwhile joins it.
+
+A lost server (restarting, network gone) raises the core's StoreUnavailable: nothing was
+committed, and the pool connects again by itself once the server is back.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
 from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
 from bot.kinds import ChatRef, RevealPolicy, UserRef
-from bot.ports import DuplicateDaily
+from bot.ports import DuplicateDaily, StoreUnavailable
 from bot.records import (
     AnswerOutcome,
     Chat,
@@ -36,6 +39,19 @@ from bot.records import (
     StreakRecord,
     UserTotals,
 )
+
+LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError)
+
+
+def is_lost(exc: BaseException) -> bool:
+    """The server or the connection to it is gone (not a refusal of the statement itself)."""
+    if isinstance(exc, LOST):
+        return True
+    return isinstance(exc, asyncpg.InterfaceError) and "closed" in str(exc)
+
+
+def unavailable(exc: BaseException) -> StoreUnavailable:
+    return StoreUnavailable(f"the PostgreSQL server cannot be reached: {type(exc).__name__}")
 
 
 def affected(status: str) -> int:
@@ -102,8 +118,13 @@ class PostgresStore:
         if joined is not None:
             yield joined
             return
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield conn
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield conn
+        except Exception as exc:
+            if is_lost(exc):
+                raise unavailable(exc) from exc
+            raise
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:
@@ -121,15 +142,25 @@ class PostgresStore:
 
     async def one(self, sql: str, *params: Any) -> asyncpg.Record | None:
         joined = self._unit_conn()
-        if joined is not None:
-            return await joined.fetchrow(sql, *params)
-        return await self.pool.fetchrow(sql, *params)
+        try:
+            if joined is not None:
+                return await joined.fetchrow(sql, *params)
+            return await self.pool.fetchrow(sql, *params)
+        except Exception as exc:
+            if is_lost(exc):
+                raise unavailable(exc) from exc
+            raise
 
     async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]:
         joined = self._unit_conn()
-        if joined is not None:
-            return list(await joined.fetch(sql, *params))
-        return list(await self.pool.fetch(sql, *params))
+        try:
+            if joined is not None:
+                return list(await joined.fetch(sql, *params))
+            return list(await self.pool.fetch(sql, *params))
+        except Exception as exc:
+            if is_lost(exc):
+                raise unavailable(exc) from exc
+            raise
 
     # ------------------------------------------------------------ chats and users
 
