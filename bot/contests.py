@@ -364,7 +364,10 @@ class Contests:
 
     # ------------------------------------------------------------ start-up
 
-    async def restore(self) -> None:
+    async def restore(self, *, others_running: bool = False) -> None:
+        """Pick up the running contests at start-up. Alone, a question interrupted by the stop
+        gets its whole timer again; with other processes running (they kept it going), its timer
+        here is merely set to when it ends."""
         now = self.clock.now()
         for contest in await self.store.running_contests():
             contest_id, position = contest.id, contest.position
@@ -377,6 +380,9 @@ class Contests:
                 await self._ask(contest_id, position)
             elif round_.state is RoundState.CLOSED:
                 await self._close(contest_id, position)
+            elif others_running:
+                when = max(contest.phase_until or now, now)
+                self._at(contest_id, when, functools.partial(self._close, contest_id, position))
             else:
                 # The question it was on gets its whole timer again.
                 closes_at = now + timedelta(seconds=contest.seconds)

@@ -97,19 +97,19 @@ class App:
 
         Jobs are added before the scheduler runs, so APScheduler takes them in one go.
         """
+        others_running = await self._beat() > 1  # processes already running keep their contests going
         missed = await self.dailies.restore()
-        await self.contests.restore()
+        await self.contests.restore(others_running=others_running)
         await self.mocks.restore()
         if self.study.reminders is not None:
             await self.study.reminders.restore()
         if self.broadcast is not None:
             await self.broadcast.start()
-        await self._beat()
         self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
         self._resuming = asyncio.create_task(self.outbox.resume(), name="outbox-resume")
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         self.scheduler.every(OUTBOX_AGE_JOB, OUTBOX_AGE_SECONDS, self._check_outbox)
-        self.scheduler.every(BEAT_JOB, BEAT_SECONDS, self._beat)
+        self.scheduler.every(BEAT_JOB, BEAT_SECONDS, self._keep_beating)
         self.scheduler.every(DUE_JOB, DUE_SECONDS, self._sweep_due)
         self.scheduler.every(FORGET_JOB, 3600, self._forget_firings)
         start = getattr(self.scheduler, "start", None)
@@ -120,8 +120,9 @@ class App:
     async def _check_outbox(self) -> None:
         await self.outbox.check_age()
 
-    async def _beat(self) -> None:
-        """Say this process is alive, keep its outbox leases, and pace at its share of the rate."""
+    async def _beat(self) -> int:
+        """Say this process is alive, keep its outbox leases, and pace at its share of the rate;
+        how many processes are alive (0: the database did not answer)."""
         now = self.clock.now()
         try:
             alive = await self.storage.firings.heartbeat(
@@ -130,8 +131,12 @@ class App:
             await self.outbox.renew()
         except StoreUnavailable as exc:  # the next beat tries again; others may take over meanwhile
             log.warning("cannot reach the database: %s", exc)
-            return
+            return 0
         self.outbox.share(alive)
+        return alive
+
+    async def _keep_beating(self) -> None:
+        await self._beat()
 
     async def _sweep_due(self) -> None:
         """Take over what a dead process left: posts owed, deadlines passed, contest steps due."""
