@@ -13,7 +13,9 @@ from tests.test_contests import ALICE, CHAT, bank, current_question, play  # noq
 
 
 async def test_the_other_process_takes_the_contests_steps_once_when_its_process_dies(
-    make_app, clock, pg_server: PgServer  # noqa: F811
+    make_app,
+    clock,
+    pg_server: PgServer,  # noqa: F811
 ) -> None:
     dsn = await fresh_database(pg_server)
     first = await make_app(database_url=dsn)
