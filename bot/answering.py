@@ -127,11 +127,11 @@ class Answering:
         language = context.chat.settings.language
         round_id = context.round.id
         if click.act is Act.TOGGLE:
-            chosen = self.quiz.selections.toggle(round_id, user, click.token or "")
+            chosen = await self.quiz.selections.toggle(round_id, user, click.token or "")
             label = response_label(context.question, ",".join(chosen), language) if chosen else ""
             return SelectionReply(label, language)
         if click.act is Act.SUBMIT:
-            chosen = self.quiz.selections.take(round_id, user)
+            chosen = await self.quiz.selections.take(round_id, user)
             if not chosen:
                 return SelectionReply("", language)
             return await self._submit(round_id, user, ",".join(chosen))

@@ -185,6 +185,21 @@ class ScheduleAndContestStore(DailyStore, ContestStore, Protocol):
     """Both, as one object (the backends keep schedules and contests together)."""
 
 
+class SelectionStore(Protocol):
+    """Multiple-choice selections being built with toggles before Submit, per round and person."""
+
+    async def toggle(self, round_id: int, user: UserRef, token: str) -> tuple[str, ...]:
+        """Add or remove `token`; the selection now, sorted."""
+        ...
+
+    async def get(self, round_id: int, user: UserRef) -> tuple[str, ...]: ...
+    async def take(self, round_id: int, user: UserRef) -> tuple[str, ...]:
+        """The selection, removed (it is being submitted)."""
+        ...
+
+    async def forget_round(self, round_id: int) -> None: ...
+
+
 class UploadedBankStore(Protocol):
     """Banks uploaded in chats (bot/bank_uploads.py)."""
 

@@ -43,7 +43,7 @@ from bot.messages import (
     SubmitAnswer,
 )
 from bot.model import Bank, Question, QuestionType
-from bot.ports import RESYNC, Broadcast, Store
+from bot.ports import RESYNC, Broadcast, SelectionStore, Store
 from bot.presenting import build_question, build_receipt, build_reveal, response_label
 from bot.quiz_cache import QuizCache, RoundContext
 from bot.quiz_settings import CoreSettings, QuizError, no_questions
@@ -88,7 +88,7 @@ class Quiz:
             ChatKind.GROUP: Throttle(clock, settings.ask_limit, settings.ask_window),
             ChatKind.PRIVATE: Throttle(clock, settings.private_ask_limit, settings.ask_window),
         }
-        self.selections = Selections()
+        self.selections: SelectionStore = Selections()
         self.broadcast: Broadcast | None = None  # other processes' caches, told of changes
 
     def share_caches(self, broadcast: Broadcast) -> None:
@@ -416,7 +416,7 @@ class Quiz:
         now = self.clock.now()
         closed = await self.store.close_round(round_id, now)
         self._cache.drop_round(round_id)
-        self.selections.forget_round(round_id)
+        await self.selections.forget_round(round_id)
         if not closed:
             return None
         await self._tell("round", round_id)

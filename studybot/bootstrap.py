@@ -218,6 +218,8 @@ async def bootstrap(
     broadcast = open_broadcast(storage, owner)
     firings = Firings(storage.firings, owner, clock)
     quiz.share_caches(broadcast)
+    if shared:  # a person's toggles may reach any process
+        quiz.selections = storage.selections
     outbox = Outbox(quiz, storage.outbox, store, clock=clock, owner=owner)
     dailies = Dailies(
         quiz,

@@ -20,6 +20,7 @@ from adapters.storage.mock_store import SqliteMockStore
 from adapters.storage.outbox_store import SqliteOutboxStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
+from adapters.storage.selection_store import SqliteSelectionStore
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from adapters.storage.postgres.outbox import PostgresOutboxStore
     from adapters.storage.postgres.reports import PostgresReportStore
     from adapters.storage.postgres.schedules import PostgresScheduleStore
+    from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
     from adapters.storage.postgres.study import PostgresStudyStore
 
@@ -46,6 +48,7 @@ class SqliteStorage:
         self.banks = SqliteBankStore(store)
         self.outbox = SqliteOutboxStore(store)
         self.firings = SqliteFiringStore(store)
+        self.selections = SqliteSelectionStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -67,6 +70,7 @@ class PostgresStorage:
         from adapters.storage.postgres.outbox import PostgresOutboxStore
         from adapters.storage.postgres.reports import PostgresReportStore
         from adapters.storage.postgres.schedules import PostgresScheduleStore
+        from adapters.storage.postgres.selections import PostgresSelectionStore
         from adapters.storage.postgres.study import PostgresStudyStore
 
         self.store = store
@@ -77,6 +81,7 @@ class PostgresStorage:
         self.reports: PostgresReportStore = PostgresReportStore(store)
         self.banks = PostgresBankStore(store)
         self.firings: PostgresFiringStore = PostgresFiringStore(store)
+        self.selections: PostgresSelectionStore = PostgresSelectionStore(store)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:

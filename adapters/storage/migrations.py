@@ -311,7 +311,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 10: several processes on one database: due firings claimed once each (an idempotency key
     # per schedule, round or contest, date or step, and kind), the outbox's per-chat delivery
-    # leases, and the processes alive
+    # leases, the processes alive, and multiple-choice selections being built (a person's
+    # clicks may reach any process)
     """
     CREATE TABLE firings (
         key TEXT PRIMARY KEY,
@@ -329,6 +330,13 @@ MIGRATIONS: tuple[str, ...] = (
         owner TEXT PRIMARY KEY,
         started_at TEXT NOT NULL,
         seen_until TEXT NOT NULL
+    );
+    CREATE TABLE selections (
+        round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+        platform TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        chosen TEXT NOT NULL,
+        PRIMARY KEY (round_id, platform, user_key)
     );
     """,
 )

@@ -10,7 +10,7 @@ import pytest
 
 from adapters.storage.backends import PostgresStorage, SqliteStorage
 from bot.messages import notice
-from tests.contract.helpers import SETTINGS, T0, chat_ref, new_round
+from tests.contract.helpers import SETTINGS, T0, chat_ref, new_round, user_ref
 
 
 async def second_process(storage: SqliteStorage | PostgresStorage) -> SqliteStorage | PostgresStorage:
@@ -123,3 +123,22 @@ async def test_overdue_dailies_are_the_open_daily_rounds_past_their_deadline(sto
     closed = await storage.store.open_round(new_round(chat.id, minutes=5, daily_date="2026-12-04"))
     await storage.store.close_round(closed.id, T0)
     assert await storage.schedules.overdue_dailies(T0 + timedelta(minutes=30)) == [due.id]
+
+
+async def test_a_selection_is_built_by_toggles_from_any_process_and_taken_once(storage):
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    round_ = await storage.store.open_round(new_round(chat.id, question="s-2"))
+    other = await second_process(storage)
+    try:
+        ann, bob = user_ref("ann"), user_ref("bob")
+        assert await storage.selections.toggle(round_.id, ann, "C") == ("C",)
+        assert await other.selections.toggle(round_.id, ann, "A") == ("A", "C")  # another process
+        assert await storage.selections.toggle(round_.id, ann, "C") == ("A",)
+        assert await other.selections.toggle(round_.id, bob, "B") == ("B",)
+        assert await storage.selections.get(round_.id, ann) == ("A",)
+        assert await other.selections.take(round_.id, ann) == ("A",)
+        assert await storage.selections.take(round_.id, ann) == ()  # taken once
+        await storage.selections.forget_round(round_.id)
+        assert await other.selections.get(round_.id, bob) == ()
+    finally:
+        await other.close()
