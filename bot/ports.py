@@ -200,6 +200,17 @@ class SelectionStore(Protocol):
     async def forget_round(self, round_id: int) -> None: ...
 
 
+class ThrottleStore(Protocol):
+    """Request limits counted in the database, so several processes keep one limit together."""
+
+    async def hit(self, key: str, limit: int, window: float, now: float) -> float:
+        """Count a request for `key` at `now` (epoch seconds): 0 if within `limit` in the window
+        begun by the key's first request, else the seconds until a new window begins."""
+        ...
+
+    async def forget_throttles(self, before: float) -> int: ...
+
+
 class UploadedBankStore(Protocol):
     """Banks uploaded in chats (bot/bank_uploads.py)."""
 
@@ -334,6 +345,10 @@ class Storage(UnitOfWork, Protocol):
     def banks(self) -> UploadedBankStore: ...
     @property
     def firings(self) -> FiringStore: ...
+    @property
+    def selections(self) -> SelectionStore: ...
+    @property
+    def throttles(self) -> ThrottleStore: ...
     async def close(self) -> None: ...
 
 

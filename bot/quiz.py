@@ -43,7 +43,7 @@ from bot.messages import (
     SubmitAnswer,
 )
 from bot.model import Bank, Question, QuestionType
-from bot.ports import RESYNC, Broadcast, SelectionStore, Store
+from bot.ports import RESYNC, Broadcast, SelectionStore, Store, ThrottleStore
 from bot.presenting import build_question, build_receipt, build_reveal, response_label
 from bot.quiz_cache import QuizCache, RoundContext
 from bot.quiz_settings import CoreSettings, QuizError, no_questions
@@ -90,6 +90,7 @@ class Quiz:
         }
         self.selections: SelectionStore = Selections()
         self.broadcast: Broadcast | None = None  # other processes' caches, told of changes
+        self.shared_limits: ThrottleStore | None = None  # set when several processes share them
 
     def share_caches(self, broadcast: Broadcast) -> None:
         """Keep the caches right while other processes change chats and rounds on the database."""
@@ -192,11 +193,18 @@ class Quiz:
 
     # ------------------------------------------------------------ asking
 
+    async def _ask_wait(self, kind: ChatKind, user: UserRef) -> float:
+        throttle = self._ask_throttles[kind]
+        if self.shared_limits is None:
+            return throttle.check((str(user.platform), user.user_key))
+        key = f"ask:{kind}:{user.platform}:{user.user_key}"
+        now = self.clock.now().timestamp()
+        return await self.shared_limits.hit(key, throttle.limit, throttle.window, now)
+
     async def ask(self, cmd: Ask) -> QuestionView:
         chat = await self.chat(cmd.chat)
         if cmd.user is not None:
-            throttle = self._ask_throttles[cmd.chat.kind]
-            wait = throttle.check((str(cmd.user.platform), cmd.user.user_key))
+            wait = await self._ask_wait(cmd.chat.kind, cmd.user)
             if wait:
                 raise QuizError("error.rate_limited", seconds=math.ceil(wait))
         now = self.clock.now()

@@ -148,7 +148,9 @@ class App:
             return  # the beat says so; the next sweep tries again
 
     async def _forget_firings(self) -> None:
-        await self.storage.firings.forget_firings(self.clock.now() - FORGET_AFTER)
+        before = self.clock.now() - FORGET_AFTER
+        await self.storage.firings.forget_firings(before)
+        await self.storage.throttles.forget_throttles(before.timestamp())
 
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)
@@ -218,8 +220,9 @@ async def bootstrap(
     broadcast = open_broadcast(storage, owner)
     firings = Firings(storage.firings, owner, clock)
     quiz.share_caches(broadcast)
-    if shared:  # a person's toggles may reach any process
+    if shared:  # a person's toggles and requests may reach any process
         quiz.selections = storage.selections
+        quiz.shared_limits = storage.throttles
     outbox = Outbox(quiz, storage.outbox, store, clock=clock, owner=owner)
     dailies = Dailies(
         quiz,

@@ -23,6 +23,7 @@ from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.selection_store import SqliteSelectionStore
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
+from adapters.storage.throttle_store import SqliteThrottleStore
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
     from adapters.storage.postgres.study import PostgresStudyStore
+    from adapters.storage.postgres.throttles import PostgresThrottleStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -49,6 +51,7 @@ class SqliteStorage:
         self.outbox = SqliteOutboxStore(store)
         self.firings = SqliteFiringStore(store)
         self.selections = SqliteSelectionStore(store)
+        self.throttles = SqliteThrottleStore(store)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -72,6 +75,7 @@ class PostgresStorage:
         from adapters.storage.postgres.schedules import PostgresScheduleStore
         from adapters.storage.postgres.selections import PostgresSelectionStore
         from adapters.storage.postgres.study import PostgresStudyStore
+        from adapters.storage.postgres.throttles import PostgresThrottleStore
 
         self.store = store
         self.outbox: PostgresOutboxStore = PostgresOutboxStore(store)
@@ -82,6 +86,7 @@ class PostgresStorage:
         self.banks = PostgresBankStore(store)
         self.firings: PostgresFiringStore = PostgresFiringStore(store)
         self.selections: PostgresSelectionStore = PostgresSelectionStore(store)
+        self.throttles: PostgresThrottleStore = PostgresThrottleStore(store)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:

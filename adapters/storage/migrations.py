@@ -311,8 +311,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 10: several processes on one database: due firings claimed once each (an idempotency key
     # per schedule, round or contest, date or step, and kind), the outbox's per-chat delivery
-    # leases, the processes alive, and multiple-choice selections being built (a person's
-    # clicks may reach any process)
+    # leases, the processes alive, multiple-choice selections being built (a person's clicks
+    # may reach any process), and request limits counted for all processes together
     """
     CREATE TABLE firings (
         key TEXT PRIMARY KEY,
@@ -337,6 +337,11 @@ MIGRATIONS: tuple[str, ...] = (
         user_key TEXT NOT NULL,
         chosen TEXT NOT NULL,
         PRIMARY KEY (round_id, platform, user_key)
+    );
+    CREATE TABLE throttles (
+        key TEXT PRIMARY KEY,
+        started REAL NOT NULL,
+        hits INTEGER NOT NULL
     );
     """,
 )

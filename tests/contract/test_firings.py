@@ -142,3 +142,17 @@ async def test_a_selection_is_built_by_toggles_from_any_process_and_taken_once(s
         assert await other.selections.get(round_.id, bob) == ()
     finally:
         await other.close()
+
+
+async def test_a_limit_counted_in_the_database_holds_for_all_processes_together(storage):
+    other = await second_process(storage)
+    try:
+        t0 = T0.timestamp()
+        assert await storage.throttles.hit("ask:group:discord:ann", 2, 60.0, t0) == 0
+        assert await other.throttles.hit("ask:group:discord:ann", 2, 60.0, t0 + 1) == 0
+        assert await storage.throttles.hit("ask:group:discord:ann", 2, 60.0, t0 + 10) == 50.0
+        assert await other.throttles.hit("ask:group:discord:bob", 2, 60.0, t0 + 10) == 0  # per key
+        assert await other.throttles.hit("ask:group:discord:ann", 2, 60.0, t0 + 60) == 0  # a new window
+        assert await storage.throttles.forget_throttles(t0 + 30) == 1  # bob's
+    finally:
+        await other.close()
