@@ -242,28 +242,33 @@ class Outbox:
         if chat_id in self._waiting:
             return
         async with self._locks.hold(chat_id):
-            if chat_id in self._waiting:
-                return
-            now = self.clock.now()
-            if not await self.posts.hold_chat(chat_id, self.owner, now, now + self.lease):
-                return  # another process delivers to this chat
-            waiting = False
-            try:
-                while True:
-                    post = await self.posts.next_post(chat_id)
-                    if post is None:
-                        return
-                    delay = await self._attempt(post)
-                    if delay == PARK:
-                        self._parked.add(chat_id)
-                        return
-                    if delay is not None:
-                        self._retry_in(chat_id, delay)  # the lease is kept (and renewed) meanwhile
-                        waiting = True
-                        return
-            finally:
-                if not waiting:
-                    await self._release(chat_id)
+            while chat_id not in self._waiting:
+                now = self.clock.now()
+                if not await self.posts.hold_chat(chat_id, self.owner, now, now + self.lease):
+                    return  # another process delivers to this chat
+                try:
+                    emptied = await self._deliver(chat_id)
+                finally:
+                    if chat_id not in self._waiting:  # a retry timer keeps the lease (renewed)
+                        await self._release(chat_id)
+                # A post owed by another process while this one held the lease found it taken:
+                # look once more now that it is given back.
+                if not emptied or await self.posts.next_post(chat_id) is None:
+                    return
+
+    async def _deliver(self, chat_id: int) -> bool:
+        """Deliver the chat's posts in order (holding its lease); True once it is owed nothing."""
+        while True:
+            post = await self.posts.next_post(chat_id)
+            if post is None:
+                return True
+            delay = await self._attempt(post)
+            if delay == PARK:
+                self._parked.add(chat_id)
+                return False
+            if delay is not None:
+                self._retry_in(chat_id, delay)
+                return False
 
     async def _release(self, chat_id: int) -> None:
         try:
