@@ -350,16 +350,18 @@ class Dailies:
 
     # ------------------------------------------------------------ start-up
 
-    async def restore(self) -> list[int]:
+    async def restore(self, *, others_running: bool = False) -> list[int]:
         """Rebuild jobs from the database and close rounds whose deadline passed while the bot
-        was down; returns the chats whose daily was missed within grace, for `post_missed()`."""
+        was down; returns the chats whose daily was missed within grace, for `post_missed()`.
+        With other processes running the bot was not down: they (or the sweep) close on time."""
         now = self.clock.now()
         await self.sweep_practice()
         for round_ in await self.quiz.store.open_rounds():
             if round_.kind is not RoundKind.DAILY:
                 continue
             if round_.closes_at <= now:
-                await self.close_and_reveal(round_.id, late=True)
+                if not others_running:
+                    await self.close_and_reveal(round_.id, late=True)
             else:
                 self.schedule_close(round_)
         missed: list[int] = []

@@ -98,7 +98,7 @@ class App:
         Jobs are added before the scheduler runs, so APScheduler takes them in one go.
         """
         others_running = await self._beat() > 1  # processes already running keep their contests going
-        missed = await self.dailies.restore()
+        missed = await self.dailies.restore(others_running=others_running)
         await self.contests.restore(others_running=others_running)
         await self.mocks.restore()
         if self.study.reminders is not None:
