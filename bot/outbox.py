@@ -173,6 +173,7 @@ class Outbox:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         owner: str = "solo",
         lease_seconds: float = LEASE_SECONDS,
+        pin_while_sending: bool = False,
     ) -> None:
         self.chats = chats
         self.posts = posts
@@ -192,6 +193,9 @@ class Outbox:
         self.failures = 0  # posts refused for good (or with no platform to post them)
         self.delivered = 0
         self.owner = owner  # this process, in the delivery leases
+        # With several processes, each send runs inside its transaction (a pooled connection is
+        # held meanwhile); one SQLite process would hold its only writer, and needs no takeover.
+        self.pin_while_sending = pin_while_sending
         self.lease = timedelta(seconds=lease_seconds)
         self._processes = 1
         self._parked: set[int] = set()  # chats on a platform this process does not run
@@ -308,7 +312,15 @@ class Outbox:
             chat = replace(chat, ref=replace(chat.ref, chat_key=self._moved[chat.id]))
         await self.pacers[platform].acquire(chat.ref.chat_key)
         try:
-            result = await _send(port, chat.ref, view)
+            if self.pin_while_sending:
+                # The transaction is open before the send, so only its commit separates the
+                # platform taking the post from the record of it: a process killed in between
+                # leaves a post another process sends again.
+                async with self.posts.unit_of_work():
+                    result = await _send(port, chat.ref, view)
+                    await self._delivered(post, view, result)
+            else:
+                result = await _send(port, chat.ref, view)
         except ChatMoved as moved:
             log.info("chat %s moved to %s; following it", chat.ref.chat_key, moved.new_chat_key)
             await self.chats.move_chat(chat.ref, moved.new_chat_key)
@@ -330,16 +342,20 @@ class Outbox:
             delay = min(self.base_delay * 2**post.attempts, self.max_delay)
             reason = f"{type(exc).__name__}: {exc}"
         else:
-            async with self.posts.unit_of_work():
-                if isinstance(view, QuestionView) and isinstance(result, str) and result:
-                    await self.chats.set_message_ref(view.round_id, result)
-                await self.posts.post_delivered(post.id)
+            if not self.pin_while_sending:
+                async with self.posts.unit_of_work():
+                    await self._delivered(post, view, result)
             self.delivered += 1
             return None
         await self.posts.post_failed(post.id, reason)
         log.info("%s to %s chat %s failed (%s); attempt %d, retry in %.1fs",
                  post.what, platform, chat.ref.chat_key, reason, post.attempts + 1, delay)  # fmt: skip
         return delay
+
+    async def _delivered(self, post: PendingPost, view: PostView, result: str | None) -> None:
+        if isinstance(view, QuestionView) and isinstance(result, str) and result:
+            await self.chats.set_message_ref(view.round_id, result)
+        await self.posts.post_delivered(post.id)
 
     async def _current(self, post: PendingPost) -> PostView:
         """A reveal edits the question message, whose ref may have come after the reveal was owed."""

@@ -223,7 +223,7 @@ async def bootstrap(
     if shared:  # a person's toggles and requests may reach any process
         quiz.selections = storage.selections
         quiz.shared_limits = storage.throttles
-    outbox = Outbox(quiz, storage.outbox, store, clock=clock, owner=owner)
+    outbox = Outbox(quiz, storage.outbox, store, clock=clock, owner=owner, pin_while_sending=shared)
     dailies = Dailies(
         quiz,
         schedules,
