@@ -113,6 +113,11 @@ def _hhmm(value: Any) -> Any:
     raise ValueError("not HH:MM")
 
 
+def _digits(value: Any) -> Any:
+    """A number given as text (an environment variable) is that number."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
 FilePath = Annotated[Path, BeforeValidator(_nonempty_path), AfterValidator(_in_file_folder)]
 Positive = Annotated[float, Field(gt=0, strict=True)]
 PositiveInt = Annotated[int, Field(gt=0, strict=True)]
@@ -199,6 +204,10 @@ class Config(BaseModel):
     quiz_per_minute: QuizRateConfig = Field(
         default_factory=QuizRateConfig, description="a mapping with private and group limits"
     )
+    http_port: Annotated[int | None, BeforeValidator(_digits)] = Field(None, ge=0, lt=65536, strict=True,
+                                  description="a port number 1-65535 for /healthz, /readyz and /metrics "
+                                  "(0: any free port; unset: no HTTP server)")  # fmt: skip
+    http_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,
                                        description="a port number 1-65535 (0: any free port)")  # fmt: skip
@@ -243,6 +252,7 @@ class _Environment(BaseSettings):
 
     data_dir: Annotated[Path | None, AfterValidator(_absolute)] = Field(None, alias="STUDYBOT_DATA_DIR")
     database_url: SecretStr | None = Field(None, alias="STUDYBOT_DATABASE_URL")
+    http_port: str | None = Field(None, alias="STUDYBOT_HTTP_PORT")  # read as a number by Config
     discord_token: SecretStr | None = Field(None, alias="DISCORD_TOKEN")
     telegram_token: SecretStr | None = Field(None, alias="TELEGRAM_TOKEN")
     discord_api_base: str | None = Field(None, alias="DISCORD_API_BASE")
@@ -263,7 +273,7 @@ class _Environment(BaseSettings):
         return (_GivenEnvironment(settings_cls),)
 
 
-_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url"}
+_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url", "http_port"}
 FILE_KEYS = tuple(name for name in Config.model_fields if name not in _ENV_ONLY)
 
 

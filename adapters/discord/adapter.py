@@ -125,6 +125,11 @@ class DiscordAdapter:
         await self._sync()
         log.info("discord: logged in as %s (%s guilds)", client.user, len(client.guilds))
 
+    def connected(self) -> bool:
+        """The gateway session is up and ready (for /readyz)."""
+        client = self.client
+        return client is not None and client.is_ready() and not client.is_closed()
+
     async def _sync(self) -> None:
         assert self.client is not None
         tree = self.client.tree
