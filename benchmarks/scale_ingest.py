@@ -1,0 +1,228 @@
+"""Durable answer ingest across processes: PostgreSQL with 1, 2 and 4 processes against SQLite
+with 1, in one run (issue 12: PostgreSQL with 2 processes >= SQLite with 1).
+
+Each process is a child of this script with its own storage backend (its own asyncpg pool, or
+its own SQLite connections) and its own GroupCommitter over `record_answers`, as each
+`studybot run` process has: every answer is counted only when the transaction holding it has
+committed. Durable on both sides: SQLite with synchronous=FULL in WAL mode, PostgreSQL with
+fsync and synchronous_commit on (its own server, started here by tests/pg_server.py in a
+temporary folder on the same disk). The answers (rounds, users, the work list) are the ones of
+benchmarks/pg_ingest.py; the parent prepares a fresh database per row, splits the answers among
+the children, starts them together and reports the summed rate: all answers over the time from
+the first child's start to the last child's last acknowledgement.
+
+Two shapes, as pg_ingest: a burst (each child submits its share at once) and a steady crowd
+(C clients in all, split among the children, each sending its next answer once the last was
+acknowledged).
+
+    python -m benchmarks.scale_ingest [--answers 20000] [--clients 200] [--processes 1,2,4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make `benchmarks` and the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from adapters.storage.backends import PostgresStorage, SqliteStorage, open_storage
+from benchmarks._common import ROOT, environment, environment_lines, stderr
+from benchmarks.pg_ingest import burst, crowd, prepare, work
+from bot.group_commit import GroupCommitter
+from bot.records import AnswerOutcome, NewAnswer
+from tests.pg_server import PgServer, find_bin_dir
+
+SHAPES = ("burst", "crowd")
+TARGET_PROCESSES = 2  # PostgreSQL with this many processes must reach SQLite with one
+
+
+# ---------------------------------------------------------------- the child (one bot process)
+
+
+async def child_main(spec: dict[str, Any], index: int, count: int) -> None:
+    storage = await open_storage(spec["url"], spec["path"], synchronous="FULL")
+    try:
+        answers, clients = spec["answers"], spec["clients"]
+        every = work(spec["round_ids"], spec["user_ids"], 2 * answers)
+        shares = {"burst": every[:answers][index::count], "crowd": every[answers:][index::count]}
+        committer: GroupCommitter[NewAnswer, AnswerOutcome] = GroupCommitter(storage.store.record_answers)
+        mine = max(1, clients // count)
+        for shape in SHAPES:
+            await _line("ready")
+            batch = shares[shape]
+            began = time.time()
+            if shape == "burst":
+                await burst(committer.submit, batch)
+            else:
+                await crowd(committer.submit, batch, mine)
+            ended = time.time()
+            result = {"answers": len(batch), "began": began, "ended": ended, "batches": committer.batches}
+            print("RESULT " + json.dumps(result), flush=True)
+    finally:
+        await storage.close()
+
+
+async def _line(word: str) -> None:
+    """Say `word`, then wait for the parent's go (one line on stdin)."""
+    print(word.upper(), flush=True)
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    if line.strip() != "go":
+        raise SystemExit("the parent went away")
+
+
+# ---------------------------------------------------------------- the parent
+
+
+@dataclass
+class Row:
+    backend: str
+    processes: int
+    rates: dict[str, float]  # shape -> answers/s summed over the processes
+    transactions: dict[str, int]
+
+
+async def _expect(proc: asyncio.subprocess.Process, prefix: str) -> str:
+    assert proc.stdout is not None
+    while True:
+        raw = await proc.stdout.readline()
+        if not raw:
+            raise RuntimeError(f"a child exited (code {await proc.wait()}) before saying {prefix}")
+        line = raw.decode().strip()
+        if line.startswith(prefix):
+            return line[len(prefix) :].strip()
+
+
+async def run_row(backend: str, processes: int, spec: dict[str, Any], folder: Path) -> Row:
+    spec_path = folder / f"spec-{backend}-{processes}.json"
+    spec_path.write_text(json.dumps(spec))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "benchmarks.scale_ingest", "--child", str(spec_path)]
+    pipes = {"stdin": asyncio.subprocess.PIPE, "stdout": asyncio.subprocess.PIPE}
+    procs = [
+        await asyncio.create_subprocess_exec(*command, str(i), str(processes), env=env, cwd=ROOT, **pipes)
+        for i in range(processes)
+    ]
+    rates: dict[str, float] = {}
+    transactions: dict[str, int] = {}
+    try:
+        done_batches = [0] * processes
+        for shape in SHAPES:
+            await asyncio.gather(*(_expect(p, "READY") for p in procs))
+            for p in procs:
+                assert p.stdin is not None
+                p.stdin.write(b"go\n")
+            results = [json.loads(r) for r in await asyncio.gather(*(_expect(p, "RESULT") for p in procs))]
+            total = sum(r["answers"] for r in results)
+            seconds = max(r["ended"] for r in results) - min(r["began"] for r in results)
+            rates[shape] = total / seconds
+            transactions[shape] = sum(r["batches"] for r in results) - sum(done_batches)
+            done_batches = [r["batches"] for r in results]
+        for p in procs:
+            if await p.wait() != 0:
+                raise RuntimeError(f"a {backend} child failed")
+    finally:
+        for p in procs:
+            if p.returncode is None:
+                p.kill()
+                await p.wait()
+    return Row(backend, processes, rates, transactions)
+
+
+async def fresh_spec(
+    storage: SqliteStorage | PostgresStorage, url: str | None, path: str, answers: int, clients: int
+) -> dict[str, Any]:
+    round_ids, user_ids = await prepare(storage, 2 * answers // 20 + 1)
+    return {"url": url, "path": path, "answers": answers, "clients": clients,
+            "round_ids": round_ids, "user_ids": user_ids}  # fmt: skip
+
+
+async def main_async(answers: int, clients: int, counts: list[int]) -> None:
+    bin_dir = find_bin_dir()
+    if bin_dir is None:
+        raise SystemExit("PostgreSQL binaries (initdb, pg_ctl) not found")
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="studybot-scale-") as name:
+        folder = Path(name)
+        header = environment_lines(environment(folder))
+        stderr("SQLite, 1 process ...")
+        db = folder / "bench.db"
+        sqlite = await SqliteStorage.open(db, synchronous="FULL")
+        try:
+            spec = await fresh_spec(sqlite, None, str(db), answers, clients)
+        finally:
+            await sqlite.close()
+        rows.append(await run_row("SQLite", 1, spec, folder))
+        server = PgServer(bin_dir, durable=True).start()
+        try:
+            admin = await PostgresStorage.open(server.dsn())
+            try:
+                for n in counts:
+                    stderr(f"PostgreSQL, {n} processes ...")
+                    database = f"bench_{n}"
+                    await admin.store.pool.execute(f"CREATE DATABASE {database}")
+                    url = server.dsn(database)
+                    postgres = await PostgresStorage.open(url)
+                    try:
+                        spec = await fresh_spec(postgres, url, "", answers, clients)
+                    finally:
+                        await postgres.close()
+                    rows.append(await run_row("PostgreSQL", n, spec, folder))
+            finally:
+                await admin.close()
+        finally:
+            server.stop()
+    print_table(rows, answers, clients, header)
+
+
+def print_table(rows: list[Row], answers: int, clients: int, header: list[str]) -> None:
+    title = f"durable answer ingest by process count, acknowledged after commit ({answers:,} answers a shape)"
+    print(title)
+    print("=" * len(title))
+    for line in header:
+        print(line)
+    print()
+    base = rows[0]
+    shapes = {"burst": "burst", "crowd": f"crowd of {clients} clients"}
+    columns = f"{'answers/s':>12}{'txns':>8}{'vs SQLite-1':>13}"
+    print(f"  {'backend, processes':<26}{'shape':<24}{columns}   target")
+    for row in rows:
+        for shape in SHAPES:
+            ratio = row.rates[shape] / base.rates[shape]
+            target = ""
+            if row.backend == "PostgreSQL" and row.processes == TARGET_PROCESSES:
+                target = ">= 1.00x  " + ("target met" if ratio >= 1.0 else "MISSED")
+            label = f"{row.backend}, {row.processes}"
+            print(f"  {label:<26}{shapes[shape]:<24}{row.rates[shape]:>12,.0f}"
+                  f"{row.transactions[shape]:>8,}{ratio:>12.2f}x   {target}".rstrip())  # fmt: skip
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print()
+    print(f"notes: every process and the PostgreSQL server share this machine's {cores} cores; SQLite-1 is")
+    print("measured in the same run, through the same child process code, on the same disk.")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--answers", type=int, default=20000)
+    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--processes", default="1,2,4", help="PostgreSQL process counts, e.g. 1,2,4")
+    parser.add_argument("--child", nargs=3, metavar=("SPEC", "INDEX", "COUNT"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        spec, index, count = args.child
+        asyncio.run(child_main(json.loads(Path(spec).read_text()), int(index), int(count)))
+        return
+    counts = [int(n) for n in args.processes.split(",")]
+    asyncio.run(main_async(args.answers, args.clients, counts))
+
+
+if __name__ == "__main__":
+    main()
