@@ -1,9 +1,10 @@
 """The write side of answers on PostgreSQL: the group-commit batch insert, scoring and streaks.
 
-Each function runs inside a transaction the store opened. A batch is sent as arrays and
-unnested into one INSERT … SELECT per answer policy, whatever its size; RETURNING (with the
-xmax = 0 test that tells an inserted row from an updated one) says which answers are new, where
-SQLite relies on the order of rowids.
+A batch is sent as arrays and unnested into one INSERT … SELECT per answer policy, whatever its
+size; RETURNING (with the xmax = 0 test that tells an inserted row from an updated one) says
+which answers are new, where SQLite relies on the order of rowids. `record_answers` runs on a
+connection of its own or in the caller's unit of work; the others inside a transaction the
+store opened.
 """
 
 from __future__ import annotations
@@ -23,17 +24,65 @@ _INCOMING = (
     "AS i(seq, round_id, user_id, response, answered_at, verdict, fraction, points, week_key, month_key)"
 )
 _ELIGIBLE = "r.state = 'open' AND i.answered_at < r.closes_at"
-# The rounds are share-locked first (the CTE): a close committing meanwhile is waited for, and the
-# locked rows are then its closed versions; a close that comes later waits for this transaction
-# (so its scoring counts these answers). Later statements of the transaction see the same state.
+# The rounds are share-locked first: a close committing meanwhile is waited for, and the locked
+# rows are then its closed versions; a close that comes later waits for this transaction (so its
+# scoring counts these answers).
+_LOCK_ROUNDS = (
+    "SELECT id, state, closes_at, answer_policy, reveal, chat_id FROM rounds WHERE id = ANY($2::bigint[]) "
+    "ORDER BY id FOR SHARE"
+)
+
+_LOCK_AGAIN = "SELECT 1 FROM rounds WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE"
+
+
+def _scores(source: str, where: str) -> str:
+    """Add the selected answers of `source` (the answers table, or the rows an INSERT returned)
+    to the materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES does on SQLite:
+    every answer counts in its chat's scope and, inside a Discord guild, the guild's; each in
+    three windows. Summed per (scope, window, user) first, since ON CONFLICT DO UPDATE may touch
+    a row once per statement and one batch can hold several answers of a user; the time the
+    score was reached is the last answer that earned points (the first answer when none did)."""
+    return f"""
+INSERT INTO scores AS t (scope, win, user_id, points, answers, correct, reached_at)
+SELECT scope, win, user_id, sum(points), count(*), sum(correct),
+       coalesce(max(answered_at) FILTER (WHERE points > 0), min(answered_at))
+FROM (
+    SELECT
+        CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END AS scope,
+        CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END AS win,
+        a.user_id, a.points, (a.verdict = 'correct')::int AS correct, a.answered_at
+    FROM {source} a
+    JOIN rounds r ON r.id = a.round_id
+    JOIN chats c ON c.id = r.chat_id
+    CROSS JOIN (VALUES (0), (1)) s(k)
+    CROSS JOIN (VALUES (0), (1), (2)) w(n)
+    WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
+) answered
+GROUP BY scope, win, user_id
+ON CONFLICT (scope, win, user_id) DO UPDATE SET
+    points = t.points + excluded.points,
+    answers = t.answers + excluded.answers,
+    correct = t.correct + excluded.correct,
+    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > t.reached_at
+                      THEN excluded.reached_at ELSE t.reached_at END
+"""
+
+
+# The answers table's rows chosen by {where} (close_round, self_grade, the changeable path).
+APPLY_SCORES = _scores("answers", "{where}")
+
+# The common case in one statement (so, outside a unit of work, one round trip that commits on its
+# own): lock the rounds, insert the answers to first-answer-counts rounds in the order given
+# (ON CONFLICT keeps an earlier answer), and score those of rounds graded on the spot.
 _INSERT_FIRST = (
-    "WITH r AS (SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
-    "ORDER BY id FOR SHARE) "
-    "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
-    "week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
+    f"WITH r AS ({_LOCK_ROUNDS}), "
+    "inserted AS (INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, "
+    "points, week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
     f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN r ON r.id = i.round_id "
     f"WHERE {_ELIGIBLE} AND r.answer_policy = 'first' ORDER BY i.seq "
-    "ON CONFLICT (round_id, user_id) DO NOTHING RETURNING id"
+    "ON CONFLICT (round_id, user_id) DO NOTHING "
+    "RETURNING id, round_id, user_id, verdict, points, answered_at, week_key, month_key), "
+    "scored AS (" + _scores("inserted", "r.reveal = 'practice'").strip() + ") SELECT id FROM inserted"
 )
 # ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
 # (round, user) is the one kept, as the sequence of updates would leave it.
@@ -54,27 +103,6 @@ _RESULTS = (
     "LEFT JOIN answers a ON a.round_id = i.round_id AND a.user_id = i.user_id ORDER BY i.seq"
 )
 
-# The materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES, in PostgreSQL's SQL.
-APPLY_SCORES = """
-INSERT INTO scores AS t (scope, win, user_id, points, answers, correct, reached_at)
-SELECT
-    CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END,
-    CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END,
-    a.user_id, a.points, 1, (a.verdict = 'correct')::int, a.answered_at
-FROM answers a
-JOIN rounds r ON r.id = a.round_id
-JOIN chats c ON c.id = r.chat_id
-CROSS JOIN (VALUES (0), (1)) s(k)
-CROSS JOIN (VALUES (0), (1), (2)) w(n)
-WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
-ON CONFLICT (scope, win, user_id) DO UPDATE SET
-    points = t.points + excluded.points,
-    answers = t.answers + excluded.answers,
-    correct = t.correct + excluded.correct,
-    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > t.reached_at
-                      THEN excluded.reached_at ELSE t.reached_at END
-"""
-
 
 def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
     return [
@@ -94,21 +122,30 @@ def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
 async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
     """Insert a batch with set-based SQL; the database decides, as on SQLite: a closed or overdue
     round takes nothing, UNIQUE(round_id, user_id) keeps the first answer (the last, in a
-    changeable round), answers to rounds graded on the spot are scored in the same transaction.
+    changeable round), answers to rounds graded on the spot are scored with them.
+
+    Outside a unit of work the common case (every answer new, to first-answer rounds) is one
+    statement that commits on its own; the rest (changeable rounds, refusals) then follows in a
+    transaction of its own, so an answer committed by the first may be told to try again if the
+    second fails, and then finds itself stored: never the other way round.
     """
     columns = _columns(batch)
     new_ids: set[int] = {row[0] for row in await db.fetch(_INSERT_FIRST, *columns)}
-    if len(new_ids) != len(batch):
+    if len(new_ids) == len(batch):
+        return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
+    async with db.transaction():
+        await db.execute(_LOCK_AGAIN, columns[1])
+        changed: list[int] = []
         for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
             if inserted:
                 new_ids.add(answer_id)
-    if new_ids and any(a.scored_now for a in batch):
-        await db.execute(
-            APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), list(new_ids)
-        )
-    if len(new_ids) == len(batch):
-        return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
-    return answer_outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids.__contains__)
+                changed.append(answer_id)
+        if changed:
+            await db.execute(
+                APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), changed
+            )
+        found = await db.fetch(_RESULTS, *columns)
+    return answer_outcomes(batch, found, new_ids.__contains__)
 
 
 async def update_streaks(db: asyncpg.Connection, chat_id: int, round_id: int, date: str) -> None:
