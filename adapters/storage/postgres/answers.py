@@ -28,7 +28,7 @@ _ELIGIBLE = "r.state = 'open' AND i.answered_at < r.closes_at"
 # rows are then its closed versions; a close that comes later waits for this transaction (so its
 # scoring counts these answers).
 _LOCK_ROUNDS = (
-    "SELECT id, state, closes_at, answer_policy, reveal, chat_id FROM rounds WHERE id = ANY($2::bigint[]) "
+    "SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
     "ORDER BY id FOR SHARE"
 )
 
@@ -36,12 +36,12 @@ _LOCK_AGAIN = "SELECT 1 FROM rounds WHERE id = ANY($1::bigint[]) ORDER BY id FOR
 
 
 def _scores(source: str, where: str) -> str:
-    """Add the selected answers of `source` (the answers table, or the rows an INSERT returned)
-    to the materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES does on SQLite:
-    every answer counts in its chat's scope and, inside a Discord guild, the guild's; each in
-    three windows. Summed per (scope, window, user) first, since ON CONFLICT DO UPDATE may touch
-    a row once per statement and one batch can hold several answers of a user; the time the
-    score was reached is the last answer that earned points (the first answer when none did)."""
+    """Add the selected answers of `source` (the answers table, or the rows an INSERT returned) to
+    the materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES does on SQLite: every
+    answer counts in its chat's scope and, inside a Discord guild, the guild's; each in three
+    windows. Summed per (scope, window, user) first, since ON CONFLICT DO UPDATE may touch a row
+    once per statement and one batch can hold several answers of a user; the time the score was
+    reached is the last answer that earned points (the first answer when none did)."""
     return f"""
 INSERT INTO scores AS t (scope, win, user_id, points, answers, correct, reached_at)
 SELECT scope, win, user_id, sum(points), count(*), sum(correct),
@@ -73,17 +73,23 @@ APPLY_SCORES = _scores("answers", "{where}")
 
 # The common case in one statement (so, outside a unit of work, one round trip that commits on its
 # own): lock the rounds, insert the answers to first-answer-counts rounds in the order given
-# (ON CONFLICT keeps an earlier answer), and score those of rounds graded on the spot.
+# (ON CONFLICT keeps an earlier answer).
 _INSERT_FIRST = (
-    f"WITH r AS ({_LOCK_ROUNDS}), "
-    "inserted AS (INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, "
-    "points, week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
+    "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
+    "week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
     f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN r ON r.id = i.round_id "
     f"WHERE {_ELIGIBLE} AND r.answer_policy = 'first' ORDER BY i.seq "
-    "ON CONFLICT (round_id, user_id) DO NOTHING "
-    "RETURNING id, round_id, user_id, verdict, points, answered_at, week_key, month_key), "
-    "scored AS (" + _scores("inserted", "r.reveal = 'practice'").strip() + ") SELECT id FROM inserted"
+    "ON CONFLICT (round_id, user_id) DO NOTHING RETURNING id"
 )
+_SCORE_INSERTED = _scores("inserted", "r.reveal = 'practice'").strip()
+# The same, when the batch holds answers graded on the spot: those of practice rounds are scored
+# in the same statement (their rounds found by key: a practice batch touches many rounds).
+_INSERT_FIRST_SCORED = (
+    f"WITH r AS ({_LOCK_ROUNDS}), inserted AS ({_INSERT_FIRST}, round_id, user_id, verdict, points, "
+    "answered_at, week_key, month_key), "
+    f"scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
+)
+_INSERT_FIRST = f"WITH r AS ({_LOCK_ROUNDS}) {_INSERT_FIRST}"
 # ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
 # (round, user) is the one kept, as the sequence of updates would leave it.
 _INSERT_CHANGEABLE = (
@@ -130,7 +136,8 @@ async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> 
     second fails, and then finds itself stored: never the other way round.
     """
     columns = _columns(batch)
-    new_ids: set[int] = {row[0] for row in await db.fetch(_INSERT_FIRST, *columns)}
+    first = _INSERT_FIRST_SCORED if any(a.scored_now for a in batch) else _INSERT_FIRST
+    new_ids: set[int] = {row[0] for row in await db.fetch(first, *columns)}
     if len(new_ids) == len(batch):
         return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
     async with db.transaction():
