@@ -27,9 +27,11 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` and the proj
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from adapters.storage.backends import PostgresStorage, SqliteStorage, open_storage
-from benchmarks._common import ROOT, environment, environment_lines, stderr
+from benchmarks._common import ROOT, cpu_times, environment, environment_lines, stderr
 from benchmarks.pg_ingest import burst, crowd, prepare, work
 from bot.group_commit import GroupCommitter
 from bot.records import AnswerOutcome, NewAnswer
@@ -62,16 +64,24 @@ async def child_main(spec: dict[str, Any], index: int, count: int) -> None:
         for shape in SHAPES:
             await _line("ready")
             batch = shares[shape]
-            began = time.time()
+            began, cpu = time.time(), _cpu_seconds()
             if shape == "burst":
                 await burst(committer.submit, batch)
             else:
                 await crowd(committer.submit, batch, mine)
-            ended = time.time()
-            result = {"answers": len(batch), "began": began, "ended": ended, "batches": committer.batches}
+            ended, cpu = time.time(), _cpu_seconds() - cpu
+            result = {"answers": len(batch), "began": began, "ended": ended, "batches": committer.batches,
+                      "cpu": cpu}  # fmt: skip
             print("RESULT " + json.dumps(result), flush=True)
+        await _line("done")  # the parent reads the server's CPU before the backends exit
     finally:
         await storage.close()
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process, every thread (aiosqlite's included)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 async def _line(word: str) -> None:
@@ -91,6 +101,34 @@ class Row:
     processes: int
     rates: dict[str, float]  # shape -> answers/s summed over the processes
     transactions: dict[str, int]
+    cpu_us: dict[str, float]  # CPU microseconds an answer: the processes and the database server
+    others: dict[str, float]  # cores other programs kept busy meanwhile
+
+
+def server_cpu(server: PgServer) -> Callable[[], float]:
+    """CPU seconds used so far by the PostgreSQL server: its postmaster and every backend."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def seconds() -> float:
+        postmaster = (server.data / "postmaster.pid").read_text().split()[0]
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                pid = stat.parent.name
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if pid == postmaster or fields[1] == postmaster:  # fields[1]: the parent's pid
+                total += int(fields[11]) + int(fields[12])
+        return total / tick
+
+    return seconds
+
+
+def busy_cores_seconds() -> float:
+    """CPU seconds the whole machine has spent busy (every core, every program) since boot."""
+    times = cpu_times() or [0] * 8
+    return (sum(times[:8]) - times[3] - times[4]) / os.sysconf("SC_CLK_TCK")  # less idle and iowait
 
 
 async def _expect(proc: asyncio.subprocess.Process, prefix: str) -> str:
@@ -104,7 +142,13 @@ async def _expect(proc: asyncio.subprocess.Process, prefix: str) -> str:
             return line[len(prefix) :].strip()
 
 
-async def run_row(backend: str, processes: int, spec: dict[str, Any], folder: Path) -> Row:
+async def run_row(
+    backend: str,
+    processes: int,
+    spec: dict[str, Any],
+    folder: Path,
+    server: Callable[[], float] | None = None,  # the database server's CPU seconds so far
+) -> Row:
     spec_path = folder / f"spec-{backend}-{processes}.json"
     spec_path.write_text(json.dumps(spec))
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -116,19 +160,31 @@ async def run_row(backend: str, processes: int, spec: dict[str, Any], folder: Pa
     ]
     rates: dict[str, float] = {}
     transactions: dict[str, int] = {}
+    cpu_us: dict[str, float] = {}
+    others: dict[str, float] = {}
     try:
         done_batches = [0] * processes
         for shape in SHAPES:
             await asyncio.gather(*(_expect(p, "READY") for p in procs))
+            server_before, busy_before = server() if server else 0.0, busy_cores_seconds()
             for p in procs:
                 assert p.stdin is not None
                 p.stdin.write(b"go\n")
             results = [json.loads(r) for r in await asyncio.gather(*(_expect(p, "RESULT") for p in procs))]
+            database_cpu = (server() if server else 0.0) - server_before
+            busy = busy_cores_seconds() - busy_before
             total = sum(r["answers"] for r in results)
             seconds = max(r["ended"] for r in results) - min(r["began"] for r in results)
+            ours = sum(r["cpu"] for r in results) + database_cpu
+            cpu_us[shape] = ours / total * 1e6
+            others[shape] = max(0.0, busy - ours) / seconds
             rates[shape] = total / seconds
             transactions[shape] = sum(r["batches"] for r in results) - sum(done_batches)
             done_batches = [r["batches"] for r in results]
+        await asyncio.gather(*(_expect(p, "DONE") for p in procs))
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write(b"go\n")
         for p in procs:
             if await p.wait() != 0:
                 raise RuntimeError(f"a {backend} child failed")
@@ -137,7 +193,7 @@ async def run_row(backend: str, processes: int, spec: dict[str, Any], folder: Pa
             if p.returncode is None:
                 p.kill()
                 await p.wait()
-    return Row(backend, processes, rates, transactions)
+    return Row(backend, processes, rates, transactions, cpu_us, others)
 
 
 async def fresh_spec(
@@ -180,7 +236,7 @@ async def main_async(answers: int, clients: int, counts: list[int], repeats: int
                             spec = await fresh_spec(postgres, url, "", answers, clients)
                         finally:
                             await postgres.close()
-                        keep(best, await run_row("PostgreSQL", n, spec, folder))
+                        keep(best, await run_row("PostgreSQL", n, spec, folder, server_cpu(server)))
             finally:
                 await admin.close()
         finally:
@@ -195,6 +251,8 @@ def keep(best: dict[tuple[str, int], Row], row: Row) -> None:
         if row.rates[shape] > known.rates[shape]:
             known.rates[shape] = row.rates[shape]
             known.transactions[shape] = row.transactions[shape]
+            known.cpu_us[shape] = row.cpu_us[shape]
+            known.others[shape] = row.others[shape]
 
 
 def print_table(rows: list[Row], answers: int, clients: int, header: list[str], repeats: int) -> None:
@@ -206,7 +264,7 @@ def print_table(rows: list[Row], answers: int, clients: int, header: list[str], 
     print()
     base = rows[0]
     shapes = {"burst": "burst", "crowd": f"crowd of {clients} clients"}
-    columns = f"{'answers/s':>12}{'txns':>8}{'vs SQLite-1':>13}"
+    columns = f"{'answers/s':>12}{'txns':>8}{'CPU/answer':>12}{'others':>8}{'vs SQLite-1':>13}"
     print(f"  {'backend, processes':<26}{'shape':<24}{columns}   target")
     for row in rows:
         for shape in SHAPES:
@@ -215,13 +273,16 @@ def print_table(rows: list[Row], answers: int, clients: int, header: list[str], 
             if row.backend == "PostgreSQL" and row.processes == TARGET_PROCESSES:
                 target = ">= 1.00x  " + ("target met" if ratio >= 1.0 else "MISSED")
             label = f"{row.backend}, {row.processes}"
-            print(f"  {label:<26}{shapes[shape]:<24}{row.rates[shape]:>12,.0f}"
-                  f"{row.transactions[shape]:>8,}{ratio:>12.2f}x   {target}".rstrip())  # fmt: skip
+            cpu = f"{row.cpu_us[shape]:>9.1f} us{row.others[shape]:>8.1f}"
+            print(f"  {label:<26}{shapes[shape]:<24}{row.rates[shape]:>12,.0f}{row.transactions[shape]:>8,}"
+                  f"{cpu}{ratio:>12.2f}x   {target}".rstrip())  # fmt: skip
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print()
     print(f"notes: best of {repeats} rounds per row, the rows taking turns; every process and the")
     print(f"PostgreSQL server share this machine's {cores} cores; SQLite-1 is measured in the same run,")
-    print("through the same child process code, on the same disk.")
+    print("through the same child process code, on the same disk. CPU/answer: CPU time of the bot")
+    print("processes and the PostgreSQL server over the answers; others: cores other programs kept")
+    print("busy meanwhile (a loaded machine gives the extra processes little to run on).")
 
 
 def main() -> None:
