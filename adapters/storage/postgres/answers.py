@@ -1,10 +1,9 @@
 """The write side of answers on PostgreSQL: the group-commit batch insert, scoring and streaks.
 
-A batch is sent as arrays and unnested into one INSERT … SELECT per answer policy, whatever its
-size; RETURNING (with the xmax = 0 test that tells an inserted row from an updated one) says
-which answers are new, where SQLite relies on the order of rowids. `record_answers` runs on a
-connection of its own or in the caller's unit of work; the others inside a transaction the
-store opened.
+Each function runs inside a transaction the store opened. A batch is sent as arrays and
+unnested into one INSERT … SELECT per answer policy, whatever its size; RETURNING (with the
+xmax = 0 test that tells an inserted row from an updated one) says which answers are new, where
+SQLite relies on the order of rowids.
 """
 
 from __future__ import annotations
@@ -26,13 +25,11 @@ _INCOMING = (
 _ELIGIBLE = "r.state = 'open' AND i.answered_at < r.closes_at"
 # The rounds are share-locked first: a close committing meanwhile is waited for, and the locked
 # rows are then its closed versions; a close that comes later waits for this transaction (so its
-# scoring counts these answers).
+# scoring counts these answers). Later statements of the transaction see the same state.
 _LOCK_ROUNDS = (
     "SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
     "ORDER BY id FOR SHARE"
 )
-
-_LOCK_AGAIN = "SELECT 1 FROM rounds WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE"
 
 
 def _scores(source: str, where: str) -> str:
@@ -71,10 +68,9 @@ ON CONFLICT (scope, win, user_id) DO UPDATE SET
 # The answers table's rows chosen by {where} (close_round, self_grade, the changeable path).
 APPLY_SCORES = _scores("answers", "{where}")
 
-# The common case in one statement (so, outside a unit of work, one round trip that commits on its
-# own): lock the rounds, insert the answers to first-answer-counts rounds in the order given
-# (ON CONFLICT keeps an earlier answer).
-_INSERT_FIRST = (
+# The common case: insert the answers to first-answer-counts rounds in the order given (ON CONFLICT
+# keeps an earlier answer), under the rounds' lock (`r`).
+_FIRST_ROWS = (
     "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
     "week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
     f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN r ON r.id = i.round_id "
@@ -85,11 +81,11 @@ _SCORE_INSERTED = _scores("inserted", "r.reveal = 'practice'").strip()
 # The same, when the batch holds answers graded on the spot: those of practice rounds are scored
 # in the same statement (their rounds found by key: a practice batch touches many rounds).
 _INSERT_FIRST_SCORED = (
-    f"WITH r AS ({_LOCK_ROUNDS}), inserted AS ({_INSERT_FIRST}, round_id, user_id, verdict, points, "
+    f"WITH r AS ({_LOCK_ROUNDS}), inserted AS ({_FIRST_ROWS}, round_id, user_id, verdict, points, "
     "answered_at, week_key, month_key), "
     f"scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
 )
-_INSERT_FIRST = f"WITH r AS ({_LOCK_ROUNDS}) {_INSERT_FIRST}"
+_INSERT_FIRST = f"WITH r AS ({_LOCK_ROUNDS}) {_FIRST_ROWS}"
 # ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
 # (round, user) is the one kept, as the sequence of updates would leave it.
 _INSERT_CHANGEABLE = (
@@ -126,33 +122,27 @@ def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
 
 
 async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
-    """Insert a batch with set-based SQL; the database decides, as on SQLite: a closed or overdue
-    round takes nothing, UNIQUE(round_id, user_id) keeps the first answer (the last, in a
-    changeable round), answers to rounds graded on the spot are scored with them.
-
-    Outside a unit of work the common case (every answer new, to first-answer rounds) is one
-    statement that commits on its own; the rest (changeable rounds, refusals) then follows in a
-    transaction of its own, so an answer committed by the first may be told to try again if the
-    second fails, and then finds itself stored: never the other way round.
+    """Insert a batch with set-based SQL inside the store's transaction; the database decides, as
+    on SQLite: a closed or overdue round takes nothing, UNIQUE(round_id, user_id) keeps the first
+    answer (the last, in a changeable round), answers to rounds graded on the spot are scored in
+    the same transaction. The common batch (every answer new, to first-answer rounds) is the one
+    statement.
     """
     columns = _columns(batch)
     first = _INSERT_FIRST_SCORED if any(a.scored_now for a in batch) else _INSERT_FIRST
     new_ids: set[int] = {row[0] for row in await db.fetch(first, *columns)}
     if len(new_ids) == len(batch):
         return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
-    async with db.transaction():
-        await db.execute(_LOCK_AGAIN, columns[1])
-        changed: list[int] = []
-        for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
-            if inserted:
-                new_ids.add(answer_id)
-                changed.append(answer_id)
-        if changed:
-            await db.execute(
-                APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), changed
-            )
-        found = await db.fetch(_RESULTS, *columns)
-    return answer_outcomes(batch, found, new_ids.__contains__)
+    changed: list[int] = []
+    for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
+        if inserted:
+            new_ids.add(answer_id)
+            changed.append(answer_id)
+    if changed:
+        await db.execute(
+            APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), changed
+        )
+    return answer_outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids.__contains__)
 
 
 async def update_streaks(db: asyncpg.Connection, chat_id: int, round_id: int, date: str) -> None:

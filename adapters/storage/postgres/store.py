@@ -321,10 +321,7 @@ class PostgresStore:
     # ------------------------------------------------------------ answers
 
     async def record_answers(self, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
-        joined = self._unit_conn()
-        if joined is not None:
-            return await record_answers(joined, batch)
-        async with self.pool.acquire() as db:  # no BEGIN/COMMIT round trips for the common case
+        async with self.transaction() as db:
             return await record_answers(db, batch)
 
     async def self_grade(
