@@ -14,7 +14,7 @@ from bot.ports import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
 from studybot.ops import start_server
-from studybot.startup_failures import AdapterStartError, platform_failure, store_failure
+from studybot.startup_failures import AdapterStartError, platform_failure, say, store_failure
 from studybot.tuning import tune_gc
 
 if TYPE_CHECKING:
@@ -78,8 +78,7 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         try:
             ops = await start_server(app, config, adapters)
         except OSError as exc:
-            print(f"studybot: cannot serve health checks on port {config.http_port}: {exc.strerror}",
-                  file=sys.stderr)  # fmt: skip
+            say(config.language, "startup.http_port_taken", port=config.http_port, detail=exc.strerror or exc)
             return 1
         if adapters:
             try:

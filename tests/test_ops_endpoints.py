@@ -138,7 +138,7 @@ async def test_a_health_port_already_taken_stops_start_up_with_a_clear_message(t
         port = taken.getsockname()[1]
         env = {"STUDYBOT_HTTP_PORT": str(port)}
         bot = await BotProcess.start(tmp_path / "data", config_file(tmp_path), env=env)
-        await bot.wait_for(f"cannot serve health checks on port {port}")
+        await bot.wait_for(f"cannot serve /healthz, /readyz and /metrics on port {port}")
         async with asyncio.timeout(30):
             code = await bot.proc.wait()
     assert code == 1
