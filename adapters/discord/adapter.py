@@ -21,7 +21,7 @@ from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal
 from adapters.discord.replies import InFlight
 from adapters.discord.settings import DiscordSettings
 from adapters.discord.translator import CatalogTranslator
-from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
+from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons, star_buttons
 from bot.application import Application
 from bot.kinds import ChatRef, Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
@@ -165,7 +165,8 @@ class DiscordAdapter:
         self.counts.remember(view)
         reactions = view.mode == "reactions" and supports(view)
         if reactions:
-            message = await _mapped(channel.send(embed=question_embed(view, reactions=True)))
+            message = await _mapped(channel.send(embed=question_embed(view, reactions=True),
+                                                 view=star_buttons(view.round_id, view.language)))
             await self.reactions.add_choices(message, view)
         else:
             message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view)))
@@ -178,14 +179,15 @@ class DiscordAdapter:
             if where is not None and int(where[0]) == int(chat.chat_key):
                 reactions = where[1] in self.reactions.rounds
                 self.reactions.forget(where[1])
-                buttons = None if reactions else revealed_buttons(view)
+                buttons = star_buttons(view.round_id, view.language) if reactions else revealed_buttons(view)
                 message = self._channel(chat).get_partial_message(where[1])
                 try:
                     await _mapped(message.edit(embed=reveal_embed(view), view=buttons))
                     return
                 except discord.NotFound:  # the question was deleted: post the reveal anew
                     log.info("question message of round %s is gone; posting its reveal", view.round_id)
-            await _mapped(self._channel(chat).send(embed=reveal_embed(view)))
+            await _mapped(self._channel(chat).send(embed=reveal_embed(view),
+                                                   view=star_buttons(view.round_id, view.language)))
 
     async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
         await _mapped(self._channel(chat).send(embed=standings_embed(view)))
