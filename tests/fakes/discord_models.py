@@ -45,6 +45,27 @@ class FakeUser:
 
 
 @dataclass
+class FakeAttachment:
+    """A file a member attached to a slash command's ATTACHMENT option: Discord uploads it to its
+    CDN first and the interaction carries it in `data.resolved.attachments`, by id."""
+
+    id: int
+    filename: str
+    data: bytes = field(repr=False)
+    url: str
+    content_type: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
+            "proxy_url": self.url, "ephemeral": True,  # a command's attachment is not kept
+        }
+        if self.content_type is not None:
+            body["content_type"] = self.content_type
+        return body
+
+
+@dataclass
 class FakeRole:
     id: int
     name: str

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tests.fakes.discord_gateway import Gateway
 from tests.fakes.discord_interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT
 from tests.fakes.discord_models import (
+    FakeAttachment,
     FakeChannel,
     FakeMember,
     FakeRole,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
 
 
 class SimulationMixin(_Base):
@@ -44,7 +45,8 @@ class SimulationMixin(_Base):
     ) -> InteractionRecord:
         """Dispatch INTERACTION_CREATE type 2 for `/name [subcommand path] options...`.
         `subcommand` is "sub" or "group sub"; option values are plain Python values or
-        FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options."""
+        FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options, a
+        FakeAttachment (from `attachment`) for an ATTACHMENT option."""
         guild = channel.guild
         command = self.find_command(guild.id, name)
         if command is None:
@@ -230,6 +232,11 @@ def _build_options(
 
 
 def _option_value(kind: int, value: Any, resolved: dict, channel: FakeChannel) -> Any:
+    if kind == ATTACHMENT or isinstance(value, FakeAttachment):
+        if kind != ATTACHMENT or not isinstance(value, FakeAttachment):
+            raise TypeError(f"option of type {kind} got {value!r} (attachments: FakeDiscord.attachment())")
+        resolved.setdefault("attachments", {})[str(value.id)] = value.payload()
+        return str(value.id)
     if isinstance(value, FakeMember):
         resolved.setdefault("users", {})[str(value.id)] = value.user.payload()
         resolved.setdefault("members", {})[str(value.id)] = value.payload(with_user=False, channel=channel)

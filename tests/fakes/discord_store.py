@@ -51,6 +51,8 @@ class DiscordStore:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> commands
         self.interactions: dict[int, InteractionRecord] = {}
         self.open_modals: dict[tuple[int, str], tuple[dict[str, Any], InteractionRecord]] = {}
+        self.cdn: dict[str, bytes] = {}  # CDN path -> the file's bytes (attachments members sent)
+        self.cdn_downloads: list[str] = []  # CDN paths fetched, in order
         self.joined_at = iso_now()
 
     def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
