@@ -129,17 +129,19 @@ async def test_discord_star_on_a_question_and_a_reveal_lists_them(harness: Harne
     assert listed is not None and stem not in embed_text(listed).replace("Primes?", "")
 
 
-async def test_discord_star_survives_a_restart(harness: Harness) -> None:
+async def test_discord_star_survives_a_restart_and_speaks_the_servers_language(harness: Harness) -> None:
     h = harness
     await h.start()
-    bob = h.world.student
+    alice, bob = h.world.admin, h.world.student
+    await h.command(alice, "lang", {"language": "zh-TW"})
     question = await h.command(bob, "quiz", {"type": "fill"})
     assert question is not None
     rid = (await h.last_round()).id
+    assert buttons(question)[f"sb:st:{rid}"]["label"] == "☆ 收藏"
     await h.stop()
     await h.start()
     told = await h.click(bob, question, f"sb:st:{rid}")
-    assert told is not None and told.content == t("en", "favorites.added", number=4)
+    assert told is not None and told.content == "⭐ 已收藏第 4 題"
 
 
 async def test_discord_star_of_another_channel_is_refused(harness: Harness) -> None:
