@@ -99,6 +99,13 @@ async def test_non_admins_and_files_over_the_limit_are_refused_unread(harness: H
     server.find_command(h.world.guild.id, "bank")["default_member_permissions"] = None
     assert await upload(h, bob, "physics.csv", GOOD) == t("en", "error.not_admin")
 
+    # A file the CDN no longer has (its signed URL expired): told, nothing changes.
+    gone = server.attachment("physics.csv", GOOD)
+    server.cdn.clear()
+    reply = await h.command(alice, "bank", {"file": gone}, sub="import")
+    assert reply is not None and reply.content == t("en", "upload.unreadable", filename="physics.csv",
+                                                    detail="HTTP 404")  # fmt: skip
+
     big = GOOD + b"single,filler,a,b,c,d,A,,\n" * 100
     too_big = await upload(h, alice, "big.csv", big)
     assert too_big.startswith("big.csv is 0.0027 MB, over the 0.001 MB limit")

@@ -187,8 +187,18 @@ def parsed(entry: Command, values: dict[str, Any]) -> Parsed:
 
 def file_of(attachment: discord.Attachment) -> Attachment:
     """The core's view of an attached file: its name and size as Discord reports them, its bytes
-    fetched from the CDN only when the use case asks (after the permission and size checks)."""
-    return Attachment(attachment.filename, attachment.size, attachment.read)
+    fetched from the CDN only when the use case asks (after the permission and size checks). A
+    failed download is an OSError, which the use case tells as "cannot read" (nothing changes)."""
+
+    async def fetch() -> bytes:
+        try:
+            return await attachment.read()
+        except discord.HTTPException as exc:  # e.g. the attachment's URL expired: 404
+            raise OSError(f"HTTP {exc.status}") from exc
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise OSError(type(exc).__name__) from exc
+
+    return Attachment(attachment.filename, attachment.size, fetch)
 
 
 async def run(adapter: DiscordAdapter, interaction: discord.Interaction, entry: Command,
