@@ -43,9 +43,11 @@ def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
     if config.discord_token:
         from adapters.discord import DiscordAdapter, DiscordSettings
 
+        shards = config.discord_shards
         discord_settings = DiscordSettings(
             config.discord_token.value, api_base=config.discord_api_base,
             gateway_url=config.discord_gateway_url, dev_guild=config.discord_dev_guild,
+            shard_ids=shards.ids if shards else None, shard_count=shards.count if shards else None,
         )  # fmt: skip
         adapters.append(DiscordAdapter(app.application, discord_settings))
     if config.telegram_token:

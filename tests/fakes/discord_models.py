@@ -16,9 +16,13 @@ DISCORD_EPOCH_MS = 1420070400000
 _increment = itertools.count(1)
 
 
-def snowflake() -> int:
-    """A real-looking, strictly increasing snowflake (timestamp << 22 | increment)."""
+def snowflake(shard: tuple[int, int] | None = None) -> int:
+    """A real-looking, strictly increasing snowflake (timestamp << 22 | increment). With `shard`
+    (id, count), a guild id on that shard: its timestamp is moved back to the latest millisecond
+    with (id >> 22) % count == shard id."""
     ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    if shard is not None:
+        ms -= (ms - shard[0]) % shard[1]
     return (ms << 22) | (next(_increment) & 0xFFF)
 
 

@@ -59,12 +59,13 @@ class DiscordStore:
         return user
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None
+        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """A guild the bot is in. `bot_permissions` gives the bot's member a role with those bits
-        (default: only what @everyone has)."""
+        (default: only what @everyone has); `shard` (id, count): its id puts it on that shard."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(snowflake(), name, owner_id=owner.id)
+        guild = FakeGuild(snowflake(shard), name, owner_id=owner.id)
         self.guilds[guild.id] = guild
         guild.add_member(owner)
         guild.add_member(self.bot, permissions=bot_permissions)
