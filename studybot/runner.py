@@ -32,7 +32,8 @@ def telegram_settings(config: Config) -> TelegramSettings:
 
     return TelegramSettings(
         token=config.telegram_token, api_base=config.telegram_api_base,
-        webhook_url=config.telegram_webhook_url, webhook_listen=config.telegram_webhook_listen,
+        webhook_url=config.telegram_webhook_url, webhook_secret=config.telegram_webhook_secret,
+        webhook_listen=config.telegram_webhook_listen,
         webhook_port=config.telegram_webhook_port, language=config.language,
     )  # fmt: skip
 

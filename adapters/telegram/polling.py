@@ -192,8 +192,10 @@ class HandlingWebhook:
         )
 
     async def _receive(self, request: web.Request) -> web.Response:
-        given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given, self.secret_token):
+        # Checked on every request, before anything is read or done; bytes, so that a header
+        # with other than ASCII in it is refused like any wrong secret.
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
+        if not hmac.compare_digest(given, self.secret_token.encode()):
             return web.Response(status=403)
         try:
             update = Update.de_json(await request.json(), self.application.bot)
