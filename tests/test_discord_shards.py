@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.model import QuestionType
+from bot.model import Bank, QuestionType
 from studybot.config import ConfigError, load_config
 from studybot.shards import ShardSpec, parse_shards
 from tests.conftest import START, make_bank
@@ -35,6 +35,11 @@ def shard_world(server: FakeDiscord, shard: int, count: int = 2) -> StudyWorld:
     student = server.add_member(guild, f"student{shard}")
     general = guild.add_text_channel("general")
     return StudyWorld(server, guild, general, general, admin, student, server.bot_member(guild))
+
+
+def single_choice() -> Bank:
+    bank = make_bank()
+    return replace(bank, questions=tuple(q for q in bank.questions if q.type is QuestionType.SINGLE))
 
 
 def receivers(server: FakeDiscord, record: InteractionRecord) -> list[tuple[int, int]]:
@@ -106,8 +111,7 @@ async def test_two_processes_split_the_shards_and_a_click_is_handled_by_whicheve
     discord_to_fake: FakeDiscord, tmp_path: Path  # noqa: F811
 ) -> None:
     server = discord_to_fake
-    bank = make_bank()
-    bank = replace(bank, questions=tuple(q for q in bank.questions if q.type is QuestionType.SINGLE))
+    bank = single_choice()
     first, second = shard_world(server, 0), shard_world(server, 1)
     clock = ManualClock(START)  # one time for both processes, as on one machine's clock
     one = Harness(server, first, tmp_path, bank, clock=clock)
@@ -148,6 +152,39 @@ async def test_two_processes_split_the_shards_and_a_click_is_handled_by_whicheve
         assert receipt.content == "Recorded: B. The answer is revealed at the deadline."
         assert receivers(server, record) == [(1, 2)]
         await server.wait_for(lambda: "1 answered so far" in embed_text(question), what="the live count")
+    finally:
+        await two.stop()
+        await one.stop()
+
+
+# ---------------------------------------------------------------- DMs
+
+
+async def test_dms_arrive_on_shard_0_only_so_private_study_is_handled_by_its_process(
+    discord_to_fake: FakeDiscord, tmp_path: Path  # noqa: F811
+) -> None:
+    server = discord_to_fake
+    first, second = shard_world(server, 0), shard_world(server, 1)
+    clock = ManualClock(START)
+    one = Harness(server, first, tmp_path, single_choice(), clock=clock)
+    two = Harness(server, second, tmp_path, single_choice(), clock=clock)
+    try:
+        await one.start(discord_shards="0/2")
+        await two.start(discord_shards="1/2")
+        dana = server.add_user("dana")
+        record = await server.dm_slash_command(dana, "quiz")
+        question = await one.reply(record)
+        assert question is not None and embed_text(question).startswith("Practice · Q")
+        assert receivers(server, record) == [(0, 2)]
+        assert question.channel_id == server.dm_channel(dana).id
+
+        round_ = await one.last_round(server.dm_channel(dana))  # type: ignore[arg-type]
+        choice = f"sb:a:{round_.id}:B"
+        click = await server.dm_click(dana, question.id, choice)
+        receipt = await one.reply(click)
+        assert receipt is not None and receipt.content.startswith(("✅", "❌"))
+        assert receivers(server, click) == [(0, 2)]
+        assert len(await one.app.store.round_answers(round_.id)) == 1
     finally:
         await two.stop()
         await one.stop()

@@ -126,6 +126,20 @@ class FakeChannel:
 
 
 @dataclass
+class FakeDMChannel:
+    """The DM channel between the bot and one user (type 1). Its events belong to no guild, so
+    the gateway sends them to shard 0."""
+
+    id: int
+    recipient: FakeUser
+    type: int = 1
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
+                "last_message_id": None, "flags": 0}  # fmt: skip
+
+
+@dataclass
 class FakeGuild:
     id: int
     name: str
@@ -248,15 +262,25 @@ class InteractionRecord:
     payload: dict[str, Any]
     dispatched_at: float
     member: FakeMember | None
-    channel: FakeChannel | None
+    channel: FakeChannel | FakeDMChannel | None
     callbacks: list[Callback] = field(default_factory=list)
     response: dict[str, Any] | None = None  # the accepted callback body
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
 
+    user: FakeUser | None = None  # who acted in a DM (no member there)
+
     @property
     def acknowledged(self) -> bool:
         return self.response is not None
+
+    @property
+    def actor(self) -> FakeUser:
+        """The user who made the interaction, in a guild or a DM."""
+        if self.member is not None:
+            return self.member.user
+        assert self.user is not None
+        return self.user
 
     @property
     def response_type(self) -> int | None:
@@ -264,7 +288,7 @@ class InteractionRecord:
 
 
 def message_payload(
-    *, channel: FakeChannel, author: FakeUser, body: dict[str, Any], message_type: int = 0,
+    *, channel: FakeChannel | FakeDMChannel, author: FakeUser, body: dict[str, Any], message_type: int = 0,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A full message object built from a create request body, as Discord returns it."""
