@@ -188,3 +188,36 @@ async def test_dms_arrive_on_shard_0_only_so_private_study_is_handled_by_its_pro
     finally:
         await two.stop()
         await one.stop()
+
+
+async def test_a_reaction_on_a_question_another_process_posted_is_counted(
+    discord_to_fake: FakeDiscord, tmp_path: Path  # noqa: F811
+) -> None:
+    server = discord_to_fake
+    bank = make_bank()
+    bank = replace(bank, questions=tuple(q for q in bank.questions if q.type is QuestionType.JUDGE))
+    first, second = shard_world(server, 0), shard_world(server, 1)
+    clock = ManualClock(START)
+    one = Harness(server, first, tmp_path, bank, clock=clock)
+    two = Harness(server, second, tmp_path, bank, clock=clock)
+    try:
+        await one.start(discord_shards="0/2")
+        await two.start(discord_shards="1/2")
+        options = {"time": "09:30", "deadline": "1h", "mode": "reactions"}
+        await two.command(second.admin, "daily", options, sub="set", channel=second.general)
+        await one.stop()
+        await one.start()
+        await one.app.scheduler.advance(30 * 60)  # the process of shard 0 posts into the guild of shard 1
+        round_ = await one.last_round(second.general)
+        question = await one.message_of(round_.id)
+        await server.wait_for(lambda: question.reactions == {"✅": [server.bot.id], "❌": [server.bot.id]},
+                              what="the bot's ✅ and ❌")  # fmt: skip
+
+        await server.react(second.general, second.student, question.id, "✅")  # to the process of shard 1
+        await server.wait_for(lambda: second.student.id not in question.reactions["✅"],
+                              what="the reaction hidden once recorded")  # fmt: skip
+        answers = {a.display_name: a.response for a in await two.app.store.round_answers(round_.id)}
+        assert answers == {second.student.user.username: "true"}
+    finally:
+        await two.stop()
+        await one.stop()
