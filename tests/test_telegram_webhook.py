@@ -4,6 +4,7 @@ one URL share the work, with one chat's updates in order and each answer counted
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,11 @@ def test_webhook_mode_needs_the_secret_from_the_configuration() -> None:
     assert config.telegram_webhook_secret.value == SECRET and SECRET not in repr(config)
 
 
-async def test_a_request_without_the_right_secret_gets_403_and_changes_nothing(tg: TelegramHarness) -> None:
+async def test_a_request_without_the_right_secret_gets_403_and_changes_nothing(
+    tg: TelegramHarness, caplog: pytest.LogCaptureFixture
+) -> None:
     server = tg.server
+    caplog.set_level(logging.DEBUG)
     app = await tg.start(**webhook())
     server.webhook_delivery.targets = [address(tg)]
     await tg.say(ANN.id, ANN, "/quiz single")
@@ -81,6 +85,8 @@ async def test_a_request_without_the_right_secret_gets_403_and_changes_nothing(t
     assert toast == t("en", "receipt.correct", points=1)
     [stored] = await app.store.round_answers(round_id)
     assert stored.response == "B"
+    assert server.calls("setWebhook")[0]["secret_token"] == SECRET
+    assert SECRET not in caplog.text  # not even in PTB's DEBUG dump of the setWebhook request
 
 
 async def test_two_processes_behind_one_url_keep_a_chats_order_and_count_each_answer_once(

@@ -9,7 +9,10 @@ PTB documents for fetching updates yourself) and:
   update processor (per-user order, concurrency across users) and only then asks for the next
   offset; after a crash Telegram sends the unconfirmed updates again.
 - a webhook (`HandlingWebhook`, on aiohttp) answers Telegram's POST only once the update was
-  handled, so Telegram retries an update whose handling never finished.
+  handled, so Telegram retries an update whose handling never finished. Telegram sends a chat's
+  next update only once the last one was answered, so with several processes behind one URL a
+  chat's updates are still handled in order, whichever process each reaches. Every request must
+  carry the configured secret (the same in every process), else 403 before anything is read.
 
 A re-delivered update is handled again; answers are unique per user and round, so a click
 counts once (its toast may be sent twice).
