@@ -4,12 +4,15 @@ on a message one process posted handled by the other, and DMs arriving on shard 
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.clock import ManualClock
+from bot.i18n import t
 from bot.model import Bank, QuestionType
 from studybot.config import ConfigError, load_config
 from studybot.shards import ShardSpec, parse_shards
@@ -18,10 +21,12 @@ from tests.fakes.discord_fixtures import StudyWorld
 from tests.fakes.discord_models import InteractionRecord
 from tests.fakes.discord_rules import Perm
 from tests.fakes.discord_server import FakeDiscord
+from tests.process import BotProcess
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,
     buttons,
+    completed,
     discord_to_fake,
     embed_text,
     fake_discord,
@@ -221,3 +226,51 @@ async def test_a_reaction_on_a_question_another_process_posted_is_counted(
     finally:
         await two.stop()
         await one.stop()
+
+
+# ---------------------------------------------------------------- as real processes
+
+
+async def test_two_studybot_processes_split_the_shards_and_dms_go_to_shard_0(
+    fake_discord: FakeDiscord, tmp_path: Path  # noqa: F811
+) -> None:
+    server = fake_discord
+    worlds = [shard_world(server, 0), shard_world(server, 1)]
+    config = tmp_path / "studybot.yaml"
+    config.write_text("language: en\n")
+    env = {"DISCORD_TOKEN": server.token, "DISCORD_API_BASE": server.api_base,
+           "DISCORD_GATEWAY_URL": server.gateway_url}  # fmt: skip
+    bots = [await BotProcess.start(tmp_path / f"data{shard}", config,
+                                   env={**env, "STUDYBOT_DISCORD_SHARDS": f"{shard}/2"})
+            for shard in (0, 1)]  # fmt: skip
+    try:
+        for bot, shard in zip(bots, (0, 1), strict=True):
+            await bot.wait_for(f"shards {shard} of 2", timeout=30)
+        for shard, world in enumerate(worlds):
+            record = await server.slash_command(world.general, world.student, "quiz")
+            reply = await server.wait_for(lambda r=record: completed(server, r.original_message_id), 10)
+            assert embed_text(reply).startswith("Practice · Q")
+            assert receivers(server, record) == [(shard, 2)]
+        record = await server.dm_slash_command(server.add_user("erin"), "quiz")
+        reply = await server.wait_for(lambda: completed(server, record.original_message_id), 10, "a DM reply")
+        assert embed_text(reply).startswith("Practice · Q") and receivers(server, record) == [(0, 2)]
+    finally:
+        codes = []
+        for bot in bots:
+            bot.proc.send_signal(signal.SIGTERM)
+            async with asyncio.timeout(20):
+                codes.append(await bot.proc.wait())
+                await bot._reader
+    assert codes == [0, 0], [bot.output for bot in bots]
+    assert all("Traceback" not in bot.output for bot in bots)
+
+
+async def test_studybot_with_a_bad_shard_value_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    bot = await BotProcess.start(tmp_path, env={"DISCORD_TOKEN": "x" * 30, "STUDYBOT_DISCORD_SHARDS": "2/2"})
+    async with asyncio.timeout(20):
+        code = await bot.proc.wait()
+        await bot._reader
+    assert code == 2
+    assert bot.output.strip().splitlines() == [
+        "studybot: config: " + t("zh-CN", "config.discord_shards", value="2/2")
+    ], bot.output
