@@ -4,7 +4,10 @@ one URL share the work, with one chat's updates in order and each answer counted
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +19,12 @@ from bot.clock import ManualClock
 from bot.i18n import t
 from bot.model import Bank
 from studybot.config import ConfigError, Secret, load_config
+from tests.contract.conftest import fresh_database, pg_server  # noqa: F401  (the PostgreSQL server)
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer
+from tests.pg_server import PgServer
+from tests.process import BotProcess
 from tests.test_telegram_harness import (
     ANN,
     GROUP,
@@ -141,3 +147,69 @@ async def test_two_processes_behind_one_url_keep_a_chats_order_and_count_each_an
     finally:
         await two.stop()
         await one.stop()
+
+
+# ---------------------------------------------------------------- as real processes
+
+
+async def test_two_studybot_processes_on_one_database_share_the_webhook_and_survive_one_killed(
+    telegram_server: FakeTelegramServer, pg_server: PgServer, tmp_path: Path  # noqa: F811
+) -> None:
+    server = telegram_server
+    config = tmp_path / "studybot.yaml"
+    config.write_text("language: en\ntelegram_webhook_listen: 127.0.0.1\ntelegram_webhook_port: 0\n")
+    env = {"TELEGRAM_TOKEN": server.token, "TELEGRAM_API_BASE": server.base_url, "TELEGRAM_WEBHOOK_URL": URL,
+           "STUDYBOT_TELEGRAM_WEBHOOK_SECRET": SECRET,
+           "STUDYBOT_DATABASE_URL": await fresh_database(pg_server)}  # fmt: skip
+    bots = [await BotProcess.start(tmp_path / f"data{i}", config, env=env) for i in range(2)]
+    try:
+        targets = []
+        for bot in bots:
+            output = await bot.wait_for("telegram webhook: listening on", timeout=30)
+            port = re.search(r"listening on 127\.0\.0\.1:(\d+)/tg/hook", output)
+            assert port is not None, output
+            targets.append(f"http://127.0.0.1:{port[1]}")
+        await server.wait_until(lambda: len(server.calls("setWebhook")) == 2, timeout=30)
+        server.webhook_delivery.targets = targets
+
+        chat = {"id": ANN.id, "type": "private"}
+        forged = {"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": chat, "text": "/stats"}}
+        async with aiohttp.ClientSession() as http:  # a forged update, on each process
+            for target in targets:
+                headers = {SECRET_HEADER: "no"}
+                async with http.post(target + "/tg/hook", json=forged, headers=headers) as response:
+                    assert response.status == 403
+
+        server.set_member_status(GROUP.id, ANN, "member")
+        server.user_message(GROUP, ANN, "/quiz single")
+        await server.wait_until(lambda: server.messages_in(GROUP.id), timeout=10)
+        question = server.last_message(GROUP.id)
+        round_id = round_of(question)
+        members = [FakeUser(300 + i, f"Member{i}", f"member{i}", "en") for i in range(4)]
+        clicks = [server.user_click(GROUP, m, question.message_id, f"a1:{round_id}:B") for m in members]
+        toasts = [(await server.wait_for_callback_answer(q, timeout=10)).get("text") for q in clicks]
+        assert all(toasts), toasts
+        served = {d.target for d in server.webhook_delivery.log if d.status == 200}
+        assert served == set(targets)  # both processes took updates
+
+        await bots[0].kill()  # one machine goes away; the balancer still sends it updates in turn
+        again = server.user_click(GROUP, members[0], question.message_id, f"a1:{round_id}:B")
+        toast = (await server.wait_for_callback_answer(again, timeout=10)).get("text", "")
+        assert toast.startswith(t("en", "receipt.duplicate", choice="B")[:20]), toast  # counted once
+        reply = await server_reply(server, ANN, "/stats")
+        assert reply.startswith("<b>Stats for Ann</b>")
+    finally:
+        for bot in bots:
+            if bot.proc.returncode is None:
+                bot.proc.send_signal(signal.SIGTERM)
+                async with asyncio.timeout(20):
+                    await bot.proc.wait()
+                    await bot._reader
+    assert all(SECRET not in bot.output and server.token not in bot.output for bot in bots)
+    assert "Traceback" not in bots[1].output, bots[1].output
+
+
+async def server_reply(server: FakeTelegramServer, user: FakeUser, text: str) -> str:
+    server.user_message(user.id, user, text)
+    params = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == user.id, timeout=10)
+    return str(params["text"])

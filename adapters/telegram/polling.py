@@ -190,6 +190,7 @@ class HandlingWebhook:
         await site.start()
         sockets = getattr(site._server, "sockets", None) or ()  # the port when 0 was asked for
         self.bound_port = sockets[0].getsockname()[1] if sockets else self.port
+        log.info("telegram webhook: listening on %s:%s%s", self.listen, self.bound_port, self.url_path)
         await self.application.bot.set_webhook(
             self.webhook_url, allowed_updates=self.allowed_updates, secret_token=self.secret_token
         )
