@@ -109,6 +109,22 @@ async def test_one_process_running_shards_0_and_1_of_2_answers_in_guilds_of_both
         await h.stop()
 
 
+async def test_without_the_setting_one_process_runs_every_shard_discord_recommends(
+    discord_to_fake: FakeDiscord, tmp_path: Path  # noqa: F811
+) -> None:
+    server = discord_to_fake
+    server.recommended_shards = 2  # GET /gateway/bot says so
+    worlds = [shard_world(server, 0), shard_world(server, 1)]
+    h = Harness(server, worlds[0], tmp_path, make_bank())
+    try:
+        await h.start()
+        assert sorted(s.shard for s in server.gateway.live_sessions) == [(0, 2), (1, 2)]
+        record = await server.slash_command(worlds[1].general, worlds[1].student, "quiz")
+        assert await h.reply(record) is not None and receivers(server, record) == [(1, 2)]
+    finally:
+        await h.stop()
+
+
 # ---------------------------------------------------------------- two processes, one shard each
 
 
