@@ -308,6 +308,7 @@ class _Environment(BaseSettings):
 
 _ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url", "discord_shards"}
 FILE_KEYS = tuple(name for name in Config.model_fields if name not in _ENV_ONLY)
+_ENV_WINS = ("discord_shards",)
 
 
 def read_environment(env: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -330,7 +331,10 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     if path is not None:
         raw = _read_file(Path(path))
         _refuse_secrets(raw, where)
-    values = {**read_environment(env), **raw}  # a data_dir in the file wins over STUDYBOT_DATA_DIR
+    environment = read_environment(env)
+    values = {**environment, **raw}  # a data_dir in the file wins over STUDYBOT_DATA_DIR
+    # but each process's own shards win over the file all the processes share
+    values.update({key: environment[key] for key in _ENV_WINS if key in environment})
     base = Path(path).absolute().parent if path is not None else None
     try:
         return Config.model_validate(values, context={"base": base})

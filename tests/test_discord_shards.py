@@ -84,6 +84,9 @@ def test_a_bad_shard_value_speaks_the_configured_language(tmp_path: Path) -> Non
     )
     config_file.write_text("language: en\ndiscord_shards: 1/2\n", encoding="utf-8")
     assert load_config(config_file, env={}).discord_shards == ShardSpec((1,), 2)
+    # One file for every process; each one's own variable wins.
+    mine = load_config(config_file, env={"STUDYBOT_DISCORD_SHARDS": "0/2"})
+    assert mine.discord_shards == ShardSpec((0,), 2)
 
 
 # ---------------------------------------------------------------- one process, several shards
