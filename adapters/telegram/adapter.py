@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
@@ -24,6 +23,7 @@ from telegram.ext import (
     ExtBot,
 )
 
+from adapters.redaction import add_secret
 from adapters.telegram.admin import AdminCheck
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
@@ -78,6 +78,9 @@ class TelegramAdapter:
         token = settings.token.value
         if not token:
             raise ValueError("TELEGRAM_TOKEN is not set")
+        if settings.webhook_url and not settings.webhook_secret.value:
+            raise ValueError("a webhook needs its secret (STUDYBOT_TELEGRAM_WEBHOOK_SECRET)")
+        add_secret(settings.webhook_secret.value)  # never in a log line, even PTB's request dumps
         self.app = app
         self.settings = settings
         # httpx logs every Bot API call at INFO, a line per click in a burst: kept for DEBUG only.
@@ -128,7 +131,7 @@ class TelegramAdapter:
                 self.receiver = HandlingWebhook(
                     self.application, listen=str(hook["listen"]), port=int(str(hook["port"])),
                     url_path=str(hook["url_path"]), webhook_url=str(hook["webhook_url"]),
-                    secret_token=secrets.token_urlsafe(32), allowed_updates=ALLOWED_UPDATES,
+                    secret_token=self.settings.webhook_secret.value, allowed_updates=ALLOWED_UPDATES,
                 )  # fmt: skip
             else:
                 self.receiver = ConfirmingPoller(

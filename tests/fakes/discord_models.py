@@ -16,9 +16,13 @@ DISCORD_EPOCH_MS = 1420070400000
 _increment = itertools.count(1)
 
 
-def snowflake() -> int:
-    """A real-looking, strictly increasing snowflake (timestamp << 22 | increment)."""
+def snowflake(shard: tuple[int, int] | None = None) -> int:
+    """A real-looking, strictly increasing snowflake (timestamp << 22 | increment). With `shard`
+    (id, count), a guild id on that shard: its timestamp is moved back to the latest millisecond
+    with (id >> 22) % count == shard id."""
     ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    if shard is not None:
+        ms -= (ms - shard[0]) % shard[1]
     return (ms << 22) | (next(_increment) & 0xFFF)
 
 
@@ -140,6 +144,20 @@ class FakeChannel:
             "topic": self.topic, "nsfw": False, "last_message_id": None, "rate_limit_per_user": 0,
             "parent_id": None, "flags": 0,
         }
+
+
+@dataclass
+class FakeDMChannel:
+    """The DM channel between the bot and one user (type 1). Its events belong to no guild, so
+    the gateway sends them to shard 0."""
+
+    id: int
+    recipient: FakeUser
+    type: int = 1
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
+                "last_message_id": None, "flags": 0}  # fmt: skip
 
 
 @dataclass
@@ -265,15 +283,25 @@ class InteractionRecord:
     payload: dict[str, Any]
     dispatched_at: float
     member: FakeMember | None
-    channel: FakeChannel | None
+    channel: FakeChannel | FakeDMChannel | None
     callbacks: list[Callback] = field(default_factory=list)
     response: dict[str, Any] | None = None  # the accepted callback body
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
 
+    user: FakeUser | None = None  # who acted in a DM (no member there)
+
     @property
     def acknowledged(self) -> bool:
         return self.response is not None
+
+    @property
+    def actor(self) -> FakeUser:
+        """The user who made the interaction, in a guild or a DM."""
+        if self.member is not None:
+            return self.member.user
+        assert self.user is not None
+        return self.user
 
     @property
     def response_type(self) -> int | None:
@@ -281,7 +309,7 @@ class InteractionRecord:
 
 
 def message_payload(
-    *, channel: FakeChannel, author: FakeUser, body: dict[str, Any], message_type: int = 0,
+    *, channel: FakeChannel | FakeDMChannel, author: FakeUser, body: dict[str, Any], message_type: int = 0,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A full message object built from a create request body, as Discord returns it."""

@@ -94,7 +94,7 @@ async def get_gateway(server: FakeDiscord, req: ApiRequest) -> Any:
 
 @route("GET", "/gateway/bot")
 async def get_gateway_bot(server: FakeDiscord, req: ApiRequest) -> Any:
-    return {"url": server.gateway_url, "shards": 1, "session_start_limit": {
+    return {"url": server.gateway_url, "shards": server.recommended_shards, "session_start_limit": {
         "total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
 
 

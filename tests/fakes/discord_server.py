@@ -45,6 +45,7 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
         self.allowed_privileged_intents = allowed_privileged_intents
         self.custom_emojis: set[str] = set()  # ids of custom emojis the bot may use
         self.strict = True  # the fixture fails the test on spec violations at teardown
+        self.recommended_shards = 1  # what GET /gateway/bot says
         self.spec = load_spec(spec_path)
         self.gateway = Gateway(self)
         self._init_store()
@@ -185,8 +186,9 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
 
     def ready_payload(self, session: GatewaySession) -> dict[str, Any]:
         user = {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0, "email": None}
+        guilds = [{"id": str(g), "unavailable": True} for g in self.guilds if session.owns(g)]
         data: dict[str, Any] = {
-            "v": 10, "user": user, "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "v": 10, "user": user, "guilds": guilds,
             "session_id": session.id, "session_type": "normal", "resume_gateway_url": self.resume_gateway_url,
             "application": {"id": str(self.application_id), "flags": self.application_flags},
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],

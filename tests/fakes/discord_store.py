@@ -7,9 +7,16 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from tests.fakes.discord_gateway import GUILD_MESSAGE_REACTIONS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
+from tests.fakes.discord_gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MESSAGE_REACTIONS,
+    GUILD_MESSAGES,
+    MESSAGE_CONTENT,
+    Gateway,
+)
 from tests.fakes.discord_models import (
     FakeChannel,
+    FakeDMChannel,
     FakeGuild,
     FakeMember,
     FakeUser,
@@ -50,6 +57,7 @@ class DiscordStore:
         self.messages: dict[int, MessageRecord] = {}  # message id -> record, in creation order
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> commands
         self.interactions: dict[int, InteractionRecord] = {}
+        self.dm_channels: dict[int, FakeDMChannel] = {}  # user id -> the bot's DM with them
         self.open_modals: dict[tuple[int, str], tuple[dict[str, Any], InteractionRecord]] = {}
         self.cdn: dict[str, bytes] = {}  # CDN path -> the file's bytes (attachments members sent)
         self.cdn_downloads: list[str] = []  # CDN paths fetched, in order
@@ -61,12 +69,13 @@ class DiscordStore:
         return user
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None
+        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """A guild the bot is in. `bot_permissions` gives the bot's member a role with those bits
-        (default: only what @everyone has)."""
+        (default: only what @everyone has); `shard` (id, count): its id puts it on that shard."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(snowflake(), name, owner_id=owner.id)
+        guild = FakeGuild(snowflake(shard), name, owner_id=owner.id)
         self.guilds[guild.id] = guild
         guild.add_member(owner)
         guild.add_member(self.bot, permissions=bot_permissions)
@@ -76,6 +85,16 @@ class DiscordStore:
                    roles: Iterable = ()) -> FakeMember:
         """A new user who is a member of `guild` (`permissions`: bits of a personal role)."""
         return guild.add_member(self.add_user(username), roles=list(roles), permissions=permissions)
+
+    def dm_channel(self, user: FakeUser) -> FakeDMChannel:
+        """The DM between the bot and `user` (made on first use, as when they open it)."""
+        self.users.setdefault(user.id, user)
+        if user.id not in self.dm_channels:
+            self.dm_channels[user.id] = FakeDMChannel(snowflake(), user)
+        return self.dm_channels[user.id]
+
+    def _dm(self, channel_id: int | str) -> FakeDMChannel | None:
+        return next((c for c in self.dm_channels.values() if c.id == int(channel_id)), None)
 
     def channel(self, channel_id: int | str) -> FakeChannel:
         for guild in self.guilds.values():
@@ -126,7 +145,7 @@ class DiscordStore:
         return [self.messages[m] for m in record.followup_ids] if record else []
 
     async def create_message(
-        self, channel: FakeChannel, body: dict[str, Any], *, author: FakeUser | None = None,
+        self, channel: FakeChannel | FakeDMChannel, body: dict[str, Any], *, author: FakeUser | None = None,
         message_type: int = 0, extra: dict[str, Any] | None = None, ephemeral_for: int | None = None,
         interaction_token: str | None = None,
     ) -> MessageRecord:
@@ -149,13 +168,19 @@ class DiscordStore:
 
     async def delete_message(self, record: MessageRecord) -> None:
         record.deleted = True
-        if record.ephemeral_for is None:
+        if record.ephemeral_for is None and (dm := self._dm(record.channel_id)) is not None:
+            await self.gateway.dispatch("MESSAGE_DELETE", {"id": str(record.id), "channel_id": str(dm.id)},
+                                        DIRECT_MESSAGES)  # fmt: skip
+        elif record.ephemeral_for is None:
             channel = self.channel(record.channel_id)
             await self.gateway.dispatch("MESSAGE_DELETE", {
                 "id": str(record.id), "channel_id": str(channel.id), "guild_id": str(channel.guild.id),
             }, GUILD_MESSAGES)
 
     async def _dispatch_message(self, event: str, record: MessageRecord, *, with_member: bool) -> None:
+        if self._dm(record.channel_id) is not None:  # no guild: shard 0, with DIRECT_MESSAGES
+            await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
+            return
         channel = self.channel(record.channel_id)
         data = {**copy.deepcopy(record.data), "guild_id": str(channel.guild.id)}
         author = channel.guild.members.get(int(data["author"]["id"]))
