@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import hashlib
 import io
 from collections import defaultdict
@@ -386,7 +387,8 @@ class StudyUseCases:
         due_today, due_week, *cumulative = await self.store.due_counts(
             user_id, bank.id, [day, week, *forecast_bounds]
         )
-        stats = await self.quiz.stats(ShowStats(caller.chat, user))
+        # In the reply's language, which on Discord is the caller's client's, not the channel's.
+        stats = dataclasses.replace(await self.quiz.stats(ShowStats(caller.chat, user)), language=language)
         mocks = await self.mocks.store.history(user_id, 5)
         view = _progress(
             language,

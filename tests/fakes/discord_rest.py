@@ -36,6 +36,7 @@ class ApiRequest:
     body: Any
     headers: dict[str, str]
     files: list[str] = field(default_factory=list)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file name -> the bytes uploaded
     template: str | None = None
     params: dict[str, str] = field(default_factory=dict)
     status: int = 0
