@@ -1,10 +1,13 @@
 """What the study end-to-end tests (Telegram and Discord) check the same way: a /stats chart is a
-PNG whose Chinese labels were drawn with a font that has their glyphs (not tofu boxes)."""
+PNG whose Chinese labels were drawn with a font that has their glyphs (not tofu boxes).
+
+The chart is drawn in the bot's chart process, where this test cannot hear matplotlib's "Glyph
+missing" warnings; tests/test_study_tools.py hears them for the same drawing code in this process
+and checks the chart process draws the very same PNG."""
 
 from __future__ import annotations
 
 import io
-import warnings
 
 from matplotlib import font_manager
 from matplotlib.ft2font import FT2Font
@@ -16,8 +19,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 CHART_LABELS = tuple(f"progress.chart_{part}" for part in ("title", "tags", "activity", "forecast"))
 
 
-def assert_cjk_chart(png: bytes, language: str, caught: list[warnings.WarningMessage]) -> None:
-    """`png` is a chart in `language`; `caught` the warnings recorded while it was rendered."""
+def assert_cjk_chart(png: bytes, language: str) -> None:
+    """`png` is a chart in `language`, its labels drawn."""
     assert png.startswith(PNG)
     family = cjk_font()
     assert family is not None, "no CJK font installed (.ci/run installs fonts-wqy-microhei)"
@@ -28,8 +31,6 @@ def assert_cjk_chart(png: bytes, language: str, caught: list[warnings.WarningMes
     assert han, labels  # the labels are Chinese
     missing = sorted(ch for ch in han if font.get_char_index(ord(ch)) == 0)
     assert not missing, f"{family} ({path}) has no glyph for {missing}"
-    tofu = [str(w.message) for w in caught if "missing from" in str(w.message)]
-    assert not tofu, tofu
     assert _ink_shapes(png) > 50  # text drawn: many distinct patterns (boxes all look alike)
 
 

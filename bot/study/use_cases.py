@@ -9,7 +9,6 @@ grades them as any /quiz question.
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import dataclasses
 import hashlib
@@ -115,6 +114,10 @@ class StudyUseCases:
         self._versions: dict[str, str] = {}
         self.practice = Practice(quiz, store)
         self.reminders = reminders
+
+    async def close(self) -> None:
+        if self.charts is not None:
+            await self.charts.close()
 
     # ------------------------------------------------------------ practice modes
 
@@ -425,7 +428,7 @@ class StudyUseCases:
                 t(language, "progress.chart_forecast"),
                 forecast,
             )
-            png = await asyncio.to_thread(self.charts.render, data)
+            png = await self.charts.render(data)
             files = (FileView("progress.png", png, t(language, "progress.chart_title"), image=True),)
         return Reply(view, language, files=files)
 
