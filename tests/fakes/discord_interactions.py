@@ -104,9 +104,10 @@ def _truthy(value: str | None) -> bool:
 async def _reply(server: FakeDiscord, record: InteractionRecord, body: dict[str, Any], *,
                  original: bool = True) -> MessageRecord:
     assert record.channel is not None and record.member is not None
+    guild = record.channel.guild
     metadata: dict[str, Any] = {
         "id": str(record.id), "type": record.type, "user": record.member.user.payload(),
-        "authorizing_integration_owners": {"0": str(record.channel.guild.id)},
+        "authorizing_integration_owners": {"0": str(guild.id) if guild is not None else "0"},  # "0": a DM
     }
     if record.type == APPLICATION_COMMAND:
         metadata.update(name=record.payload["data"]["name"], command_type=1)
@@ -129,7 +130,9 @@ def _callback_response(record: InteractionRecord, kind: int, message: MessageRec
     """The InteractionCallbackResponse object that `?with_response=true` asks for."""
     interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
     if record.channel is not None:
-        interaction.update(channel_id=str(record.channel.id), guild_id=str(record.channel.guild.id))
+        interaction.update(channel_id=str(record.channel.id))
+        if record.channel.guild is not None:
+            interaction.update(guild_id=str(record.channel.guild.id))
     if message is not None and kind != DEFERRED_UPDATE:
         interaction.update(response_message_id=str(message.id),
                            response_message_loading=kind == DEFERRED_MESSAGE,
