@@ -234,7 +234,7 @@ def rendered(reply: AppReply) -> Reply:
     files = tuple(attachment(f) for f in reply.files)
     buttons = question_buttons(reply.view) if isinstance(reply.view, QuestionView) else None
     embed = reply_embed(reply)
-    content = reply_content(reply) if embed is None else None
+    content = reply_content(reply) or None  # besides an embed: the progress under its stats
     if embed is None and not content and not files:
         content = "✓"  # a view with nothing to say: Discord takes no empty message
     return Reply(content, embed=embed, view=buttons, ephemeral=not reply.public, files=files)

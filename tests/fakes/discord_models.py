@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tests.fakes.discord_rules import EVERYONE_DEFAULT, base_permissions, channel_permissions
+from tests.fakes.discord_rules import DM_PERMISSIONS, EVERYONE_DEFAULT, base_permissions, channel_permissions
 
 DISCORD_EPOCH_MS = 1420070400000
 _increment = itertools.count(1)
@@ -87,8 +87,10 @@ class FakeRole:
 
 @dataclass
 class FakeMember:
+    """A guild's member; with no guild, the user in a DM with the bot."""
+
     user: FakeUser
-    guild: FakeGuild
+    guild: FakeGuild | None
     role_ids: list[int] = field(default_factory=list)
     nick: str | None = None
     joined_at: str = field(default_factory=iso_now)
@@ -99,6 +101,8 @@ class FakeMember:
 
     def permissions(self, channel: FakeChannel | None = None) -> int:
         g = self.guild
+        if g is None:
+            return DM_PERMISSIONS
         perms = base_permissions(
             int(g.everyone.permissions), [int(g.roles[r].permissions) for r in self.role_ids if r in g.roles],
             self.id == g.owner_id,
@@ -122,13 +126,16 @@ class FakeMember:
 
 @dataclass
 class FakeChannel:
+    """A guild's text channel; with no guild, a DM (type 1) between the bot and `recipient`."""
+
     id: int
-    guild: FakeGuild
+    guild: FakeGuild | None
     name: str
     type: int = 0
     position: int = 0
     topic: str | None = None
     overwrites: list[dict[str, Any]] = field(default_factory=list)
+    recipient: FakeUser | None = None
 
     def overwrite(self, target: FakeRole | FakeMember, *, allow: int = 0, deny: int = 0) -> FakeChannel:
         """Add a permission overwrite for a role or a member (Discord applies them in that order)."""
@@ -138,6 +145,10 @@ class FakeChannel:
         return self
 
     def payload(self) -> dict[str, Any]:
+        if self.guild is None:
+            assert self.recipient is not None
+            return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
+                    "last_message_id": None, "flags": 0}
         return {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild.id), "name": self.name,
             "position": self.position, "permission_overwrites": copy.deepcopy(self.overwrites),

@@ -36,6 +36,7 @@ class ApiRequest:
     body: Any
     headers: dict[str, str]
     files: list[str] = field(default_factory=list)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file name -> the bytes uploaded
     template: str | None = None
     params: dict[str, str] = field(default_factory=dict)
     status: int = 0
@@ -252,8 +253,9 @@ async def create_message(server: FakeDiscord, req: ApiRequest) -> Any:
                 raise invalid_form_body([Finding(("message_reference",), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE",
                                                  "Unknown message")])
         else:
-            reference = {"type": 0, "message_id": str(target.id), "channel_id": str(channel.id),
-                         "guild_id": str(channel.guild.id)}
+            reference = {"type": 0, "message_id": str(target.id), "channel_id": str(channel.id)}
+            if channel.guild is not None:
+                reference["guild_id"] = str(channel.guild.id)
             extra = {"message_reference": reference, "referenced_message": target.data}
     if req.files and not body.get("attachments"):
         body = {**body, "attachments": [{"id": i, "filename": name} for i, name in enumerate(req.files)]}

@@ -35,6 +35,7 @@ STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT =
 # What the bot may do in a DM with a user (app_permissions of a DM interaction).
 DM_PERMISSIONS = (Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.EMBED_LINKS | Perm.ATTACH_FILES
                   | Perm.READ_MESSAGE_HISTORY | Perm.ADD_REACTIONS | Perm.USE_EXTERNAL_EMOJIS)  # fmt: skip
+GUILD_CONTEXT, BOT_DM = 0, 1  # interaction contexts
 
 
 class SimulationMixin(_Base):
@@ -52,14 +53,20 @@ class SimulationMixin(_Base):
         FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options, a
         FakeAttachment (from `attachment`) for an ATTACHMENT option."""
         guild = channel.guild
-        command = self.find_command(guild.id, name)
+        command = self.find_command(guild.id if guild is not None else None, name)
         if command is None:
-            raise LookupError(f"/{name} is not synced for guild {guild.name!r} (or globally)")
+            where = f"guild {guild.name!r}" if guild is not None else "DMs"
+            raise LookupError(f"/{name} is not synced for {where} (or globally)")
         perms = member.permissions(channel)
         if not perms & Perm.USE_APPLICATION_COMMANDS:
             raise PermissionError(f"{member.user.username} cannot use application commands here")
+        if guild is None:
+            contexts = command.get("contexts")
+            if (BOT_DM not in contexts) if contexts is not None else not command.get("dm_permission", True):
+                raise PermissionError(f"/{name} is not offered in DMs with the bot")
         needed = int(command.get("default_member_permissions") or 0)
-        if command.get("default_member_permissions") is not None and perms & needed != needed:
+        restricted = guild is not None and command.get("default_member_permissions") is not None
+        if restricted and perms & needed != needed:
             raise PermissionError(f"/{name} needs permissions {needed} that {member.user.username} lacks")
         definitions = command.get("options") or []
         path = subcommand.split() if subcommand else []
@@ -237,6 +244,21 @@ class SimulationMixin(_Base):
                                                        message=message, locale=locale)  # fmt: skip
         assert isinstance(member, FakeMember)
         guild = channel.guild
+        if guild is None:  # a DM with the bot: no guild, the user instead of a member
+            payload = {
+                "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
+                "channel_id": str(channel.id), "channel": channel.payload(), "user": member.user.payload(),
+                "token": token, "version": 1, "app_permissions": str(member.permissions(channel)),
+                "locale": locale, "entitlements": [], "entitlement_sku_ids": [],
+                "authorizing_integration_owners": {"0": "0"}, "context": BOT_DM,
+                "attachment_size_limit": 10 * 1024 * 1024,
+            }
+            if message is not None:
+                payload["message"] = message
+            record = InteractionRecord(iid, token, kind, payload, self.clock(), member, channel)
+            self.interactions[iid] = record
+            await self.gateway.dispatch("INTERACTION_CREATE", copy.deepcopy(payload))
+            return record
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
             "guild_id": str(guild.id),

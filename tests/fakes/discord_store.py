@@ -62,6 +62,7 @@ class DiscordStore:
         self.cdn: dict[str, bytes] = {}  # CDN path -> the file's bytes (attachments members sent)
         self.cdn_downloads: list[str] = []  # CDN paths fetched, in order
         self.joined_at = iso_now()
+        self.dms: dict[int, FakeChannel] = {}  # user id -> their DM channel with the bot
 
     def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
         user = FakeUser(snowflake(), username, bot=bot)
@@ -100,7 +101,18 @@ class DiscordStore:
         for guild in self.guilds.values():
             if int(channel_id) in guild.channels:
                 return guild.channels[int(channel_id)]
+        for dm in self.dms.values():
+            if dm.id == int(channel_id):
+                return dm
         raise not_found(UNKNOWN_CHANNEL, "Channel")
+
+    def dm(self, user: FakeUser) -> tuple[FakeChannel, FakeMember]:
+        """The DM channel between `user` and the bot (opened on first use), and the user as the
+        one acting in it (a member of no guild)."""
+        channel = self.dms.get(user.id)
+        if channel is None:
+            channel = self.dms[user.id] = FakeChannel(snowflake(), None, "", type=1, recipient=user)
+        return channel, FakeMember(user, None)
 
     def guild(self, guild_id: int | str) -> FakeGuild:
         guild = self.guilds.get(int(guild_id))
@@ -119,6 +131,8 @@ class DiscordStore:
 
     def require(self, channel: FakeChannel, perms: int) -> None:
         """The bot needs `perms` in `channel`: 50001 without VIEW_CHANNEL, else 50013."""
+        if channel.guild is None:
+            return  # a DM: the bot may do there what anyone may
         have = self.bot_member(channel.guild).permissions(channel)
         if not have & Perm.VIEW_CHANNEL:
             raise missing_access()
@@ -173,15 +187,21 @@ class DiscordStore:
                                         DIRECT_MESSAGES)  # fmt: skip
         elif record.ephemeral_for is None:
             channel = self.channel(record.channel_id)
-            await self.gateway.dispatch("MESSAGE_DELETE", {
-                "id": str(record.id), "channel_id": str(channel.id), "guild_id": str(channel.guild.id),
-            }, GUILD_MESSAGES)
+            data = {"id": str(record.id), "channel_id": str(channel.id)}
+            if channel.guild is None:
+                await self.gateway.dispatch("MESSAGE_DELETE", data, DIRECT_MESSAGES)
+                return
+            await self.gateway.dispatch("MESSAGE_DELETE", {**data, "guild_id": str(channel.guild.id)},
+                                        GUILD_MESSAGES)
 
     async def _dispatch_message(self, event: str, record: MessageRecord, *, with_member: bool) -> None:
         if self._dm(record.channel_id) is not None:  # no guild: shard 0, with DIRECT_MESSAGES
             await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
             return
         channel = self.channel(record.channel_id)
+        if channel.guild is None:  # a DM: only a bot with the DIRECT_MESSAGES intent hears of it
+            await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
+            return
         data = {**copy.deepcopy(record.data), "guild_id": str(channel.guild.id)}
         author = channel.guild.members.get(int(data["author"]["id"]))
         if with_member and author is not None:
