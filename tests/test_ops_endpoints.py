@@ -12,6 +12,8 @@ from typing import Any
 import aiohttp
 import pytest
 
+from tests.fakes.discord_fixtures import fake_discord  # noqa: F401  (a fixture)
+from tests.fakes.discord_server import FakeDiscord
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.fakes.telegram_server import DEFAULT_TOKEN, FakeTelegramServer
@@ -129,6 +131,25 @@ async def test_health_readiness_and_metrics_with_the_database_up_then_down(
     finally:
         await bot.kill()
     assert "postgresql://" not in bot.output  # the URL (and a password in it) is never logged
+
+
+async def test_discord_is_ready_once_every_shard_of_the_process_is_connected(
+    tmp_path: Path,
+    fake_discord: FakeDiscord,  # noqa: F811
+) -> None:
+    port = free_port()
+    env = {"DISCORD_TOKEN": fake_discord.token, "DISCORD_API_BASE": fake_discord.api_base,
+           "DISCORD_GATEWAY_URL": fake_discord.gateway_url, "STUDYBOT_DISCORD_SHARDS": "0-1/2",
+           "STUDYBOT_HTTP_PORT": str(port)}  # fmt: skip
+    bot = await BotProcess.start(tmp_path / "data", config_file(tmp_path), env=env)
+    try:
+        async with aiohttp.ClientSession() as http:
+            ready = await wait_ready(http, port, bot)
+            assert ready["platforms"] == {"discord": True} and ready["database"] == {"ok": True}
+            await fake_discord.gateway.disconnect()  # a network failure: the shards resume by themselves
+            await wait_ready(http, port, bot)
+    finally:
+        await bot.kill()
 
 
 async def test_a_health_port_already_taken_stops_start_up_with_a_clear_message(tmp_path: Path) -> None:

@@ -144,9 +144,13 @@ class DiscordAdapter:
                  ",".join(str(i) for i in client.shards), client.shard_count)  # fmt: skip
 
     def connected(self) -> bool:
-        """The gateway session is up and ready (for /readyz)."""
+        """Every shard of this process has its gateway connection open (for /readyz); a shard
+        reconnecting after a drop is not connected until it is back."""
         client = self.client
-        return client is not None and client.is_ready() and not client.is_closed()
+        if client is None or client.is_closed() or not client.is_ready():
+            return False
+        shards = client.shards.values()
+        return bool(shards) and all(not shard.is_closed() for shard in shards)
 
     async def _sync(self) -> None:
         assert self.client is not None
