@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import resource
 import sys
@@ -275,14 +276,19 @@ def print_table(rows: list[Row], answers: int, clients: int, header: list[str], 
             label = f"{row.backend}, {row.processes}"
             cpu = f"{row.cpu_us[shape]:>9.1f} us{row.others[shape]:>8.1f}"
             print(f"  {label:<26}{shapes[shape]:<24}{row.rates[shape]:>12,.0f}{row.transactions[shape]:>8,}"
-                  f"{cpu}{ratio:>12.2f}x   {target}".rstrip())  # fmt: skip
+                  f"{cpu}{math.floor(ratio * 100) / 100:>12.2f}x   {target}".rstrip())  # fmt: skip
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print()
     print(f"notes: best of {repeats} rounds per row, the rows taking turns; every process and the")
     print(f"PostgreSQL server share this machine's {cores} cores; SQLite-1 is measured in the same run,")
     print("through the same child process code, on the same disk. CPU/answer: CPU time of the bot")
     print("processes and the PostgreSQL server over the answers; others: cores other programs kept")
-    print("busy meanwhile (a loaded machine gives the extra processes little to run on).")
+    print("busy meanwhile (a loaded machine gives the extra processes little to run on). Ratios are")
+    print("rounded down.")
+    busy = [f"{r.backend}-{r.processes} {shape}" for r in rows for shape in SHAPES if r.others[shape] > 0.5]
+    if busy:
+        print(f"warning: other programs kept over half a core busy during: {', '.join(busy)}; rerun")
+        print("on a quieter machine before drawing conclusions from those rows.")
 
 
 def main() -> None:
