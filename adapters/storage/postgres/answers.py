@@ -86,6 +86,24 @@ _INSERT_FIRST_SCORED = (
     f"scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
 )
 _INSERT_FIRST = f"WITH r AS ({_LOCK_ROUNDS}) {_FIRST_ROWS}"
+# The usual batch (every answer new, to open first-answer rounds, none twice) in one statement
+# that needs no transaction around it: all of it is inserted or, when any answer is not so
+# (`clean` is false), none; a plain INSERT, so an answer another process stores meanwhile fails the
+# statement (unique_violation) instead of being skipped. Either way the full path then decides.
+_CLEAN_BATCH = (
+    f"WITH r AS ({_LOCK_ROUNDS}), i AS MATERIALIZED (SELECT * FROM {_INCOMING}), "
+    "clean AS (SELECT count(*) FILTER (WHERE r.state = 'open' AND i.answered_at < r.closes_at "
+    "AND r.answer_policy = 'first' AND a.id IS NULL) = cardinality($1::bigint[]) "
+    "AND count(DISTINCT (i.round_id, i.user_id)) = cardinality($1::bigint[]) AS ok "
+    "FROM i LEFT JOIN r ON r.id = i.round_id "
+    "LEFT JOIN answers a ON a.round_id = i.round_id AND a.user_id = i.user_id), "
+    "inserted AS (INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, "
+    "points, week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
+    "i.fraction, i.points, i.week_key, i.month_key FROM i WHERE (SELECT ok FROM clean) ORDER BY i.seq "
+    "RETURNING id, round_id, user_id, verdict, points, answered_at, week_key, month_key)"
+)
+_ACCEPT_ALL = f"{_CLEAN_BATCH} SELECT id FROM inserted"
+_ACCEPT_ALL_SCORED = f"{_CLEAN_BATCH}, scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
 # ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
 # (round, user) is the one kept, as the sequence of updates would leave it.
 _INSERT_CHANGEABLE = (
@@ -106,7 +124,8 @@ _RESULTS = (
 )
 
 
-def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
+def batch_columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
+    """A batch as the arrays every statement here takes ($1 … $10)."""
     return [
         list(range(len(batch))),
         [a.round_id for a in batch],
@@ -121,18 +140,27 @@ def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
     ]
 
 
-async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
+def accept_all(batch: Sequence[NewAnswer]) -> str:
+    """The statement that stores a clean batch whole (see _CLEAN_BATCH), or nothing of it."""
+    return _ACCEPT_ALL_SCORED if any(a.scored_now for a in batch) else _ACCEPT_ALL
+
+
+def all_accepted(batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
+    return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
+
+
+async def record_answers(
+    db: asyncpg.Connection, batch: Sequence[NewAnswer], columns: list[list[Any]]
+) -> list[AnswerOutcome]:
     """Insert a batch with set-based SQL inside the store's transaction; the database decides, as
     on SQLite: a closed or overdue round takes nothing, UNIQUE(round_id, user_id) keeps the first
     answer (the last, in a changeable round), answers to rounds graded on the spot are scored in
-    the same transaction. The common batch (every answer new, to first-answer rounds) is the one
-    statement.
+    the same transaction.
     """
-    columns = _columns(batch)
     first = _INSERT_FIRST_SCORED if any(a.scored_now for a in batch) else _INSERT_FIRST
     new_ids: set[int] = {row[0] for row in await db.fetch(first, *columns)}
     if len(new_ids) == len(batch):
-        return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
+        return all_accepted(batch)
     changed: list[int] = []
     for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
         if inserted:
