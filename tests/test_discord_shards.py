@@ -195,16 +195,16 @@ async def test_dms_arrive_on_shard_0_only_so_private_study_is_handled_by_its_pro
     try:
         await one.start(discord_shards="0/2")
         await two.start(discord_shards="1/2")
-        dana = server.add_user("dana")
-        record = await server.dm_slash_command(dana, "quiz")
+        dm, dana = server.dm(server.add_user("dana"))
+        record = await server.slash_command(dm, dana, "quiz")
         question = await one.reply(record)
         assert question is not None and embed_text(question).startswith("Practice · Q")
         assert receivers(server, record) == [(0, 2)]
-        assert question.channel_id == server.dm_channel(dana).id
+        assert question.channel_id == dm.id
 
-        round_ = await one.last_round(server.dm_channel(dana))  # type: ignore[arg-type]
+        round_ = await one.last_round(dm)
         choice = f"sb:a:{round_.id}:B"
-        click = await server.dm_click(dana, question.id, choice)
+        click = await server.click(dm, dana, question.id, choice)
         receipt = await one.reply(click)
         assert receipt is not None and receipt.content.startswith(("✅", "❌"))
         assert receivers(server, click) == [(0, 2)]
@@ -270,7 +270,7 @@ async def test_two_studybot_processes_split_the_shards_and_dms_go_to_shard_0(
             reply = await server.wait_for(lambda r=record: completed(server, r.original_message_id), 10)
             assert embed_text(reply).startswith("Practice · Q")
             assert receivers(server, record) == [(shard, 2)]
-        record = await server.dm_slash_command(server.add_user("erin"), "quiz")
+        record = await server.slash_command(*server.dm(server.add_user("erin")), "quiz")
         reply = await server.wait_for(lambda: completed(server, record.original_message_id), 10, "a DM reply")
         assert embed_text(reply).startswith("Practice · Q") and receivers(server, record) == [(0, 2)]
     finally:

@@ -87,7 +87,9 @@ class FakeRole:
 
 @dataclass
 class FakeMember:
-    """A guild's member; with no guild, the user in a DM with the bot."""
+    """A guild's member; with no guild, the user acting in their DM with the bot (a DM has no
+    roles or overwrites: they, like the bot, may do there what DM_PERMISSIONS allows). Discord
+    sends such a user as `user`, never as a `member`."""
 
     user: FakeUser
     guild: FakeGuild | None
@@ -126,7 +128,8 @@ class FakeMember:
 
 @dataclass
 class FakeChannel:
-    """A guild's text channel; with no guild, a DM (type 1) between the bot and `recipient`."""
+    """A guild's text channel (type 0); with no guild, the DM (type 1) between the bot and
+    `recipient` (DiscordStore.dm). A DM's events carry no guild_id, so only shard 0 gets them."""
 
     id: int
     guild: FakeGuild | None
@@ -144,6 +147,11 @@ class FakeChannel:
             {"id": str(target.id), "type": kind, "allow": str(int(allow)), "deny": str(int(deny))})
         return self
 
+    @property
+    def label(self) -> str:
+        """How error messages name the channel."""
+        return f"#{self.name}" if self.recipient is None else f"the DM with {self.recipient.username}"
+
     def payload(self) -> dict[str, Any]:
         if self.guild is None:
             assert self.recipient is not None
@@ -155,20 +163,6 @@ class FakeChannel:
             "topic": self.topic, "nsfw": False, "last_message_id": None, "rate_limit_per_user": 0,
             "parent_id": None, "flags": 0,
         }
-
-
-@dataclass
-class FakeDMChannel:
-    """The DM channel between the bot and one user (type 1). Its events belong to no guild, so
-    the gateway sends them to shard 0."""
-
-    id: int
-    recipient: FakeUser
-    type: int = 1
-
-    def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
-                "last_message_id": None, "flags": 0}  # fmt: skip
 
 
 @dataclass
@@ -293,26 +287,16 @@ class InteractionRecord:
     type: int
     payload: dict[str, Any]
     dispatched_at: float
-    member: FakeMember | None
-    channel: FakeChannel | FakeDMChannel | None
+    member: FakeMember  # in a DM, FakeMember(user, None): the payload carries its `user`
+    channel: FakeChannel
     callbacks: list[Callback] = field(default_factory=list)
     response: dict[str, Any] | None = None  # the accepted callback body
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
 
-    user: FakeUser | None = None  # who acted in a DM (no member there)
-
     @property
     def acknowledged(self) -> bool:
         return self.response is not None
-
-    @property
-    def actor(self) -> FakeUser:
-        """The user who made the interaction, in a guild or a DM."""
-        if self.member is not None:
-            return self.member.user
-        assert self.user is not None
-        return self.user
 
     @property
     def response_type(self) -> int | None:
@@ -320,7 +304,7 @@ class InteractionRecord:
 
 
 def message_payload(
-    *, channel: FakeChannel | FakeDMChannel, author: FakeUser, body: dict[str, Any], message_type: int = 0,
+    *, channel: FakeChannel, author: FakeUser, body: dict[str, Any], message_type: int = 0,
     extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A full message object built from a create request body, as Discord returns it."""

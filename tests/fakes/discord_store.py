@@ -8,6 +8,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from tests.fakes.discord_gateway import (
+    DIRECT_MESSAGE_REACTIONS,
     DIRECT_MESSAGES,
     GUILD_MESSAGE_REACTIONS,
     GUILD_MESSAGES,
@@ -16,7 +17,6 @@ from tests.fakes.discord_gateway import (
 )
 from tests.fakes.discord_models import (
     FakeChannel,
-    FakeDMChannel,
     FakeGuild,
     FakeMember,
     FakeUser,
@@ -29,11 +29,14 @@ from tests.fakes.discord_models import (
     snowflake,
 )
 from tests.fakes.discord_rules import (
+    CANNOT_ACT_ON_DM,
+    DM_PERMISSIONS,
     EPHEMERAL,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,
     UNKNOWN_MESSAGE,
+    DiscordError,
     Perm,
     missing_access,
     missing_permissions,
@@ -57,12 +60,11 @@ class DiscordStore:
         self.messages: dict[int, MessageRecord] = {}  # message id -> record, in creation order
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> commands
         self.interactions: dict[int, InteractionRecord] = {}
-        self.dm_channels: dict[int, FakeDMChannel] = {}  # user id -> the bot's DM with them
         self.open_modals: dict[tuple[int, str], tuple[dict[str, Any], InteractionRecord]] = {}
         self.cdn: dict[str, bytes] = {}  # CDN path -> the file's bytes (attachments members sent)
         self.cdn_downloads: list[str] = []  # CDN paths fetched, in order
         self.joined_at = iso_now()
-        self.dms: dict[int, FakeChannel] = {}  # user id -> their DM channel with the bot
+        self.dms: dict[int, tuple[FakeChannel, FakeMember]] = {}  # user id -> DM with the bot, user in it
 
     def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
         user = FakeUser(snowflake(), username, bot=bot)
@@ -87,32 +89,23 @@ class DiscordStore:
         """A new user who is a member of `guild` (`permissions`: bits of a personal role)."""
         return guild.add_member(self.add_user(username), roles=list(roles), permissions=permissions)
 
-    def dm_channel(self, user: FakeUser) -> FakeDMChannel:
-        """The DM between the bot and `user` (made on first use, as when they open it)."""
-        self.users.setdefault(user.id, user)
-        if user.id not in self.dm_channels:
-            self.dm_channels[user.id] = FakeDMChannel(snowflake(), user)
-        return self.dm_channels[user.id]
-
-    def _dm(self, channel_id: int | str) -> FakeDMChannel | None:
-        return next((c for c in self.dm_channels.values() if c.id == int(channel_id)), None)
-
     def channel(self, channel_id: int | str) -> FakeChannel:
         for guild in self.guilds.values():
             if int(channel_id) in guild.channels:
                 return guild.channels[int(channel_id)]
-        for dm in self.dms.values():
+        for dm, _ in self.dms.values():
             if dm.id == int(channel_id):
                 return dm
         raise not_found(UNKNOWN_CHANNEL, "Channel")
 
     def dm(self, user: FakeUser) -> tuple[FakeChannel, FakeMember]:
         """The DM channel between `user` and the bot (opened on first use), and the user as the
-        one acting in it (a member of no guild)."""
-        channel = self.dms.get(user.id)
-        if channel is None:
-            channel = self.dms[user.id] = FakeChannel(snowflake(), None, "", type=1, recipient=user)
-        return channel, FakeMember(user, None)
+        one acting in it (a member of no guild): pass both to slash_command, click, react, ..."""
+        self.users.setdefault(user.id, user)
+        if user.id not in self.dms:
+            channel = FakeChannel(snowflake(), None, "", type=1, recipient=user)
+            self.dms[user.id] = (channel, FakeMember(user, None))
+        return self.dms[user.id]
 
     def guild(self, guild_id: int | str) -> FakeGuild:
         guild = self.guilds.get(int(guild_id))
@@ -130,9 +123,12 @@ class DiscordStore:
         return guild.members[self.bot.id]
 
     def require(self, channel: FakeChannel, perms: int) -> None:
-        """The bot needs `perms` in `channel`: 50001 without VIEW_CHANNEL, else 50013."""
+        """The bot needs `perms` in `channel`: 50001 without VIEW_CHANNEL, else 50013; in a DM,
+        50003 for what nobody may do there (e.g. MANAGE_MESSAGES)."""
         if channel.guild is None:
-            return  # a DM: the bot may do there what anyone may
+            if perms & ~DM_PERMISSIONS:
+                raise DiscordError(403, CANNOT_ACT_ON_DM, "Cannot execute action on a DM channel")
+            return
         have = self.bot_member(channel.guild).permissions(channel)
         if not have & Perm.VIEW_CHANNEL:
             raise missing_access()
@@ -159,7 +155,7 @@ class DiscordStore:
         return [self.messages[m] for m in record.followup_ids] if record else []
 
     async def create_message(
-        self, channel: FakeChannel | FakeDMChannel, body: dict[str, Any], *, author: FakeUser | None = None,
+        self, channel: FakeChannel, body: dict[str, Any], *, author: FakeUser | None = None,
         message_type: int = 0, extra: dict[str, Any] | None = None, ephemeral_for: int | None = None,
         interaction_token: str | None = None,
     ) -> MessageRecord:
@@ -182,22 +178,17 @@ class DiscordStore:
 
     async def delete_message(self, record: MessageRecord) -> None:
         record.deleted = True
-        if record.ephemeral_for is None and (dm := self._dm(record.channel_id)) is not None:
-            await self.gateway.dispatch("MESSAGE_DELETE", {"id": str(record.id), "channel_id": str(dm.id)},
-                                        DIRECT_MESSAGES)  # fmt: skip
-        elif record.ephemeral_for is None:
-            channel = self.channel(record.channel_id)
-            data = {"id": str(record.id), "channel_id": str(channel.id)}
-            if channel.guild is None:
-                await self.gateway.dispatch("MESSAGE_DELETE", data, DIRECT_MESSAGES)
-                return
-            await self.gateway.dispatch("MESSAGE_DELETE", {**data, "guild_id": str(channel.guild.id)},
-                                        GUILD_MESSAGES)
+        if record.ephemeral_for is not None:
+            return
+        channel = self.channel(record.channel_id)
+        data = {"id": str(record.id), "channel_id": str(channel.id)}
+        if channel.guild is None:
+            await self.gateway.dispatch("MESSAGE_DELETE", data, DIRECT_MESSAGES)
+            return
+        await self.gateway.dispatch("MESSAGE_DELETE", {**data, "guild_id": str(channel.guild.id)},
+                                    GUILD_MESSAGES)
 
     async def _dispatch_message(self, event: str, record: MessageRecord, *, with_member: bool) -> None:
-        if self._dm(record.channel_id) is not None:  # no guild: shard 0, with DIRECT_MESSAGES
-            await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
-            return
         channel = self.channel(record.channel_id)
         if channel.guild is None:  # a DM: only a bot with the DIRECT_MESSAGES intent hears of it
             await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
@@ -219,12 +210,16 @@ class DiscordStore:
         users.append(user_id)
         self._refresh_reactions(record)
         channel = self.channel(record.channel_id)
-        member = channel.guild.members.get(user_id)
         event = {
             "user_id": str(user_id), "channel_id": str(channel.id), "message_id": str(record.id),
-            "guild_id": str(channel.guild.id), "emoji": emoji, "burst": False, "burst_colors": [],
-            "type": 0, "message_author_id": record.data["author"]["id"],
+            "emoji": emoji, "burst": False, "burst_colors": [], "type": 0,
+            "message_author_id": record.data["author"]["id"],
         }
+        if channel.guild is None:
+            await self.gateway.dispatch("MESSAGE_REACTION_ADD", event, DIRECT_MESSAGE_REACTIONS)
+            return
+        event["guild_id"] = str(channel.guild.id)
+        member = channel.guild.members.get(user_id)
         if member is not None:
             event["member"] = member.payload()
         await self.gateway.dispatch("MESSAGE_REACTION_ADD", event, GUILD_MESSAGE_REACTIONS)
@@ -236,10 +231,13 @@ class DiscordStore:
         users.remove(user_id)
         self._refresh_reactions(record)
         channel = self.channel(record.channel_id)
-        await self.gateway.dispatch("MESSAGE_REACTION_REMOVE", {
-            "user_id": str(user_id), "channel_id": str(channel.id), "message_id": str(record.id),
-            "guild_id": str(channel.guild.id), "emoji": emoji, "burst": False, "type": 0,
-        }, GUILD_MESSAGE_REACTIONS)
+        event = {"user_id": str(user_id), "channel_id": str(channel.id), "message_id": str(record.id),
+                 "emoji": emoji, "burst": False, "type": 0}  # fmt: skip
+        if channel.guild is None:
+            await self.gateway.dispatch("MESSAGE_REACTION_REMOVE", event, DIRECT_MESSAGE_REACTIONS)
+            return
+        await self.gateway.dispatch("MESSAGE_REACTION_REMOVE", {**event, "guild_id": str(channel.guild.id)},
+                                    GUILD_MESSAGE_REACTIONS)
 
     def _refresh_reactions(self, record: MessageRecord) -> None:
         reactions = []
