@@ -28,7 +28,7 @@ from benchmarks._common import (
     percentile,
     stderr,
 )
-from benchmarks.fanout_outbox import OutboxTimer, cycle_cost
+from benchmarks.fanout_outbox import OutboxTimer, crash_windows, cycle_cost
 from benchmarks.fanout_setup import SYNCHRONOUS, open_app
 from benchmarks.fanout_sink import RULES, LimitedSink
 from studybot.bootstrap import App
@@ -270,6 +270,9 @@ async def fire_phase(args: argparse.Namespace) -> dict[str, Any]:
     rows = await app.store.reader.execute_fetchall("SELECT count(*), count(DISTINCT chat_id) FROM outbox")
     out["outbox_left"], out["outbox_left_chats"] = next(iter(rows))
     out["outbox_in_fanout"] = outbox_timer.result()
+    ids = dict(await app.store.reader.execute_fetchall("SELECT chat_key, id FROM chats"))
+    accepted = [(ids[p.chat_key], p.at) for p in questions if p.chat_key in ids]
+    out["crash_window"] = crash_windows(outbox_timer, accepted, duration)
     out["outbox_cost"] = await cycle_cost(
         app, Path(args.db).with_name(f"{rules.name}-baseline.db"), OUTBOX_CYCLES, SYNCHRONOUS
     )

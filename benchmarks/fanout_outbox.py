@@ -6,6 +6,11 @@ Two numbers, both per post:
   `post_delivered` while the dailies go out (`OutboxTimer` wraps those three bound methods on
   the app's store instance). Under load this is latency, not CPU: it includes waiting for the
   single SQLite writer behind other chats' transactions.
+- the crash window in the fan-out: from the platform accepting a question (the sink's time) to
+  the next `next_post` of that chat, which the outbox asks only once the delivery (and the
+  question's message ref) committed. A crash inside it sends the post again at the next start
+  (bot/outbox.py); the windows' sum over the fan-out's duration is the expected number of posts
+  a SIGKILL at a random moment of the fan-out would duplicate.
 - alone, after the fan-out, with the app idle: `add_post` + `next_post` + `post_delivered` of a
   daily-sized post, one post after another, against a bare baseline on a connection of its own in
   the same directory with the same pragmas (WAL, the benchmark's synchronous): one INSERT of the
@@ -15,6 +20,7 @@ Two numbers, both per post:
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,6 +44,7 @@ class OutboxTimer:
 
     seconds: dict[str, float] = field(default_factory=lambda: dict.fromkeys(TIMED, 0.0))
     calls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TIMED, 0))
+    asked: dict[int, list[float]] = field(default_factory=dict)  # chat id -> next_post times (loop)
 
     def install(self, app: App) -> None:
         store = app.outbox.posts
@@ -46,6 +53,8 @@ class OutboxTimer:
 
     def _timed(self, name: str, call: Any) -> Any:
         async def timed(*args: Any, **kwargs: Any) -> Any:
+            if name == "next_post":
+                self.asked.setdefault(args[0], []).append(asyncio.get_running_loop().time())
             started = time.perf_counter()
             try:
                 return await call(*args, **kwargs)
@@ -63,6 +72,23 @@ class OutboxTimer:
             "seconds": dict(self.seconds),
             "per_post_ms": total / posts * 1e3 if posts else float("nan"),
         }
+
+
+def crash_windows(timer: OutboxTimer, accepted: list[tuple[int, float]], duration: float) -> dict[str, Any]:
+    """Per delivered post (chat id, loop time the platform accepted it): the time until its chat's
+    next `next_post`, i.e. until the delivery was committed."""
+    windows = []
+    for chat_id, at in accepted:
+        after = [t for t in timer.asked.get(chat_id, ()) if t >= at]
+        if after:
+            windows.append(min(after) - at)
+    return {
+        "posts": len(windows),
+        "p50_ms": percentile(windows, 50) * 1e3,
+        "p99_ms": percentile(windows, 99) * 1e3,
+        "mean_ms": sum(windows) / len(windows) * 1e3 if windows else float("nan"),
+        "kill_duplicates": sum(windows) / duration if duration > 0 else float("nan"),
+    }
 
 
 def sample_post() -> Notice:

@@ -118,6 +118,11 @@ def add_outbox_cost(report: Report, r: dict[str, Any]) -> None:
     report.line("  baseline: bare SQLite INSERT + COMMIT: p50 / mean",
                 f"{alone['bare_p50_ms']:.3f} / {alone['bare_mean_ms']:.3f} ms")  # fmt: skip
     report.line("  outbox / baseline (p50)", f"{alone['ratio']:.1f}x")
+    window = r["crash_window"]
+    report.line("crash window per post (accepted -> delivery committed): p50 / p99",
+                f"{window['p50_ms']:.2f} / {window['p99_ms']:.2f} ms")  # fmt: skip
+    report.line("  posts a SIGKILL at a random moment of the fan-out would send twice",
+                f"{window['kill_duplicates']:.3f}")  # fmt: skip
 
 
 def build_report(env: dict[str, Any], chats: int, results: dict[str, dict[str, Any]]) -> Report:
@@ -149,7 +154,10 @@ def build_report(env: dict[str, Any], chats: int, results: dict[str, dict[str, A
         "daily's unit of work), next_post and post_delivered, summed, / posts delivered: latency "
         "under load, including waits for the one SQLite writer. Alone = the three calls for one "
         "post after another with the app idle, against one INSERT of the same JSON + COMMIT on a "
-        "connection of its own (same directory and pragmas), in alternating blocks.",
+        "connection of its own (same directory and pragmas), in alternating blocks. Crash window = "
+        "from the sink accepting a question to its chat's next next_post (asked once the delivery "
+        "committed); a crash inside it re-sends that post at the next start (bot/outbox.py); posts "
+        "a random SIGKILL would duplicate = sum of the windows / the fan-out's duration.",
         "all targets met" if met else "some targets MISSED: see the analysis",
     ]
     report.results = {"environment": env, "chats": chats, "platforms": results, "all_met": met}
