@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat, FakeUser
@@ -72,6 +74,7 @@ async def until(server: FakeTelegramServer, predicate, timeout: float, since: in
     except AssertionError:
         seen = [(e.method, e.status, str(e.params.get("text", ""))[:60]) for e in server.log[since:]]
         shown = f"not within {timeout} s; requests: {seen}\nbot:\n{bot.output[-6000:]}"
+
         raise AssertionError(shown) from None
 
 
@@ -87,8 +90,27 @@ def refused(server: FakeTelegramServer, since: int, method: str, match) -> bool:
     return any(e.status == 429 and e.method == method and match(e.params) for e in server.log[since:])
 
 
+def first_reveal_refused(server: FakeTelegramServer, since: int, first_id: int, tmp_path: Path) -> bool:
+    """The first question closed in the storm: its reveal (the head of the chat's queue) was
+    refused, and the standings wait behind it in the outbox."""
+
+    def is_first_reveal(p: dict) -> bool:
+        return p["message_id"] == first_id and p["text"].startswith(f"<b>{REVEAL}")
+
+    return refused(server, since, "editMessageText", is_first_reveal) and owed(tmp_path)[:2] == [
+        "reveal", "standings",
+    ]  # fmt: skip
+
+
+def paused_after_the_second(server: FakeTelegramServer, since: int, first_id: int, tmp_path: Path) -> bool:
+    """Between the second and third question (the next step is a timer to rebuild at start-up)."""
+    with contextlib.closing(database(tmp_path)) as db:
+        return db.execute("SELECT phase, position FROM contests").fetchall() == [("pause", 1)]
+
+
+@pytest.mark.parametrize("kill_point", [first_reveal_refused, paused_after_the_second])
 async def test_killed_in_a_storm_while_a_daily_closes_and_a_contest_runs(
-    telegram_server: FakeTelegramServer, tmp_path: Path  # noqa: F811
+    telegram_server: FakeTelegramServer, tmp_path: Path, kill_point  # noqa: F811
 ) -> None:
     server = telegram_server
     server.set_member_status(GROUP.id, BOSS, "creator")
@@ -108,17 +130,8 @@ async def test_killed_in_a_storm_while_a_daily_closes_and_a_contest_runs(
         storm_from = len(server.log)
         server.storm(*POSTS_AND_EDITS, retry_after=1)
 
-        # The first question closes in the storm: its reveal (the head of the chat's queue) is
-        # refused, and the standings wait behind it in the outbox.
-        def is_first_reveal(p: dict) -> bool:
-            return p["message_id"] == first_id and p["text"].startswith(f"<b>{REVEAL}")
-
-        await until(
-            server,
-            lambda: refused(server, storm_from, "editMessageText", is_first_reveal)
-            and owed(tmp_path)[:2] == ["reveal", "standings"],
-            30, storm_from, first_bot,
-        )  # fmt: skip
+        at_kill_point = lambda: kill_point(server, storm_from, first_id, tmp_path)  # noqa: E731
+        await until(server, at_kill_point, 40, storm_from, first_bot)
         await first_bot.kill()
         assert "gave up" not in first_bot.output
 
