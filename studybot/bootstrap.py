@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import bank
-from adapters.charts.matplotlib_charts import MatplotlibCharts
+from adapters.charts.chart_process import ChartProcess
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import open_storage
 from bank.compiled import CACHE_DIR_NAME
@@ -109,6 +109,7 @@ class App:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._feeding
         await self.quiz.flush()
+        await self.study.close()
         await self.storage.close()
 
 
@@ -177,7 +178,7 @@ async def bootstrap(
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
     feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
     mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng)
-    charts = MatplotlibCharts()
+    charts = ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock)
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))

@@ -32,7 +32,8 @@ def telegram_settings(config: Config) -> TelegramSettings:
 
     return TelegramSettings(
         token=config.telegram_token, api_base=config.telegram_api_base,
-        webhook_url=config.telegram_webhook_url, webhook_listen=config.telegram_webhook_listen,
+        webhook_url=config.telegram_webhook_url, webhook_secret=config.telegram_webhook_secret,
+        webhook_listen=config.telegram_webhook_listen,
         webhook_port=config.telegram_webhook_port, language=config.language,
     )  # fmt: skip
 
@@ -43,9 +44,11 @@ def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
     if config.discord_token:
         from adapters.discord import DiscordAdapter, DiscordSettings
 
+        shards = config.discord_shards
         discord_settings = DiscordSettings(
             config.discord_token.value, api_base=config.discord_api_base,
             gateway_url=config.discord_gateway_url, dev_guild=config.discord_dev_guild,
+            shard_ids=shards.ids if shards else None, shard_count=shards.count if shards else None,
         )  # fmt: skip
         adapters.append(DiscordAdapter(app.application, discord_settings))
     if config.telegram_token:

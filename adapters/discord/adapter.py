@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -21,7 +21,7 @@ from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal
 from adapters.discord.replies import InFlight
 from adapters.discord.settings import DiscordSettings
 from adapters.discord.translator import CatalogTranslator
-from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
+from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons, star_buttons
 from bot.application import Application
 from bot.kinds import ChatRef, Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
@@ -42,19 +42,36 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class StudyClient(discord.Client):
-    def __init__(self, adapter: DiscordAdapter, guild_ready_timeout: float) -> None:
+class StudyClient(discord.AutoShardedClient):
+    """The bot's gateway shards (those of the settings, or all Discord recommends) in one client.
+    Nothing here depends on which process received an event: a button's custom_id carries its
+    round, a modal's its question, and the database decides."""
+
+    def __init__(self, adapter: DiscordAdapter, settings: DiscordSettings) -> None:
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             intents=intents(),
             allowed_mentions=discord.AllowedMentions.none(),
-            guild_ready_timeout=guild_ready_timeout,
+            guild_ready_timeout=settings.guild_ready_timeout,
             max_ratelimit_timeout=30.0,  # longer waits go back to the outbox as RetryLater
+            **shards,
         )
         self.adapter = adapter
         self.answering = adapter.answering
         self.tree = commands.StudyTree(self)
         commands.install(self.tree, adapter)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def launch_shards(self) -> None:
+        if self.shard_count is None and self.adapter.settings.gateway_url:
+            # Ask only for the recommended count: discord.py would also take Discord's gateway
+            # address from that answer, and DISCORD_GATEWAY_URL must win.
+            self.shard_count, _, _ = await self.http.get_bot_gateway()
+        await super().launch_shards()
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
@@ -103,7 +120,7 @@ class DiscordAdapter:
             discord.http.Route.BASE = settings.api_base
         if settings.gateway_url:
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
-        client = self.client = StudyClient(self, settings.guild_ready_timeout)
+        client = self.client = StudyClient(self, settings)
         ready = asyncio.create_task(client.wait_until_ready())
         try:
             await client.login(settings.token)
@@ -123,11 +140,14 @@ class DiscordAdapter:
             ready.cancel()
         await self.reactions.preload()
         await self._sync()
-        log.info("discord: logged in as %s (%s guilds)", client.user, len(client.guilds))
+        log.info("discord: logged in as %s (%s guilds, shards %s of %s)", client.user, len(client.guilds),
+                 ",".join(str(i) for i in client.shards), client.shard_count)  # fmt: skip
 
     async def _sync(self) -> None:
         assert self.client is not None
         tree = self.client.tree
+        if self.settings.shard_ids is not None and 0 not in self.settings.shard_ids:
+            return  # the commands are the application's, not a shard's: the process with shard 0 syncs
         try:
             if self.settings.dev_guild:
                 guild = discord.Object(int(self.settings.dev_guild))
@@ -165,7 +185,8 @@ class DiscordAdapter:
         self.counts.remember(view)
         reactions = view.mode == "reactions" and supports(view)
         if reactions:
-            message = await _mapped(channel.send(embed=question_embed(view, reactions=True)))
+            message = await _mapped(channel.send(embed=question_embed(view, reactions=True),
+                                                 view=star_buttons(view.round_id, view.language)))
             await self.reactions.add_choices(message, view)
         else:
             message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view)))
@@ -178,14 +199,15 @@ class DiscordAdapter:
             if where is not None and int(where[0]) == int(chat.chat_key):
                 reactions = where[1] in self.reactions.rounds
                 self.reactions.forget(where[1])
-                buttons = None if reactions else revealed_buttons(view)
+                buttons = star_buttons(view.round_id, view.language) if reactions else revealed_buttons(view)
                 message = self._channel(chat).get_partial_message(where[1])
                 try:
                     await _mapped(message.edit(embed=reveal_embed(view), view=buttons))
                     return
                 except discord.NotFound:  # the question was deleted: post the reveal anew
                     log.info("question message of round %s is gone; posting its reveal", view.round_id)
-            await _mapped(self._channel(chat).send(embed=reveal_embed(view)))
+            await _mapped(self._channel(chat).send(embed=reveal_embed(view),
+                                                   view=star_buttons(view.round_id, view.language)))
 
     async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
         await _mapped(self._channel(chat).send(embed=standings_embed(view)))

@@ -207,7 +207,7 @@ class RestPipeline:
                     req.body = json.loads(await part.text())  # type: ignore[union-attr]
                 elif part.filename:  # type: ignore[union-attr]
                     req.files.append(part.filename)  # type: ignore[union-attr]
-                    await part.read()  # type: ignore[union-attr]
+                    req.uploads[part.filename] = bytes(await part.read())  # type: ignore[union-attr]
             return content_type
         raw = await request.read()
         if not raw:

@@ -36,6 +36,7 @@ class ApiRequest:
     body: Any
     headers: dict[str, str]
     files: list[str] = field(default_factory=list)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file name -> the bytes uploaded
     template: str | None = None
     params: dict[str, str] = field(default_factory=dict)
     status: int = 0
@@ -94,7 +95,7 @@ async def get_gateway(server: FakeDiscord, req: ApiRequest) -> Any:
 
 @route("GET", "/gateway/bot")
 async def get_gateway_bot(server: FakeDiscord, req: ApiRequest) -> Any:
-    return {"url": server.gateway_url, "shards": 1, "session_start_limit": {
+    return {"url": server.gateway_url, "shards": server.recommended_shards, "session_start_limit": {
         "total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
 
 
@@ -252,8 +253,9 @@ async def create_message(server: FakeDiscord, req: ApiRequest) -> Any:
                 raise invalid_form_body([Finding(("message_reference",), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE",
                                                  "Unknown message")])
         else:
-            reference = {"type": 0, "message_id": str(target.id), "channel_id": str(channel.id),
-                         "guild_id": str(channel.guild.id)}
+            reference = {"type": 0, "message_id": str(target.id), "channel_id": str(channel.id)}
+            if channel.guild is not None:
+                reference["guild_id"] = str(channel.guild.id)
             extra = {"message_reference": reference, "referenced_message": target.data}
     if req.files and not body.get("attachments"):
         body = {**body, "attachments": [{"id": i, "filename": name} for i, name in enumerate(req.files)]}

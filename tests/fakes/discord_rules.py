@@ -65,6 +65,17 @@ EVERYONE_DEFAULT = (
     | Perm.USE_APPLICATION_COMMANDS
     | Perm.CREATE_INSTANT_INVITE
 )
+# What anyone (the bot too) may do in a DM: there are no roles or overwrites there.
+DM_PERMISSIONS = (
+    Perm.VIEW_CHANNEL
+    | Perm.SEND_MESSAGES
+    | Perm.READ_MESSAGE_HISTORY
+    | Perm.ADD_REACTIONS
+    | Perm.EMBED_LINKS
+    | Perm.ATTACH_FILES
+    | Perm.USE_EXTERNAL_EMOJIS
+    | Perm.USE_APPLICATION_COMMANDS
+)
 
 
 class DiscordError(Exception):

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 from tests.fakes.discord_gateway import Gateway
 from tests.fakes.discord_interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT
 from tests.fakes.discord_models import (
+    FakeAttachment,
     FakeChannel,
+    FakeDMChannel,
     FakeMember,
     FakeRole,
     FakeUser,
@@ -29,7 +31,11 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
+# What the bot may do in a DM with a user (app_permissions of a DM interaction).
+DM_PERMISSIONS = (Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.EMBED_LINKS | Perm.ATTACH_FILES
+                  | Perm.READ_MESSAGE_HISTORY | Perm.ADD_REACTIONS | Perm.USE_EXTERNAL_EMOJIS)  # fmt: skip
+GUILD_CONTEXT, BOT_DM = 0, 1  # interaction contexts
 
 
 class SimulationMixin(_Base):
@@ -44,16 +50,23 @@ class SimulationMixin(_Base):
     ) -> InteractionRecord:
         """Dispatch INTERACTION_CREATE type 2 for `/name [subcommand path] options...`.
         `subcommand` is "sub" or "group sub"; option values are plain Python values or
-        FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options."""
+        FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options, a
+        FakeAttachment (from `attachment`) for an ATTACHMENT option."""
         guild = channel.guild
-        command = self.find_command(guild.id, name)
+        command = self.find_command(guild.id if guild is not None else None, name)
         if command is None:
-            raise LookupError(f"/{name} is not synced for guild {guild.name!r} (or globally)")
+            where = f"guild {guild.name!r}" if guild is not None else "DMs"
+            raise LookupError(f"/{name} is not synced for {where} (or globally)")
         perms = member.permissions(channel)
         if not perms & Perm.USE_APPLICATION_COMMANDS:
             raise PermissionError(f"{member.user.username} cannot use application commands here")
+        if guild is None:
+            contexts = command.get("contexts")
+            if (BOT_DM not in contexts) if contexts is not None else not command.get("dm_permission", True):
+                raise PermissionError(f"/{name} is not offered in DMs with the bot")
         needed = int(command.get("default_member_permissions") or 0)
-        if command.get("default_member_permissions") is not None and perms & needed != needed:
+        restricted = guild is not None and command.get("default_member_permissions") is not None
+        if restricted and perms & needed != needed:
             raise PermissionError(f"/{name} needs permissions {needed} that {member.user.username} lacks")
         definitions = command.get("options") or []
         path = subcommand.split() if subcommand else []
@@ -75,6 +88,43 @@ class SimulationMixin(_Base):
         if resolved:
             data["resolved"] = resolved
         return await self._dispatch_interaction(APPLICATION_COMMAND, channel, member, data, locale=locale)
+
+    async def dm_slash_command(
+        self, user: FakeUser, name: str, options: dict[str, Any] | None = None, *,
+        subcommand: str | None = None, locale: str = "en-US",
+    ) -> InteractionRecord:
+        """`user` runs a global command in their DM with the bot (a command allowed there: its
+        `contexts` include BOT_DM). Plain option values only."""
+        command = self.find_command(None, name)
+        if command is None or 1 not in (command.get("contexts") or [0, 1, 2]):
+            raise LookupError(f"/{name} is not a global command usable in DMs")
+        definitions = command.get("options") or []
+        path = subcommand.split() if subcommand else []
+        for part in path:
+            sub = next((o for o in definitions if o["name"] == part and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise LookupError(f"/{name} has no subcommand (group) {part!r}")
+            definitions = sub.get("options") or []
+        channel = self.dm_channel(user)
+        leaf = _build_options(definitions, options or {}, {}, channel)  # type: ignore[arg-type]
+        for part in reversed(path):
+            kind = 2 if leaf and leaf[0]["type"] == 1 else 1
+            leaf = [{"type": kind, "name": part, "options": leaf}]
+        data = {"id": command["id"], "name": name, "type": 1, "options": leaf}
+        return await self._dispatch_interaction(APPLICATION_COMMAND, channel, user, data, locale=locale)
+
+    async def dm_click(self, user: FakeUser, message_id: int, custom_id: str) -> InteractionRecord:
+        """`user` presses a button of a message in their DM with the bot."""
+        channel = self.dm_channel(user)
+        record = self.messages.get(int(message_id))
+        if record is None or record.deleted or record.channel_id != channel.id:
+            raise LookupError(f"no message {message_id} in the DM of {user.username}")
+        component = record.custom_ids().get(custom_id)
+        if component is None or component.get("disabled"):
+            raise LookupError(f"message {message_id} has no enabled component {custom_id!r}")
+        data = {"custom_id": custom_id, "component_type": component["type"]}
+        return await self._dispatch_interaction(MESSAGE_COMPONENT, channel, user, data,
+                                                message=copy.deepcopy(record.data))
 
     async def click(
         self, channel: FakeChannel, member: FakeMember, message_id: int, custom_id: str,
@@ -183,12 +233,32 @@ class SimulationMixin(_Base):
         return record
 
     async def _dispatch_interaction(
-        self, kind: int, channel: FakeChannel, member: FakeMember, data: dict[str, Any], *,
-        message: dict[str, Any] | None = None, locale: str = "en-US",
+        self, kind: int, channel: FakeChannel | FakeDMChannel, member: FakeMember | FakeUser,
+        data: dict[str, Any], *, message: dict[str, Any] | None = None, locale: str = "en-US",
     ) -> InteractionRecord:
-        guild = channel.guild
         iid = snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
+        if isinstance(channel, FakeDMChannel):
+            assert isinstance(member, FakeUser)
+            return await self._dispatch_dm_interaction(iid, token, kind, channel, member, data,
+                                                       message=message, locale=locale)  # fmt: skip
+        assert isinstance(member, FakeMember)
+        guild = channel.guild
+        if guild is None:  # a DM with the bot: no guild, the user instead of a member
+            payload = {
+                "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
+                "channel_id": str(channel.id), "channel": channel.payload(), "user": member.user.payload(),
+                "token": token, "version": 1, "app_permissions": str(member.permissions(channel)),
+                "locale": locale, "entitlements": [], "entitlement_sku_ids": [],
+                "authorizing_integration_owners": {"0": "0"}, "context": BOT_DM,
+                "attachment_size_limit": 10 * 1024 * 1024,
+            }
+            if message is not None:
+                payload["message"] = message
+            record = InteractionRecord(iid, token, kind, payload, self.clock(), member, channel)
+            self.interactions[iid] = record
+            await self.gateway.dispatch("INTERACTION_CREATE", copy.deepcopy(payload))
+            return record
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
             "guild_id": str(guild.id),
@@ -204,6 +274,26 @@ class SimulationMixin(_Base):
         if message is not None:
             payload["message"] = message
         record = InteractionRecord(iid, token, kind, payload, self.clock(), member, channel)
+        self.interactions[iid] = record
+        await self.gateway.dispatch("INTERACTION_CREATE", copy.deepcopy(payload))
+        return record
+
+    async def _dispatch_dm_interaction(
+        self, iid: int, token: str, kind: int, channel: FakeDMChannel, user: FakeUser, data: dict[str, Any],
+        *, message: dict[str, Any] | None, locale: str,
+    ) -> InteractionRecord:
+        """In a DM there is no guild and no member: `user`, context 1 (BOT_DM), and an app
+        installed to guilds is authorized by "0". No guild_id: the gateway sends it to shard 0."""
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
+            "channel_id": str(channel.id), "channel": channel.payload(), "user": user.payload(),
+            "token": token, "version": 1, "app_permissions": str(int(DM_PERMISSIONS)), "locale": locale,
+            "entitlements": [], "entitlement_sku_ids": [], "authorizing_integration_owners": {"0": "0"},
+            "context": 1, "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if message is not None:
+            payload["message"] = message
+        record = InteractionRecord(iid, token, kind, payload, self.clock(), None, channel, user=user)
         self.interactions[iid] = record
         await self.gateway.dispatch("INTERACTION_CREATE", copy.deepcopy(payload))
         return record
@@ -230,6 +320,11 @@ def _build_options(
 
 
 def _option_value(kind: int, value: Any, resolved: dict, channel: FakeChannel) -> Any:
+    if kind == ATTACHMENT or isinstance(value, FakeAttachment):
+        if kind != ATTACHMENT or not isinstance(value, FakeAttachment):
+            raise TypeError(f"option of type {kind} got {value!r} (attachments: FakeDiscord.attachment())")
+        resolved.setdefault("attachments", {})[str(value.id)] = value.payload()
+        return str(value.id)
     if isinstance(value, FakeMember):
         resolved.setdefault("users", {})[str(value.id)] = value.user.payload()
         resolved.setdefault("members", {})[str(value.id)] = value.payload(with_user=False, channel=channel)

@@ -7,9 +7,16 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from tests.fakes.discord_gateway import GUILD_MESSAGE_REACTIONS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
+from tests.fakes.discord_gateway import (
+    DIRECT_MESSAGES,
+    GUILD_MESSAGE_REACTIONS,
+    GUILD_MESSAGES,
+    MESSAGE_CONTENT,
+    Gateway,
+)
 from tests.fakes.discord_models import (
     FakeChannel,
+    FakeDMChannel,
     FakeGuild,
     FakeMember,
     FakeUser,
@@ -50,8 +57,12 @@ class DiscordStore:
         self.messages: dict[int, MessageRecord] = {}  # message id -> record, in creation order
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> commands
         self.interactions: dict[int, InteractionRecord] = {}
+        self.dm_channels: dict[int, FakeDMChannel] = {}  # user id -> the bot's DM with them
         self.open_modals: dict[tuple[int, str], tuple[dict[str, Any], InteractionRecord]] = {}
+        self.cdn: dict[str, bytes] = {}  # CDN path -> the file's bytes (attachments members sent)
+        self.cdn_downloads: list[str] = []  # CDN paths fetched, in order
         self.joined_at = iso_now()
+        self.dms: dict[int, FakeChannel] = {}  # user id -> their DM channel with the bot
 
     def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
         user = FakeUser(snowflake(), username, bot=bot)
@@ -59,12 +70,13 @@ class DiscordStore:
         return user
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None
+        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """A guild the bot is in. `bot_permissions` gives the bot's member a role with those bits
-        (default: only what @everyone has)."""
+        (default: only what @everyone has); `shard` (id, count): its id puts it on that shard."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(snowflake(), name, owner_id=owner.id)
+        guild = FakeGuild(snowflake(shard), name, owner_id=owner.id)
         self.guilds[guild.id] = guild
         guild.add_member(owner)
         guild.add_member(self.bot, permissions=bot_permissions)
@@ -75,11 +87,32 @@ class DiscordStore:
         """A new user who is a member of `guild` (`permissions`: bits of a personal role)."""
         return guild.add_member(self.add_user(username), roles=list(roles), permissions=permissions)
 
+    def dm_channel(self, user: FakeUser) -> FakeDMChannel:
+        """The DM between the bot and `user` (made on first use, as when they open it)."""
+        self.users.setdefault(user.id, user)
+        if user.id not in self.dm_channels:
+            self.dm_channels[user.id] = FakeDMChannel(snowflake(), user)
+        return self.dm_channels[user.id]
+
+    def _dm(self, channel_id: int | str) -> FakeDMChannel | None:
+        return next((c for c in self.dm_channels.values() if c.id == int(channel_id)), None)
+
     def channel(self, channel_id: int | str) -> FakeChannel:
         for guild in self.guilds.values():
             if int(channel_id) in guild.channels:
                 return guild.channels[int(channel_id)]
+        for dm in self.dms.values():
+            if dm.id == int(channel_id):
+                return dm
         raise not_found(UNKNOWN_CHANNEL, "Channel")
+
+    def dm(self, user: FakeUser) -> tuple[FakeChannel, FakeMember]:
+        """The DM channel between `user` and the bot (opened on first use), and the user as the
+        one acting in it (a member of no guild)."""
+        channel = self.dms.get(user.id)
+        if channel is None:
+            channel = self.dms[user.id] = FakeChannel(snowflake(), None, "", type=1, recipient=user)
+        return channel, FakeMember(user, None)
 
     def guild(self, guild_id: int | str) -> FakeGuild:
         guild = self.guilds.get(int(guild_id))
@@ -98,6 +131,8 @@ class DiscordStore:
 
     def require(self, channel: FakeChannel, perms: int) -> None:
         """The bot needs `perms` in `channel`: 50001 without VIEW_CHANNEL, else 50013."""
+        if channel.guild is None:
+            return  # a DM: the bot may do there what anyone may
         have = self.bot_member(channel.guild).permissions(channel)
         if not have & Perm.VIEW_CHANNEL:
             raise missing_access()
@@ -124,7 +159,7 @@ class DiscordStore:
         return [self.messages[m] for m in record.followup_ids] if record else []
 
     async def create_message(
-        self, channel: FakeChannel, body: dict[str, Any], *, author: FakeUser | None = None,
+        self, channel: FakeChannel | FakeDMChannel, body: dict[str, Any], *, author: FakeUser | None = None,
         message_type: int = 0, extra: dict[str, Any] | None = None, ephemeral_for: int | None = None,
         interaction_token: str | None = None,
     ) -> MessageRecord:
@@ -147,14 +182,26 @@ class DiscordStore:
 
     async def delete_message(self, record: MessageRecord) -> None:
         record.deleted = True
-        if record.ephemeral_for is None:
+        if record.ephemeral_for is None and (dm := self._dm(record.channel_id)) is not None:
+            await self.gateway.dispatch("MESSAGE_DELETE", {"id": str(record.id), "channel_id": str(dm.id)},
+                                        DIRECT_MESSAGES)  # fmt: skip
+        elif record.ephemeral_for is None:
             channel = self.channel(record.channel_id)
-            await self.gateway.dispatch("MESSAGE_DELETE", {
-                "id": str(record.id), "channel_id": str(channel.id), "guild_id": str(channel.guild.id),
-            }, GUILD_MESSAGES)
+            data = {"id": str(record.id), "channel_id": str(channel.id)}
+            if channel.guild is None:
+                await self.gateway.dispatch("MESSAGE_DELETE", data, DIRECT_MESSAGES)
+                return
+            await self.gateway.dispatch("MESSAGE_DELETE", {**data, "guild_id": str(channel.guild.id)},
+                                        GUILD_MESSAGES)
 
     async def _dispatch_message(self, event: str, record: MessageRecord, *, with_member: bool) -> None:
+        if self._dm(record.channel_id) is not None:  # no guild: shard 0, with DIRECT_MESSAGES
+            await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
+            return
         channel = self.channel(record.channel_id)
+        if channel.guild is None:  # a DM: only a bot with the DIRECT_MESSAGES intent hears of it
+            await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
+            return
         data = {**copy.deepcopy(record.data), "guild_id": str(channel.guild.id)}
         author = channel.guild.members.get(int(data["author"]["id"]))
         if with_member and author is not None:
