@@ -48,11 +48,13 @@ def kind_of(data: dict) -> str:
 
 
 def live_buttons(message: MessageRecord) -> list[str]:
+    """Answer buttons still enabled (the ☆ that stars the question stays live on a reveal)."""
     return [
         button.get("custom_id", "")
         for row in message.components
         for button in row.get("components", [])
         if button.get("type") == 2 and not button.get("disabled")
+        and not button.get("custom_id", "").startswith("sb:st:")
     ]
 
 
