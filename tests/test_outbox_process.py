@@ -27,13 +27,13 @@ GROUP = FakeChat(-1001000000077, "supergroup", title="Storm group")
 BOSS = FakeUser(10, "Boss", "boss", "en")
 REVEAL = t("en", "reveal.title")
 DAILY_DEADLINE = 12  # seconds: the daily closes while the contest runs, in the storm
-CONTEST = "/contest start 3 5"  # three questions of 5 s; pauses of 1 s (the config below)
+CONTEST = "/contest start 3 5"  # three questions of 5 s; pauses of 3 s (the config below)
 LEAD = 4  # seconds between setting the daily and its time
 
 
 def config_file(tmp_path: Path) -> Path:
     path = tmp_path / "studybot.yaml"
-    path.write_text("language: en\ntimezone: UTC\ncontest:\n  pause_seconds: 1\n", encoding="utf-8")
+    path.write_text("language: en\ntimezone: UTC\ncontest:\n  pause_seconds: 3\n", encoding="utf-8")
     return path
 
 
@@ -102,7 +102,8 @@ def first_reveal_refused(server: FakeTelegramServer, since: int, first_id: int, 
 
 
 def paused_after_the_second(server: FakeTelegramServer, since: int, first_id: int, tmp_path: Path) -> bool:
-    """Between the second and third question (the next step is a timer to rebuild at start-up)."""
+    """Between the second and third question (the next step is a timer to rebuild at start-up).
+    The pause is long enough for the storm's retries to wake the wait in it."""
     with contextlib.closing(database(tmp_path)) as db:
         return db.execute("SELECT phase, position FROM contests").fetchall() == [("pause", 1)]
 
