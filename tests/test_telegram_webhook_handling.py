@@ -1,14 +1,15 @@
 """Webhook mode: Telegram's POST of an update is answered (HTTP 200) only once the update was
 handled, so an update whose handling a crash cut short is sent again, and then counts once.
 
-The test plays Telegram's side of the webhook: it POSTs the updates the fake Bot API queued to
-the bot's webhook endpoint, with the secret token the bot gave in setWebhook."""
+The test plays Telegram's side of the webhook itself (the fake's own delivery is left without
+targets): it POSTs the updates the fake Bot API queued to the bot's webhook endpoint, with the
+secret token, so it can hold an update's handling and kill the bot in the middle."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,7 @@ from tests.fakes.telegram_model import ApiError
 from tests.fakes.telegram_server import FakeTelegramServer
 from tests.process import BotProcess, terminate
 from tests.test_telegram_harness import ANN, TelegramHarness, round_of, tg_fixture  # noqa: F401
-
-HOOK_URL = "https://bot.example.org/tg/hook"
+from tests.test_telegram_webhook import SECRET, URL, webhook
 
 
 class HeldAnswers:
@@ -58,8 +58,7 @@ async def deliver(http: aiohttp.ClientSession, url: str, secret: str, update: di
 
 async def test_an_update_is_answered_only_after_it_was_handled(tg: TelegramHarness) -> None:
     server = tg.server
-    app = await tg.start(telegram_webhook_url=HOOK_URL, telegram_webhook_listen="127.0.0.1",
-                         telegram_webhook_port=0)  # fmt: skip
+    app = await tg.start(**webhook())
     secret = (await server.wait_for_request("setWebhook"))["secret_token"]
     assert tg.adapter is not None and tg.adapter.receiver is not None
     url = f"http://127.0.0.1:{tg.adapter.receiver.bound_port}/tg/hook"  # type: ignore[union-attr]
@@ -89,34 +88,35 @@ async def test_an_update_is_answered_only_after_it_was_handled(tg: TelegramHarne
 # ---------------------------------------------------------------- the real process, killed
 
 
-def free_port() -> int:
-    with contextlib.closing(socket.socket()) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+async def hook_address(bot: BotProcess) -> str:
+    """The webhook URL the bot process listens on (it logs the port it was given)."""
+    output = await bot.wait_for("telegram webhook: listening on", timeout=60)
+    port = re.search(r"listening on 127\.0\.0\.1:(\d+)/tg/hook", output)
+    assert port is not None, output
+    return f"http://127.0.0.1:{port[1]}/tg/hook"
 
 
 async def test_killed_mid_update_telegram_sends_it_again_and_it_counts_once(
     telegram_server: FakeTelegramServer, tmp_path: Path  # noqa: F811
 ) -> None:
     server = telegram_server
-    port = free_port()
     config = tmp_path / "studybot.yaml"
-    config.write_text(f"language: en\ntelegram_webhook_listen: 127.0.0.1\ntelegram_webhook_port: {port}\n")
-    env = {"TELEGRAM_TOKEN": server.token, "TELEGRAM_API_BASE": server.base_url,
-           "TELEGRAM_WEBHOOK_URL": HOOK_URL}  # fmt: skip
-    url = f"http://127.0.0.1:{port}/tg/hook"
+    config.write_text("language: en\ntelegram_webhook_listen: 127.0.0.1\ntelegram_webhook_port: 0\n")
+    env = {"TELEGRAM_TOKEN": server.token, "TELEGRAM_API_BASE": server.base_url, "TELEGRAM_WEBHOOK_URL": URL,
+           "STUDYBOT_TELEGRAM_WEBHOOK_SECRET": SECRET}  # fmt: skip
     bots: list[BotProcess] = []
     try:
         async with aiohttp.ClientSession() as http:
             bots.append(await BotProcess.start(tmp_path / "data", config, env=env))
-            secret = (await server.wait_for_request("setWebhook", timeout=60))["secret_token"]
-            assert await deliver(http, url, secret, server.user_message(ANN.id, ANN, "/quiz single")) == 200
+            url = await hook_address(bots[0])
+            await server.wait_for_request("setWebhook", timeout=60)
+            assert await deliver(http, url, SECRET, server.user_message(ANN.id, ANN, "/quiz single")) == 200
             [question] = [m for m in server.messages_in(ANN.id) if m.callback_data]
 
             held = HeldAnswers(server)
             query = server.user_click(ANN.id, ANN, question.message_id, f"a1:{round_of(question)}:B")
             update = server.pending_updates[-1]
-            click = asyncio.create_task(deliver(http, url, secret, update))
+            click = asyncio.create_task(deliver(http, url, SECRET, update))
             async with asyncio.timeout(20):
                 await held.reached.wait()
             await bots[0].kill()
@@ -130,8 +130,9 @@ async def test_killed_mid_update_telegram_sends_it_again_and_it_counts_once(
             assert server.callbacks[query].answer is None
 
             bots.append(await BotProcess.start(tmp_path / "data", config, env=env))
-            secret = (await server.wait_for_request("setWebhook", timeout=60))["secret_token"]
-            assert await deliver(http, url, secret, update) == 200  # Telegram's retry
+            url = await hook_address(bots[1])
+            await server.wait_for_request("setWebhook", timeout=60)
+            assert await deliver(http, url, SECRET, update) == 200  # Telegram's retry
         assert server.callbacks[query].answer is not None  # the user is told
     finally:
         for bot in bots:
