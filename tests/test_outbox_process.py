@@ -6,8 +6,11 @@ restart, and counted once."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import sqlite3
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -77,6 +80,19 @@ async def until(server: FakeTelegramServer, predicate, timeout: float, since: in
         raise AssertionError(shown) from None
 
 
+async def studybot_outbox(tmp_path: Path) -> str:
+    """The output of `studybot outbox` on the bot's database."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "studybot", "--config", str(config_file(tmp_path)), "outbox",
+        env={**os.environ, "STUDYBOT_DATA_DIR": str(tmp_path / "data")},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    async with asyncio.timeout(60):
+        out, _ = await proc.communicate()
+    assert proc.returncode == 0, out
+    return out.decode()
+
+
 def finished(tmp_path: Path) -> bool:
     """The contest is over and the daily's round closed (in the database)."""
     with contextlib.closing(database(tmp_path)) as db:
@@ -134,6 +150,9 @@ async def test_killed_in_a_storm_while_a_daily_closes_and_a_contest_runs(
         await until(server, at_kill_point, 40, storm_from, first_bot)
         await first_bot.kill()
         assert "gave up" not in first_bot.output
+        listed = await studybot_outbox(tmp_path)  # what an operator sees while the bot is down
+        [row] = [line.split() for line in listed.splitlines() if line.startswith(f"telegram:{GROUP.id}")]
+        assert int(row[1]) >= 2 and row[4] == "reveal", listed  # the reveal next, the standings after
 
         second_bot = await start_bot(server, tmp_path, bots)
         # Still in the storm: the contest goes on to its end and the daily closes; nothing delivered.
