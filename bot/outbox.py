@@ -38,6 +38,7 @@ from typing import Protocol
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import ChatRef
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
+from bot.metrics import NO_METRICS, Metrics
 from bot.ports import (
     ChatGone,
     ChatMoved,
@@ -167,8 +168,10 @@ class Outbox:
         max_delay: float = 60.0,
         slow_after: float = 60.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.chats = chats
+        self.metrics = metrics
         self.posts = posts
         self.lookup = lookup
         self.clock = clock or _WallClock()
@@ -264,6 +267,7 @@ class Outbox:
         if chat.id in self._moved:
             chat = replace(chat, ref=replace(chat.ref, chat_key=self._moved[chat.id]))
         await self.pacers[platform].acquire(chat.ref.chat_key)
+        self.metrics.post_paced(platform)
         try:
             result = await _send(port, chat.ref, view)
         except ChatMoved as moved:
@@ -282,6 +286,7 @@ class Outbox:
             await self.posts.post_delivered(post.id)
             return None
         except RetryLater as later:
+            self.metrics.retry_later(platform)
             delay, reason = later.retry_after, str(later)
         except Exception as exc:  # a platform or network failure: retried with backoff
             delay = min(self.base_delay * 2**post.attempts, self.max_delay)

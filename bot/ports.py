@@ -258,6 +258,10 @@ class OutboxStore(UnitOfWork, Protocol):
         """When the oldest post still owed was written."""
         ...
 
+    async def pending_count(self) -> int:
+        """How many posts are still owed (the outbox's queue depth)."""
+        ...
+
 
 class Storage(UnitOfWork, Protocol):
     """One storage backend, every aggregate on one database."""
@@ -272,6 +276,10 @@ class Storage(UnitOfWork, Protocol):
     def study(self) -> StudyStore: ...
     @property
     def banks(self) -> UploadedBankStore: ...
+    async def ping(self) -> None:
+        """Run a trivial query (SELECT 1): raises when the database cannot be reached."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from bot.bank_uploads import BankUploads
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
+from bot.metrics import Metrics, SchedulerStatus
 from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store
@@ -35,6 +37,7 @@ from bot.study.reminders import ReviewReminders
 from bot.study.spaced import SpacedRepetition
 from bot.study.use_cases import StudyUseCases
 from studybot.config import Config
+from studybot.ops import metrics_for
 
 log = logging.getLogger("studybot")
 
@@ -63,7 +66,11 @@ class App:
     feed: StudyFeed
     mocks: Mocks
     study: StudyUseCases
+    metrics: Metrics
     ports: list[ChatPort] = field(default_factory=list)
+    # Filled by whatever decides which process runs due work; /readyz and the metrics report it.
+    scheduler_status: Callable[[], SchedulerStatus] | None = None
+    started: bool = False
     _feeding: asyncio.Task[None] | None = None
     _resuming: asyncio.Task[None] | None = None
 
@@ -90,6 +97,7 @@ class App:
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
+        self.started = True
         await self.dailies.post_missed(missed)  # the scheduler runs meanwhile: deadlines are not held up
 
     async def _check_outbox(self) -> None:
@@ -133,6 +141,7 @@ async def bootstrap(
     rng: random.Random | None = None,
     banks: dict[str, Bank] | None = None,
     scheduler: Scheduler | None = None,
+    metrics: Metrics | None = None,
 ) -> App:
     clock = clock or SystemClock()
     rng = rng or random.Random()
@@ -151,10 +160,11 @@ async def bootstrap(
         ask_limit=config.quiz_per_minute.group,
         private_ask_limit=config.quiz_per_minute.private,
     )
-    quiz = Quiz(store, banks, settings, clock, rng)
+    metrics = metrics or metrics_for(config)
+    quiz = Quiz(store, banks, settings, clock, rng, metrics=metrics)
     schedules = storage.schedules
     scheduler = scheduler or ApsScheduler()
-    outbox = Outbox(quiz, storage.outbox, store, clock=clock)
+    outbox = Outbox(quiz, storage.outbox, store, clock=clock, metrics=metrics)
     dailies = Dailies(
         quiz,
         schedules,
@@ -187,5 +197,5 @@ async def bootstrap(
     return App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
-        feed=feed, mocks=mocks, study=study,
+        feed=feed, mocks=mocks, study=study, metrics=metrics,
     )  # fmt: skip

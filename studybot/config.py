@@ -117,6 +117,11 @@ def _hhmm(value: Any) -> Any:
     raise ValueError("not HH:MM")
 
 
+def _digits(value: Any) -> Any:
+    """A number given as text (an environment variable) is that number."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
 def _localized(language: Any, key: str, **params: object) -> PydanticCustomError:
     """An error whose whole sentence comes from the catalog, in the configured language."""
     language = language if language in LANGUAGES else DEFAULT_LANGUAGE
@@ -227,6 +232,10 @@ class Config(BaseModel):
     quiz_per_minute: QuizRateConfig = Field(
         default_factory=QuizRateConfig, description="a mapping with private and group limits"
     )
+    http_port: Annotated[int | None, BeforeValidator(_digits)] = Field(None, ge=0, lt=65536, strict=True,
+                                  description="a port number 1-65535 for /healthz, /readyz and /metrics "
+                                  "(0: any free port; unset: no HTTP server)")  # fmt: skip
+    http_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,
                                        description="a port number 1-65535 (0: any free port)")  # fmt: skip
@@ -284,6 +293,7 @@ class _Environment(BaseSettings):
 
     data_dir: Annotated[Path | None, AfterValidator(_absolute)] = Field(None, alias="STUDYBOT_DATA_DIR")
     database_url: SecretStr | None = Field(None, alias="STUDYBOT_DATABASE_URL")
+    http_port: str | None = Field(None, alias="STUDYBOT_HTTP_PORT")  # read as a number by Config
     discord_token: SecretStr | None = Field(None, alias="DISCORD_TOKEN")
     telegram_token: SecretStr | None = Field(None, alias="TELEGRAM_TOKEN")
     telegram_webhook_secret: SecretStr | None = Field(None, alias="STUDYBOT_TELEGRAM_WEBHOOK_SECRET")
@@ -306,9 +316,9 @@ class _Environment(BaseSettings):
         return (_GivenEnvironment(settings_cls),)
 
 
-_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url", "discord_shards"}
+_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url", "discord_shards", "http_port"}
 FILE_KEYS = tuple(name for name in Config.model_fields if name not in _ENV_ONLY)
-_ENV_WINS = ("discord_shards",)
+_ENV_WINS = ("discord_shards", "http_port")
 
 
 def read_environment(env: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -333,7 +343,7 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         _refuse_secrets(raw, where)
     environment = read_environment(env)
     values = {**environment, **raw}  # a data_dir in the file wins over STUDYBOT_DATA_DIR
-    # but each process's own shards win over the file all the processes share
+    # but each process's own shards and health port win over the file all the processes share
     values.update({key: environment[key] for key in _ENV_WINS if key in environment})
     base = Path(path).absolute().parent if path is not None else None
     try:

@@ -13,10 +13,12 @@ from bank.loader import BankError
 from bot.ports import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
-from studybot.startup_failures import AdapterStartError, platform_failure, store_failure
+from studybot.ops import start_server
+from studybot.startup_failures import AdapterStartError, platform_failure, say, store_failure
 from studybot.tuning import tune_gc
 
 if TYPE_CHECKING:
+    from adapters.ops.http_server import OpsServer
     from adapters.telegram.settings import TelegramSettings
 
 log = logging.getLogger("studybot")
@@ -25,6 +27,9 @@ log = logging.getLogger("studybot")
 class PlatformAdapter(ChatPort, Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
+    def connected(self) -> bool:
+        """Connected to the platform now (for /readyz)."""
+        ...
 
 
 def telegram_settings(config: Config) -> TelegramSettings:
@@ -70,8 +75,14 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         store_failure(exc, config.language)
         return 1
     tune_gc()
+    ops: OpsServer | None = None
     try:
         adapters = [] if force_console else platform_adapters(app, config)
+        try:
+            ops = await start_server(app, config, adapters)
+        except OSError as exc:
+            say(config.language, "startup.http_port_taken", port=config.http_port, detail=exc.strerror or exc)
+            return 1
         if adapters:
             try:
                 await run_platforms(app, adapters)
@@ -87,6 +98,8 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
             await app.start()
             await console.run()
     finally:
+        if ops is not None:
+            await ops.stop()
         await app.close()
     return 0
 

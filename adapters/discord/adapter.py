@@ -147,6 +147,15 @@ class DiscordAdapter:
         log.info("discord: logged in as %s (%s guilds, shards %s of %s)", client.user, len(client.guilds),
                  ",".join(str(i) for i in client.shards), client.shard_count)  # fmt: skip
 
+    def connected(self) -> bool:
+        """Every shard of this process has its gateway connection open (for /readyz); a shard
+        reconnecting after a drop is not connected until it is back."""
+        client = self.client
+        if client is None or client.is_closed() or not client.is_ready():
+            return False
+        shards = client.shards.values()
+        return bool(shards) and all(not shard.is_closed() for shard in shards)
+
     async def _sync(self) -> None:
         assert self.client is not None
         tree = self.client.tree

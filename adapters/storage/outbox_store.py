@@ -78,3 +78,7 @@ class SqliteOutboxStore:
     async def oldest_pending(self) -> datetime | None:
         row = await self.store.one("SELECT min(created_at) FROM outbox")
         return from_db(row[0]) if row else None
+
+    async def pending_count(self) -> int:
+        row = await self.store.one("SELECT count(*) FROM outbox")
+        return int(row[0]) if row else 0

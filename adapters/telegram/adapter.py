@@ -146,6 +146,10 @@ class TelegramAdapter:
             raise
         log.info("telegram adapter running as @%s", self.bot.username)
 
+    def connected(self) -> bool:
+        """Polling or the webhook is running (for /readyz)."""
+        return self.application.running and self.receiver is not None and self.receiver.running
+
     async def stop(self) -> None:
         application = self.application
         try:
