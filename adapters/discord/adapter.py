@@ -5,6 +5,9 @@ settings; the composition root (studybot/runner.py) builds it."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
@@ -31,6 +34,7 @@ from bot.text import render_notice
 log = logging.getLogger("studybot.discord")
 T = TypeVar("T")
 GONE_CODES = {10003, 50001, 50013}  # Unknown Channel, Missing Access, Missing Permissions
+NONCE_LENGTH = 25  # the longest nonce Discord takes
 UNKNOWN_MESSAGE = 10008
 
 
@@ -195,10 +199,12 @@ class DiscordAdapter:
         reactions = view.mode == "reactions" and supports(view)
         if reactions:
             message = await _mapped(channel.send(embed=question_embed(view, reactions=True),
-                                                 view=star_buttons(view.round_id, view.language)))
+                                                 view=star_buttons(view.round_id, view.language),
+                                                 nonce=post_nonce(chat, view)))  # fmt: skip
             await self.reactions.add_choices(message, view)
         else:
-            message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view)))
+            message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view),
+                                                 nonce=post_nonce(chat, view)))  # fmt: skip
         return f"{message.channel.id}:{message.id}"
 
     async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
@@ -216,10 +222,11 @@ class DiscordAdapter:
                 except discord.NotFound:  # the question was deleted: post the reveal anew
                     log.info("question message of round %s is gone; posting its reveal", view.round_id)
             await _mapped(self._channel(chat).send(embed=reveal_embed(view),
-                                                   view=star_buttons(view.round_id, view.language)))
+                                                   view=star_buttons(view.round_id, view.language),
+                                                   nonce=post_nonce(chat, view)))  # fmt: skip
 
     async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
-        await _mapped(self._channel(chat).send(embed=standings_embed(view)))
+        await _mapped(self._channel(chat).send(embed=standings_embed(view), nonce=post_nonce(chat, view)))
 
     async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
         await _mapped(self._channel(chat).send(fit(render_notice(notice, MD), CONTENT_MAX)))
@@ -228,6 +235,17 @@ class DiscordAdapter:
         if self.client is None:
             raise RetryLater(5.0, "the Discord client is not running")
         return self.client.get_partial_messageable(int(chat.chat_key))
+
+
+def post_nonce(chat: ChatRef, view: QuestionView | RevealView | StandingsView) -> str:
+    """The nonce of a new message the outbox posts, which Discord checks for a few minutes
+    (discord.py sends it with enforce_nonce): the same post sent again, after a crash between
+    Discord taking it and the outbox recording that, or after an answer lost on the way, gets
+    the message created the first time instead of a second one. Made of the chat and the view,
+    which names its round or contest step, so two different posts never share one; notices may
+    repeat word for word (two contests started alike), so they have none."""
+    content = json.dumps(dataclasses.asdict(view), sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(f"{chat.chat_key}\n{content}".encode()).hexdigest()[:NONCE_LENGTH]
 
 
 async def _mapped(call: Awaitable[T]) -> T:
