@@ -16,8 +16,11 @@ COPY bot ./bot
 COPY adapters ./adapters
 COPY bank ./bank
 COPY studybot ./studybot
-RUN pip install . && rm -rf /app/build
+# PostgreSQL (several processes on one database) and /metrics come with the image: compose.yaml
+RUN pip install '.[postgres,metrics]' && rm -rf /app/build
 
 USER studybot
 VOLUME ["/data"]
+# /healthz, /readyz and /metrics when STUDYBOT_HTTP_PORT is set (compose.yaml sets 8080)
+EXPOSE 8080
 ENTRYPOINT ["studybot", "run"]

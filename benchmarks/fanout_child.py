@@ -28,11 +28,13 @@ from benchmarks._common import (
     percentile,
     stderr,
 )
-from benchmarks.fanout_setup import open_app
+from benchmarks.fanout_outbox import OutboxTimer, crash_windows, cycle_cost
+from benchmarks.fanout_setup import SYNCHRONOUS, open_app
 from benchmarks.fanout_sink import RULES, LimitedSink
 from studybot.bootstrap import App
 
 LOG_FORMAT = "%(levelname)s %(name)s: %(message)s"
+OUTBOX_CYCLES = 500  # posts timed alone through the outbox, and as many bare commits
 
 
 # ---------------------------------------------------------------- memory
@@ -144,6 +146,8 @@ async def fire_phase(args: argparse.Namespace) -> dict[str, Any]:
     app.add_port(sink)
     probe = Probe(app, chats)
     probe.install()
+    outbox_timer = OutboxTimer()
+    outbox_timer.install(app)
     gc.collect()
     out["rss_before_start_mb"] = rss_mb()
 
@@ -263,6 +267,15 @@ async def fire_phase(args: argparse.Namespace) -> dict[str, Any]:
         "SELECT count(*), count(message_ref) FROM rounds WHERE kind = 'daily'"
     )
     out["db_daily_rounds"], out["db_message_refs"] = next(iter(rows))
+    rows = await app.store.reader.execute_fetchall("SELECT count(*), count(DISTINCT chat_id) FROM outbox")
+    out["outbox_left"], out["outbox_left_chats"] = next(iter(rows))
+    out["outbox_in_fanout"] = outbox_timer.result()
+    ids = dict(await app.store.reader.execute_fetchall("SELECT chat_key, id FROM chats"))
+    accepted = [(ids[p.chat_key], p.at) for p in questions if p.chat_key in ids]
+    out["crash_window"] = crash_windows(outbox_timer, accepted, duration)
+    out["outbox_cost"] = await cycle_cost(
+        app, Path(args.db).with_name(f"{rules.name}-baseline.db"), OUTBOX_CYCLES, SYNCHRONOUS
+    )
     await app.close()
     return out
 

@@ -22,8 +22,8 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from bot.kinds import ChatKind, ChatRef, Platform
+from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.ports import PaceLimits, RetryLater
-from bot.records import Chat
 
 
 @dataclass(frozen=True)
@@ -114,9 +114,9 @@ class LimitedSink:
         self.refusals.append(Refusal(now, chat_key, scope, retry_after))
         raise RetryLater(retry_after, f"429 Too Many Requests ({scope}): retry after {retry_after}")
 
-    def _record(self, kind: str, chat: Chat, round_id: int | None) -> None:
-        at = self._admit(chat.ref.chat_key)
-        self.posts.append(Post(at, kind, chat.ref.chat_key, round_id))
+    def _record(self, kind: str, chat: ChatRef, round_id: int | None) -> None:
+        at = self._admit(chat.chat_key)
+        self.posts.append(Post(at, kind, chat.chat_key, round_id))
         if kind == "question":
             self._questions += 1
             if self._goal is not None and self._questions >= self._goal:
@@ -124,17 +124,19 @@ class LimitedSink:
 
     # ------------------------------------------------------------ ChatPort
 
-    async def post_question(self, chat, view) -> str:
+    # The outbox hands each post the chat's ref (ChatPort); anything else raising here would only
+    # be retried with backoff by the outbox, so nothing would ever be delivered.
+    async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
         self._record("question", chat, view.round_id)
         return f"{self.platform}-msg-{view.round_id}"
 
-    async def post_reveal(self, chat, view) -> None:
+    async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
         self._record("reveal", chat, view.round_id)
 
-    async def post_standings(self, chat, view) -> None:
+    async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
         self._record("standings", chat, None)
 
-    async def post_notice(self, chat, notice) -> None:
+    async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
         self._record("notice", chat, None)
 
     # ------------------------------------------------------------ for the benchmark

@@ -9,10 +9,8 @@ started here by tests/pg_server.py in a temporary folder, on the same disk).
 Two shapes: a burst (every answer submitted at once) and a steady crowd (C clients, each
 sending its next answer when the last was acknowledged).
 
-Later (issue 12, items 3-5): PostgreSQL with 2 and 4 `studybot` processes against SQLite with
-one needs the processes to share the database safely first (claimed schedules, cross-process
-caches); then this script starts N child processes, each with its own pool and GroupCommitter,
-splits the users among them, and reports the summed rate against the same SQLite row.
+PostgreSQL with 2 and 4 processes against SQLite with one: benchmarks/scale_ingest.py (child
+processes, each with its own pool and GroupCommitter, on the same work).
 
     python -m benchmarks.pg_ingest [--answers 20000] [--clients 200]
 """
@@ -127,7 +125,7 @@ async def main_async(answers: int, clients: int) -> None:
     shapes = ("burst", f"crowd of {clients} clients")
     for name, lite, pg in zip(shapes, sqlite_rates, postgres_rates, strict=True):
         print(f"{name:<28}{lite:>16,.0f}/s{pg:>20,.0f}/s{pg / lite:>13.2f}x")
-    print("PostgreSQL with 2 and 4 processes: needs the multi-process deployment (issue 12, items 3-5).")
+    print("PostgreSQL with 2 and 4 processes: python -m benchmarks.scale_ingest")
 
 
 def main() -> None:

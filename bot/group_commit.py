@@ -29,6 +29,11 @@ class GroupCommitter(Generic[T, R]):
         self._drainer: asyncio.Task[None] | None = None
         self.batches = 0  # committed transactions, for benchmarks and tests
 
+    @property
+    def waiting(self) -> int:
+        """Items submitted and not yet written (the batch being committed is not counted)."""
+        return len(self._pending)
+
     async def submit(self, item: T) -> R:
         future: asyncio.Future[R] = asyncio.get_running_loop().create_future()
         self._pending.append((item, future))

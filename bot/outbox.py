@@ -8,9 +8,21 @@ as long as it takes, and after a restart (`resume()`). It is dropped only when t
 says the chat is gone (the chat is then paused) or refuses the post for good; a question whose
 round closed before it went out is replaced by its reveal (the closing drops it).
 
-Every platform's ChatPort is wrapped by a Pacer that keeps under the platform's published
-limits (overall per second, per chat per window), so many chats scheduled at the same minute
-do not trip 429s. A moved chat (Telegram supergroup upgrade) is followed to its new id.
+Delivery is at least once, not exactly once. A post is marked delivered (`post_delivered`,
+with a question's message ref, in one commit) only after the platform accepted it; a crash
+between the two (a window of one commit, under a millisecond to a few: benchmarks/fanout.py
+prints it) leaves it owed, so the next start sends it again. So does a platform that accepted a
+post whose answer was lost (a timeout): the retry sends it again. A reveal that edits its
+question message is safe: the same edit again changes nothing (Telegram's "message is not
+modified" counts as delivered; a Discord edit is a PATCH). So is a new Discord question,
+reveal or standings: the adapter gives it a nonce made of the chat and the post, which Discord
+enforces for a few minutes, so the second send returns the message the first created (a notice
+has none: two may rightly read alike). A new Telegram message (a question, the reveal of a
+question never posted, standings, a notice) or a Discord notice may be shown twice, and
+a doubled question's first copy keeps its buttons (its clicks still count for the round): the
+Bot API takes no idempotency key and cannot be asked whether a message went out, so there is
+nothing to check or delete at start-up; sending again is the choice that never abandons what a
+chat is owed.
 
 Several processes may deliver from one outbox (docs/scaling.md). One process at a time delivers
 to a chat, under a lease in the database that it renews while it works (`renew()`) and gives back
@@ -32,6 +44,7 @@ from typing import Protocol
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import ChatRef
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
+from bot.metrics import NO_METRICS, Metrics
 from bot.ports import (
     ChatGone,
     ChatMoved,
@@ -174,8 +187,10 @@ class Outbox:
         owner: str = "solo",
         lease_seconds: float = LEASE_SECONDS,
         pin_while_sending: bool = False,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.chats = chats
+        self.metrics = metrics
         self.posts = posts
         self.lookup = lookup
         self.clock = clock or _WallClock()
@@ -311,6 +326,7 @@ class Outbox:
         if chat.id in self._moved:
             chat = replace(chat, ref=replace(chat.ref, chat_key=self._moved[chat.id]))
         await self.pacers[platform].acquire(chat.ref.chat_key)
+        self.metrics.post_paced(platform)
         try:
             if self.pin_while_sending:
                 # The transaction is open before the send, so only its commit separates the
@@ -337,6 +353,7 @@ class Outbox:
             await self.posts.post_delivered(post.id)
             return None
         except RetryLater as later:
+            self.metrics.retry_later(platform)
             delay, reason = later.retry_after, str(later)
         except Exception as exc:  # a platform or network failure: retried with backoff
             delay = min(self.base_delay * 2**post.attempts, self.max_delay)

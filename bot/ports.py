@@ -304,6 +304,10 @@ class OutboxStore(UnitOfWork, Protocol):
         expired, or the owner's own)."""
         ...
 
+    async def pending_count(self) -> int:
+        """How many posts are still owed (the outbox's queue depth)."""
+        ...
+
 
 class FiringStore(Protocol):
     """Due work done once, whichever of several processes on the database fires it, and the
@@ -349,6 +353,10 @@ class Storage(UnitOfWork, Protocol):
     def selections(self) -> SelectionStore: ...
     @property
     def throttles(self) -> ThrottleStore: ...
+    async def ping(self) -> None:
+        """Run a trivial query (SELECT 1): raises when the database cannot be reached."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -42,6 +42,7 @@ from bot.messages import (
     StatsView,
     SubmitAnswer,
 )
+from bot.metrics import NO_METRICS, Metrics
 from bot.model import Bank, Question, QuestionType
 from bot.ports import RESYNC, Broadcast, SelectionStore, Store, ThrottleStore
 from bot.presenting import build_question, build_receipt, build_reveal, response_label
@@ -68,6 +69,8 @@ class Quiz:
         settings: CoreSettings,
         clock: Clock,
         rng: random.Random,
+        *,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         if settings.default_bank not in banks:
             raise ValueError(f"default bank {settings.default_bank!r} is not loaded")
@@ -76,6 +79,7 @@ class Quiz:
         self.settings = settings
         self.clock = clock
         self.rng = rng
+        self.metrics = metrics
         self._committer: GroupCommitter[NewAnswer, AnswerOutcome] = GroupCommitter(store.record_answers)
         # New users arriving together (a busy daily) are registered in one transaction too.
         self._user_committer: GroupCommitter[UserRef, int] = GroupCommitter(store.ensure_users)
@@ -363,6 +367,7 @@ class Quiz:
                 scored_now=round_.reveal is RevealPolicy.PRACTICE,
             )
         )
+        self.metrics.answer_recorded(outcome.status)
         if outcome.status in (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND):
             self._cache.drop_round(round_.id)
             return ReceiptView(cmd.round_id, outcome.status, lang)
@@ -448,6 +453,11 @@ class Quiz:
     @property
     def commit_batches(self) -> int:
         return self._committer.batches
+
+    @property
+    def answers_waiting(self) -> int:
+        """Answers queued for the next group commit."""
+        return self._committer.waiting
 
 
 __all__ = ["CoreSettings", "Quiz", "QuizError", "Window", "chat_scope", "guild_scope"]

@@ -13,13 +13,14 @@ import os
 import random
 import socket
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import bank
-from adapters.charts.matplotlib_charts import MatplotlibCharts
+from adapters.charts.chart_process import ChartProcess
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import PostgresStorage, open_broadcast, open_storage
 from bank.compiled import CACHE_DIR_NAME
@@ -31,6 +32,7 @@ from bot.clock import Clock, SystemClock
 from bot.contests import Contests
 from bot.daily import SWEEP_JOB, Dailies
 from bot.firings import Firings
+from bot.metrics import Metrics, SchedulerStatus
 from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
@@ -41,6 +43,7 @@ from bot.study.reminders import ReviewReminders
 from bot.study.spaced import SpacedRepetition
 from bot.study.use_cases import StudyUseCases
 from studybot.config import Config
+from studybot.ops import metrics_for
 
 log = logging.getLogger("studybot")
 
@@ -80,9 +83,14 @@ class App:
     feed: StudyFeed
     mocks: Mocks
     study: StudyUseCases
+    metrics: Metrics
     ports: list[ChatPort] = field(default_factory=list)
     broadcast: Any = None  # the Broadcast port's adapter (started and closed here)
     owner: str = "solo"  # this process, in the database's firings, leases and members
+    # Filled by whatever decides which process runs due work; /readyz and the metrics report it.
+    scheduler_status: Callable[[], SchedulerStatus] | None = None
+    started: bool = False
+    alive: int = 0  # processes alive on the database at the last heartbeat (0: it did not answer)
     _feeding: asyncio.Task[None] | None = None
     _resuming: asyncio.Task[None] | None = None
 
@@ -115,6 +123,7 @@ class App:
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
+        self.started = True
         await self.dailies.post_missed(missed)  # the scheduler runs meanwhile: deadlines are not held up
 
     async def _check_outbox(self) -> None:
@@ -131,9 +140,17 @@ class App:
             await self.outbox.renew()
         except StoreUnavailable as exc:  # the next beat tries again; others may take over meanwhile
             log.warning("cannot reach the database: %s", exc)
+            self.alive = 0
             return 0
         self.outbox.share(alive)
+        self.alive = alive
         return alive
+
+    def shared_status(self) -> SchedulerStatus:
+        """Several processes: each fires every job and the database's firings decide; no leader.
+        Ready while its heartbeat reaches the database (else others take its work over)."""
+        ready = self.started and self.alive > 0
+        return SchedulerStatus("shared", self.owner, ready=ready)
 
     async def _keep_beating(self) -> None:
         await self._beat()
@@ -170,6 +187,7 @@ class App:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._feeding
         await self.quiz.flush()
+        await self.study.close()
         await self.storage.close()
 
 
@@ -193,6 +211,7 @@ async def bootstrap(
     rng: random.Random | None = None,
     banks: dict[str, Bank] | None = None,
     scheduler: Scheduler | None = None,
+    metrics: Metrics | None = None,
 ) -> App:
     clock = clock or SystemClock()
     rng = rng or random.Random()
@@ -211,7 +230,8 @@ async def bootstrap(
         ask_limit=config.quiz_per_minute.group,
         private_ask_limit=config.quiz_per_minute.private,
     )
-    quiz = Quiz(store, banks, settings, clock, rng)
+    metrics = metrics or metrics_for(config)
+    quiz = Quiz(store, banks, settings, clock, rng, metrics=metrics)
     schedules = storage.schedules
     scheduler = scheduler or ApsScheduler()
     # This process among those sharing the database: unique even across machines and restarts.
@@ -223,7 +243,9 @@ async def bootstrap(
     if shared:  # a person's toggles and requests may reach any process
         quiz.selections = storage.selections
         quiz.shared_limits = storage.throttles
-    outbox = Outbox(quiz, storage.outbox, store, clock=clock, owner=owner, pin_while_sending=shared)
+    outbox = Outbox(
+        quiz, storage.outbox, store, clock=clock, metrics=metrics, owner=owner, pin_while_sending=shared
+    )
     dailies = Dailies(
         quiz,
         schedules,
@@ -252,15 +274,18 @@ async def bootstrap(
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
     feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
     mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast)
-    charts = MatplotlibCharts()
+    charts = ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     application = Application(quiz, dailies, contests, study=study, uploads=uploads)
-    return App(
+    app = App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
-        feed=feed, mocks=mocks, study=study, broadcast=broadcast, owner=owner,
+        feed=feed, mocks=mocks, study=study, metrics=metrics, broadcast=broadcast, owner=owner,
     )  # fmt: skip
+    if shared:
+        app.scheduler_status = app.shared_status
+    return app

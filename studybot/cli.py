@@ -97,6 +97,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     add_secret(config.discord_token.value)
     add_secret(config.telegram_token.value)
+    add_secret(config.telegram_webhook_secret.value)
     if config.database_url is not None:  # a bug's traceback might quote the URL, password and all
         add_secret(urlsplit(config.database_url.get_secret_value()).password or "")
     for name, expected in near_misses(os.environ):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextvars
 import difflib
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,17 +25,20 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainValidator,
     SecretStr,
     StrictBool,
     ValidationError,
     ValidationInfo,
+    model_validator,
 )
 from pydantic_core import PydanticCustomError, core_schema
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from bot.clock import zone
-from bot.i18n import LANGUAGES
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 from bot.kinds import AnswerPolicy, RevealPolicy
+from studybot.shards import ShardSpec, parse_shards
 
 
 class ConfigError(ValueError):
@@ -111,6 +115,35 @@ def _hhmm(value: Any) -> Any:
         if len(parts) == 2 and all(p.isdigit() for p in parts) and int(parts[0]) < 24 and int(parts[1]) < 60:
             return value
     raise ValueError("not HH:MM")
+
+
+def _digits(value: Any) -> Any:
+    """A number given as text (an environment variable) is that number."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
+def _localized(language: Any, key: str, **params: object) -> PydanticCustomError:
+    """An error whose whole sentence comes from the catalog, in the configured language."""
+    language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+    return PydanticCustomError("localized", "{message}", {"message": t(language, key, **params)})
+
+
+def _shards(value: Any, info: ValidationInfo) -> ShardSpec | None:
+    if value is None or isinstance(value, ShardSpec):
+        return value
+    try:
+        return parse_shards(str(value))
+    except ValueError:
+        raise _localized(info.data.get("language"), "config.discord_shards", value=str(value)) from None
+
+
+WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram's setWebhook accepts
+
+
+def _webhook_secret(value: Secret, info: ValidationInfo) -> Secret:
+    if value and not WEBHOOK_SECRET.match(value.value):
+        raise _localized(info.data.get("language"), "config.webhook_secret_bad")  # never the value
+    return value
 
 
 FilePath = Annotated[Path, BeforeValidator(_nonempty_path), AfterValidator(_in_file_folder)]
@@ -199,17 +232,34 @@ class Config(BaseModel):
     quiz_per_minute: QuizRateConfig = Field(
         default_factory=QuizRateConfig, description="a mapping with private and group limits"
     )
+    http_port: Annotated[int | None, BeforeValidator(_digits)] = Field(None, ge=0, lt=65536, strict=True,
+                                  description="a port number 1-65535 for /healthz, /readyz and /metrics "
+                                  "(0: any free port; unset: no HTTP server)")  # fmt: skip
+    http_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,
                                        description="a port number 1-65535 (0: any free port)")  # fmt: skip
+    discord_shards: Annotated[ShardSpec | None, PlainValidator(_shards)] = Field(
+        None, description="shards of a total, e.g. 0-3/8"
+    )
     # secrets and endpoints, from the environment only
     discord_token: Secret = Field(default_factory=Secret)
     telegram_token: Secret = Field(default_factory=Secret)
+    telegram_webhook_secret: Annotated[Secret, AfterValidator(_webhook_secret)] = Field(
+        default_factory=Secret
+    )
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     discord_dev_guild: str | None = None
     telegram_api_base: str | None = None
     telegram_webhook_url: str | None = None
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Config:
+        # Several processes behind one URL must share the secret Telegram sends with each update.
+        if self.telegram_webhook_url and not self.telegram_webhook_secret:
+            raise _localized(self.language, "config.webhook_secret_missing")
+        return self
 
     @property
     def database_path(self) -> Path:
@@ -243,8 +293,11 @@ class _Environment(BaseSettings):
 
     data_dir: Annotated[Path | None, AfterValidator(_absolute)] = Field(None, alias="STUDYBOT_DATA_DIR")
     database_url: SecretStr | None = Field(None, alias="STUDYBOT_DATABASE_URL")
+    http_port: str | None = Field(None, alias="STUDYBOT_HTTP_PORT")  # read as a number by Config
     discord_token: SecretStr | None = Field(None, alias="DISCORD_TOKEN")
     telegram_token: SecretStr | None = Field(None, alias="TELEGRAM_TOKEN")
+    telegram_webhook_secret: SecretStr | None = Field(None, alias="STUDYBOT_TELEGRAM_WEBHOOK_SECRET")
+    discord_shards: str | None = Field(None, alias="STUDYBOT_DISCORD_SHARDS")
     discord_api_base: str | None = Field(None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(None, alias="DISCORD_GATEWAY_URL")
     discord_dev_guild: str | None = Field(None, alias="DISCORD_DEV_GUILD")
@@ -263,8 +316,9 @@ class _Environment(BaseSettings):
         return (_GivenEnvironment(settings_cls),)
 
 
-_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url"}
+_ENV_ONLY = frozenset(_Environment.model_fields) - {"data_dir", "database_url", "discord_shards", "http_port"}
 FILE_KEYS = tuple(name for name in Config.model_fields if name not in _ENV_ONLY)
+_ENV_WINS = ("discord_shards", "http_port")
 
 
 def read_environment(env: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -287,7 +341,10 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
     if path is not None:
         raw = _read_file(Path(path))
         _refuse_secrets(raw, where)
-    values = {**read_environment(env), **raw}  # a data_dir in the file wins over STUDYBOT_DATA_DIR
+    environment = read_environment(env)
+    values = {**environment, **raw}  # a data_dir in the file wins over STUDYBOT_DATA_DIR
+    # but each process's own shards and health port win over the file all the processes share
+    values.update({key: environment[key] for key in _ENV_WINS if key in environment})
     base = Path(path).absolute().parent if path is not None else None
     try:
         return Config.model_validate(values, context={"base": base})
@@ -312,14 +369,18 @@ def _read_file(path: Path) -> dict[str, Any]:
 def _refuse_secrets(raw: dict[str, Any], where: str) -> None:
     for key in raw:
         if key in _ENV_ONLY or str(key).lower().endswith("_token"):
+            known = _Environment.model_fields.get(str(key))
+            variable = known.alias if known is not None and known.alias else str(key).upper()
             raise ConfigError(
                 f"{where}: {key!r} is a secret or endpoint; set it in the environment "
-                f"({str(key).upper()}), not in the file"
+                f"({variable}), not in the file"
             )
 
 
 def _explain(error: Any, where: str) -> str:
     """One pydantic error as a sentence naming the key and what is allowed."""
+    if error["type"] == "localized":  # the whole sentence, in the configured language
+        return f"{where}: {error['msg']}"
     loc = [part for part in error["loc"] if isinstance(part, str)]
     model: type[BaseModel] = Config
     section: list[str] = []

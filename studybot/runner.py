@@ -13,10 +13,12 @@ from bank.loader import BankError
 from bot.ports import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
-from studybot.startup_failures import AdapterStartError, platform_failure, store_failure
+from studybot.ops import start_server
+from studybot.startup_failures import AdapterStartError, platform_failure, say, store_failure
 from studybot.tuning import tune_gc
 
 if TYPE_CHECKING:
+    from adapters.ops.http_server import OpsServer
     from adapters.telegram.settings import TelegramSettings
 
 log = logging.getLogger("studybot")
@@ -25,6 +27,9 @@ log = logging.getLogger("studybot")
 class PlatformAdapter(ChatPort, Protocol):
     async def start(self) -> None: ...
     async def stop(self) -> None: ...
+    def connected(self) -> bool:
+        """Connected to the platform now (for /readyz)."""
+        ...
 
 
 def telegram_settings(config: Config) -> TelegramSettings:
@@ -32,7 +37,8 @@ def telegram_settings(config: Config) -> TelegramSettings:
 
     return TelegramSettings(
         token=config.telegram_token, api_base=config.telegram_api_base,
-        webhook_url=config.telegram_webhook_url, webhook_listen=config.telegram_webhook_listen,
+        webhook_url=config.telegram_webhook_url, webhook_secret=config.telegram_webhook_secret,
+        webhook_listen=config.telegram_webhook_listen,
         webhook_port=config.telegram_webhook_port, language=config.language,
     )  # fmt: skip
 
@@ -43,9 +49,11 @@ def platform_adapters(app: App, config: Config) -> list[PlatformAdapter]:
     if config.discord_token:
         from adapters.discord import DiscordAdapter, DiscordSettings
 
+        shards = config.discord_shards
         discord_settings = DiscordSettings(
             config.discord_token.value, api_base=config.discord_api_base,
             gateway_url=config.discord_gateway_url, dev_guild=config.discord_dev_guild,
+            shard_ids=shards.ids if shards else None, shard_count=shards.count if shards else None,
         )  # fmt: skip
         adapters.append(DiscordAdapter(app.application, discord_settings))
     if config.telegram_token:
@@ -67,8 +75,14 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         store_failure(exc, config.language)
         return 1
     tune_gc()
+    ops: OpsServer | None = None
     try:
         adapters = [] if force_console else platform_adapters(app, config)
+        try:
+            ops = await start_server(app, config, adapters)
+        except OSError as exc:
+            say(config.language, "startup.http_port_taken", port=config.http_port, detail=exc.strerror or exc)
+            return 1
         if adapters:
             try:
                 await run_platforms(app, adapters)
@@ -84,6 +98,8 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
             await app.start()
             await console.run()
     finally:
+        if ops is not None:
+            await ops.stop()
         await app.close()
     return 0
 

@@ -80,3 +80,13 @@ async def wait_until(moment: datetime) -> None:
         done = loop.create_future()
         loop.call_later(delay, done.set_result, None)
         await done
+
+
+async def terminate(bot: BotProcess, timeout: float = 30.0) -> int:
+    """Stop `studybot run` as a service manager would (SIGTERM) and wait for it to exit."""
+    if bot.proc.returncode is None:
+        bot.proc.send_signal(signal.SIGTERM)
+    async with asyncio.timeout(timeout):
+        code = await bot.proc.wait()
+        await bot._reader
+    return code

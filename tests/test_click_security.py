@@ -200,3 +200,14 @@ def test_the_rule_before_and_after_the_message_reference_is_stored() -> None:
     assert not admits(_context("-100:42"), replace(click, round_id=6))
     assert not admits(_context("-100:42"), replace(click, act=Act.TOGGLE))
     assert not admits(_context("-100:42"), replace(click, token="E"))
+
+
+def test_the_star_is_believed_on_a_message_of_the_rounds_chat_that_carries_it() -> None:
+    star = Click(5, Platform.TELEGRAM, "-100", "-100:42", Act.FAVOURITE, None, "f1:5", frozenset({"f1:5"}))
+    assert admits(_context("-100:42"), star)  # the question, or its reveal edited in place
+    assert admits(_context("-100:42"), replace(star, message_ref="-100:43"))  # a reveal sent anew
+    assert admits(_context(None), star)  # clicked before the reference was stored
+    assert not admits(_context("-100:42"), replace(star, chat_key="-101"))  # another chat
+    assert not admits(_context("-100:42"), replace(star, controls=frozenset({"f1:6"})))  # not on it
+    assert not admits(_context("-100:42"), replace(star, round_id=6))
+    assert not admits(_context("-100:42"), replace(star, message_ref=None))  # from no message

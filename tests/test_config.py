@@ -110,3 +110,14 @@ def test_the_process_environment_is_read_through_pydantic_settings(monkeypatch):
     assert config.telegram_token.value == "from-the-process"
     assert config.telegram_api_base == "http://127.0.0.1:1/bot"
     assert "from-the-process" not in repr(config)
+
+
+def test_the_health_port_from_the_environment_wins_over_the_shared_file(tmp_path):
+    shared = tmp_path / "c.yaml"
+    shared.write_text("http_port: 8080\nhttp_listen: 127.0.0.1\n")
+    assert load_config(shared, env={}).http_port == 8080
+    mine = load_config(shared, env={"STUDYBOT_HTTP_PORT": "8082"})  # one process of several on a host
+    assert (mine.http_port, mine.http_listen) == (8082, "127.0.0.1")
+    assert load_config(None, env={}).http_port is None  # off unless asked for
+    with pytest.raises(ConfigError, match="http_port = 'x' is not allowed; expected a port number"):
+        load_config(None, env={"STUDYBOT_HTTP_PORT": "x"})

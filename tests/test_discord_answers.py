@@ -23,7 +23,7 @@ async def test_multi_choice_toggles_and_submit(harness: Harness) -> None:
     assert question is not None and not question.flags & EPHEMERAL
     round_ = await h.last_round()
     rid = round_.id
-    assert list(buttons(question)) == [*(f"sb:t:{rid}:{x}" for x in "ABCD"), f"sb:s:{rid}"]
+    assert list(buttons(question)) == [*(f"sb:t:{rid}:{x}" for x in "ABCD"), f"sb:s:{rid}", f"sb:st:{rid}"]
     assert (await h.message_of(rid)).id == question.id  # the reference the core keeps
 
     said = []
@@ -56,7 +56,7 @@ async def test_fill_in_a_modal_and_a_self_graded_short_answer(harness: Harness) 
 
     question = await h.command(carol, "quiz", {"type": "fill"})
     rid = (await h.last_round()).id
-    assert list(buttons(question)) == [f"sb:m:{rid}"]
+    assert list(buttons(question)) == [f"sb:m:{rid}", f"sb:st:{rid}"]
     assert await h.click(carol, question, f"sb:m:{rid}") is None  # answered with the modal
     modal, _ = server.open_modals[(carol.id, f"sb:f:{rid}")]
     assert modal["title"] == "Your answer"

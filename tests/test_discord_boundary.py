@@ -15,7 +15,7 @@ MODULES = sorted((ROOT / "adapters" / "discord").glob("*.py"))
 ALLOWED_BOT = {
     "bot.application", "bot.answering", "bot.clicks", "bot.commands.arguments", "bot.commands.catalog",
     "bot.commands.parsing", "bot.messages", "bot.kinds", "bot.i18n", "bot.text", "bot.reply_text",
-    "bot.bidi", "bot.ports", "bot.keyed_locks", "bot.posted_rounds",
+    "bot.bidi", "bot.ports", "bot.keyed_locks", "bot.posted_rounds", "bot.attachments",
 }  # fmt: skip
 ALLOWED_ROOTS = {"__future__", "discord", "aiohttp", "yarl", "adapters"}
 

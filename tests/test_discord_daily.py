@@ -44,7 +44,8 @@ async def test_daily_buttons_receipts_reveal_and_leaderboard(harness: Harness) -
     assert embed["title"].startswith("Daily question · Q1 · Single choice")
     assert "2+2=?" in embed["description"] and "**B**. 4" in embed["description"]
     assert f"<t:{int(round_.closes_at.timestamp())}:R>" in embed["description"]
-    assert list(buttons(question)) == [f"sb:a:{round_.id}:{letter}" for letter in "ABCD"]
+    star = f"sb:st:{round_.id}"
+    assert list(buttons(question)) == [*(f"sb:a:{round_.id}:{letter}" for letter in "ABCD"), star]
 
     receipts = []
     for member, letter in ((alice, "B"), (carol, "B"), (bob, "A"), (bob, "C")):
@@ -68,7 +69,8 @@ async def test_daily_buttons_receipts_reveal_and_leaderboard(harness: Harness) -
     assert "Answer revealed" in revealed and "Correct answer: B" in revealed
     assert "Answers: A 1 · B✓ 2 · C 0 · D 0 (3 in all)" in revealed and "Right: alice, carol" in revealed
     after = buttons(question)
-    assert all(b["disabled"] for b in after.values())
+    star = after.pop(f"sb:st:{round_.id}")  # the ☆ stays clickable under the reveal
+    assert all(b["disabled"] for b in after.values()) and not star["disabled"]
     right, wrong = after[f"sb:a:{round_.id}:B"], after[f"sb:a:{round_.id}:A"]
     assert (right["style"], right["label"]) == (SUCCESS, "B · 2")
     assert (wrong["style"], wrong["label"]) == (SECONDARY, "A · 1")
@@ -90,7 +92,8 @@ async def test_reaction_mode_counts_the_first_reaction(harness: Harness) -> None
     await h.app.scheduler.advance(30 * 60)
     round_ = await h.last_round()
     question = await h.message_of(round_.id)
-    assert question.components == [] and "React below to answer" in embed_text(question)
+    assert list(buttons(question)) == [f"sb:st:{round_.id}"]  # no answer buttons: only the ☆
+    assert "React below to answer" in embed_text(question)
     await server.wait_for(lambda: question.reactions == {"✅": [server.bot.id], "❌": [server.bot.id]},
                           what="the bot's ✅ and ❌")  # fmt: skip
 
@@ -105,7 +108,7 @@ async def test_reaction_mode_counts_the_first_reaction(harness: Harness) -> None
     await h.app.scheduler.advance(3600)
     revealed = embed_text(question)
     assert "Answers: True✓ 1 · False 1 (2 in all)" in revealed and "Right: alice" in revealed
-    assert question.components == []
+    assert list(buttons(question)) == [f"sb:st:{round_.id}"]
 
 
 async def test_a_click_after_a_restart_still_counts(harness: Harness) -> None:
@@ -128,4 +131,4 @@ async def test_a_click_after_a_restart_still_counts(harness: Harness) -> None:
     await h.server.wait_for(lambda: "1 answered so far" in embed_text(question), what="the live count")
     await h.app.scheduler.advance(3600)
     assert "Right: carol" in embed_text(question)
-    assert all(b["disabled"] for b in buttons(question).values())
+    assert all(b["disabled"] for cid, b in buttons(question).items() if cid != f"sb:st:{round_.id}")

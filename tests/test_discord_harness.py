@@ -62,9 +62,12 @@ class Harness:
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
             scheduler=ManualScheduler(self.clock),
         )  # fmt: skip
+        shards = cfg.discord_shards
         settings = DiscordSettings(self.server.token, api_base=cfg.discord_api_base,
                                    gateway_url=cfg.discord_gateway_url, dev_guild=cfg.discord_dev_guild,
-                                   guild_ready_timeout=0.05, count_delay=0.05)  # fmt: skip
+                                   guild_ready_timeout=0.05, count_delay=0.05,
+                                   shard_ids=shards.ids if shards else None,
+                                   shard_count=shards.count if shards else None)  # fmt: skip
         self.adapter = adapter = DiscordAdapter(app.application, settings)
         app.add_port(adapter)
         app.outbox.register(adapter, Pacer(NO_PACING))

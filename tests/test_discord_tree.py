@@ -25,10 +25,10 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     study_world,
 )
 
-SUB_COMMAND, STRING, INTEGER, USER = 1, 3, 4, 6
+SUB_COMMAND, STRING, INTEGER, USER, ATTACHMENT = 1, 3, 4, 6, 11
 GUILD, BOT_DM = 0, 1
 MANAGE_SERVER = str(1 << 5)
-OPTION_TYPES = {ArgKind.INT: INTEGER, ArgKind.USER: USER}
+OPTION_TYPES = {ArgKind.INT: INTEGER, ArgKind.USER: USER, ArgKind.FILE: ATTACHMENT}
 
 
 def localized(key: str) -> dict[str, str]:

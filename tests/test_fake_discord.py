@@ -246,6 +246,32 @@ async def test_reactions_events_and_permissions(live: Live) -> None:
     assert denied.value.code == 50013
 
 
+async def test_a_dm_is_a_guildless_channel_with_the_user_in_place_of_a_member(live: Live) -> None:
+    server, bot = live.server, live.bot
+    dm, dana = server.dm(server.add_user("dana"))
+    assert server.dm(dana.user) == (dm, dana)  # opened once
+    with pytest.raises(LookupError):  # the commands are synced to the guild only so far
+        await server.slash_command(dm, dana, "ping", {"topic": "x"})
+    await bot.tree.sync()
+    record = await server.slash_command(dm, dana, "ping", {"topic": "sets"})
+    interaction, _ = await live.probe.get("ping")
+    assert interaction.guild_id is None and isinstance(interaction.channel, discord.DMChannel)
+    assert interaction.user.id == dana.id and not isinstance(interaction.user, discord.Member)
+    assert "member" not in record.payload and "guild_id" not in record.payload
+    assert record.payload["context"] == 1 and record.payload["channel"]["recipients"][0]["id"] == str(dana.id)
+    assert server.messages_in(dm)[-1].content == "pong sets"
+
+    channel = await bot.fetch_channel(dm.id)
+    assert isinstance(channel, discord.DMChannel) and channel.recipient.id == dana.id
+    message = await channel.send("React to me")
+    await server.react(dm, dana, message.id, "✅")
+    event = await live.probe.get("reaction")
+    assert (event.user_id, event.guild_id, event.member) == (dana.id, None, None)
+    with pytest.raises(discord.Forbidden) as denied:  # nobody may remove another's reaction in a DM
+        await message.remove_reaction("✅", discord.Object(dana.id))
+    assert denied.value.code == 50003
+
+
 class Crafted(discord.ui.View):
     """A view sending raw components, to get past discord.py's own client-side layout checks."""
 

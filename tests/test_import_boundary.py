@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
     "discord", "telegram", "aiosqlite", "apscheduler", "aiohttp", "httpx", "sqlite3", "prompt_toolkit",
-    "adapters", "studybot", "bank",
+    "adapters", "studybot", "bank", "prometheus_client",
 }  # fmt: skip
 CORE_MODULES = sorted((ROOT / "bot").glob("**/*.py"))
 
@@ -46,6 +46,7 @@ INFRASTRUCTURE = {
     "storage": (ALLOWED_FOR_STORAGE, ("aiosqlite", "asyncpg", "pydantic")),
     "scheduling": (ALLOWED_FOR_SCHEDULING, ("apscheduler",)),
     "charts": (("bot.study.charts",), ("matplotlib",)),  # the ChartRenderer port
+    "ops": (("bot.metrics",), ("aiohttp", "prometheus_client")),  # health checks and metrics
 }
 
 

@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from adapters.ops.prometheus import PrometheusMetrics
 from adapters.storage.backends import SqliteStorage
 from bot.kinds import ChatKind, ChatRef, Platform
 from bot.messages import notice
@@ -113,6 +114,20 @@ async def test_retry_after_is_honoured_and_the_post_delivered(storage):
     await outbox.settled()
     assert len(port.of("notice")) == 1 and vt.slept == [3, 2] and outbox.failures == 0
     assert await storage.outbox.pending_posts() == []
+    await outbox.close()
+
+
+async def test_posts_paced_and_429s_are_counted_in_the_metrics(storage):
+    vt = VirtualTime()
+    metrics = PrometheusMetrics()
+    port = RecordingPort(fail_with=[RetryLater(3)])
+    outbox = Outbox(Chats(storage), storage.outbox, storage.store, sleep=vt.sleep, metrics=metrics)
+    outbox.register(port, Pacer(port.limits, monotonic=vt.monotonic, sleep=vt.sleep))
+    await outbox.post_notice(await a_chat(storage), notice("daily.off", "en"))
+    await outbox.settled()
+    text = metrics.exposition()[0].decode()
+    assert 'studybot_posts_paced_total{platform="console"} 2.0' in text  # the refused try and the retry
+    assert 'studybot_retry_later_total{platform="console"} 1.0' in text
     await outbox.close()
 
 

@@ -77,6 +77,7 @@ async def two_processes(
                       "telegram_webhook_port: 0\n")  # fmt: skip
     env = {"TELEGRAM_TOKEN": telegram_server.token, "TELEGRAM_API_BASE": telegram_server.base_url,
            "TELEGRAM_WEBHOOK_URL": "https://studybot.example/telegram",
+           "STUDYBOT_TELEGRAM_WEBHOOK_SECRET": "scale-test-secret",
            "STUDYBOT_DATABASE_URL": dsn}  # fmt: skip
     bots = [await BotProcess.start(tmp_path / f"data{n}", config, env=env) for n in (1, 2)]
     try:

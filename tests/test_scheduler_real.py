@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
+from adapters.scheduling.aps import ApsScheduler
 from bot.clock import SystemClock, zone
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import SubmitAnswer
@@ -44,3 +46,26 @@ async def test_dailies_fire_at_local_time_in_two_timezones_and_reveal_at_the_dea
         assert next(r for r in reveals if r.round_id == first.round_id).total_answers == 1
     finally:
         await app.close()
+
+
+async def test_a_one_shot_job_replaced_by_its_own_running_step_still_runs():
+    """A contest step schedules the next step under the same job id, then waits for its posts; the
+    next step falls due meanwhile and must run, not be skipped as a second instance."""
+    scheduler = ApsScheduler()
+    scheduler.start()
+    next_ran, release = asyncio.Event(), asyncio.Event()
+
+    async def next_step() -> None:
+        next_ran.set()
+
+    async def step() -> None:
+        scheduler.at("contest:1", datetime.now(UTC) + timedelta(milliseconds=50), next_step)
+        await release.wait()  # still posting (a 429 storm) when the next step is due
+
+    try:
+        scheduler.at("contest:1", datetime.now(UTC), step)
+        async with asyncio.timeout(10):
+            await next_ran.wait()
+    finally:
+        release.set()
+        await scheduler.shutdown()

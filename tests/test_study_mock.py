@@ -12,6 +12,7 @@ import pytest
 from bank.loader import load_bank
 from bot.application import Caller
 from bot.clock import ManualClock
+from bot.i18n import bank_text, t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.model import QuestionType
 from bot.reply_text import render_reply
@@ -34,8 +35,10 @@ def clock() -> ManualClock:
 async def make(tmp_path, clock):
     apps = []
 
-    async def build():
-        cfg = Config(data_dir=tmp_path, default_bank=SHIPPED.id, language="en", sqlite_synchronous="NORMAL")
+    async def build(language: str = "en"):
+        cfg = Config(
+            data_dir=tmp_path, default_bank=SHIPPED.id, language=language, sqlite_synchronous="NORMAL"
+        )
         app = await bootstrap(
             cfg,
             clock=clock,
@@ -155,7 +158,8 @@ async def test_the_reminder_and_the_automatic_hand_in(make, clock):
     clock.advance(timedelta(minutes=10))
     await app.scheduler.run_due()
     assert [n.key for n in app.port.of("notice")] == ["mock.reminder", "mock.timed_out"]
-    assert "You have no mock exam in progress" in await run(app, "/mock submit")
+    handed = await run(app, "/mock submit")  # too late: the clock handed it in
+    assert handed.startswith("⏰ Time was up: your mock exam was handed in automatically (")
     assert "Score:" in await run(app, "/mock report")
 
 
@@ -194,3 +198,37 @@ async def test_the_first_question_view_is_rendered_by_kind(make):
     app = await make()
     reply = await app.application.run_text("/mock start", ME)
     assert isinstance(reply.view, MockQuestionView) and not reply.public
+
+
+async def test_bad_input_in_a_chinese_chat_gets_chinese_and_loses_nothing(make, clock):
+    """Each refusal in the chat's language; what was given before it is kept."""
+    app = await make("zh-CN")
+    zh = "zh-CN"
+    await run(app, "/mock")
+    assert await run(app, "/mock 99 B") == t(zh, "mock.no_such_item", number=99, count=62)
+    assert (await run(app, "/mock 2 C")).startswith(t(zh, "mock.saved", number=2))
+    again = await run(app, "/模拟考试")  # twice: the same paper, not a second one
+    assert again.startswith(t(zh, "mock.resumed", title=bank_text(zh, SHIPPED.title)))
+    assert "1/62" in await run(app, "/mock sheet")
+    user_id = await app.quiz.user_id(ME.user)
+    assert len(await app.mocks.store.history(user_id, 5)) == 0  # nothing handed in: one open paper
+
+    clock.advance(timedelta(minutes=95))  # the bot was down at the end: no job handed it in
+    late = await app.application.run_text("/mock 交卷", ME)
+    assert isinstance(late.view, MockReportView) and late.view.used_seconds == 90 * 60
+    assert t(zh, "mock.time_used", minutes=90, seconds=0) in render_reply(late)
+    [handed] = await app.mocks.store.history(user_id, 5)
+    assert (await app.mocks.store.answers(handed.id))[1].response == "C"  # the answer given in time
+    again = await run(app, "/mock submit")
+    assert again == t(zh, "mock.handed_in_by_clock", score=f"{handed.score:g}", total="100")
+
+    group = ChatRef(Platform.CONSOLE, "-5", ChatKind.GROUP, title="学习群")
+    member = Caller(group, UserRef(Platform.CONSOLE, "m", "小王"))
+    await run(app, "/quiz single", member)
+    too_long = await run(app, "/report " + "错" * 5000, member)
+    assert too_long == t(zh, "report.too_long", length=5000, limit=500)
+    assert await app.storage.reports.open_reports(chat_id=None, guild=None) == []
+    asked = await app.store.last_round((await app.quiz.chat(group)).id)
+    number = SHIPPED.question(asked.question_id).number
+    assert await run(app, "/纠错 选项有误", member) == t(zh, "report.thanks", id=1, number=number)
+    assert await run(app, "/reports", member) == t(zh, "error.not_admin")

@@ -9,6 +9,7 @@ import io
 
 import pytest
 
+from adapters.charts.chart_process import ChartProcess
 from adapters.charts.matplotlib_charts import MatplotlibCharts, cjk_font
 from bot.application import Application, Caller
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
@@ -127,26 +128,37 @@ def _ink(png: bytes) -> tuple[int, int]:
     )
 
 
+CHINESE = ChartData(
+    "学习进度",
+    "各标签正确率",
+    (("机器学习", 0.5), ("注意力", 0.8)),
+    "近 30 天答题数",
+    (1,) * 30,
+    "未来 14 天到期卡片",
+    (2,) * 14,
+)
+
+
 def test_chinese_labels_are_drawn_not_boxes():
     assert cjk_font() is not None, "no CJK font installed (.ci/run installs fonts-wqy-microhei)"
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib warns "Glyph ... missing from font(s)" for tofu
-        png = MatplotlibCharts().render(
-            ChartData(
-                "学习进度",
-                "各标签正确率",
-                (("机器学习", 0.5), ("注意力", 0.8)),
-                "近 30 天答题数",
-                (1,) * 30,
-                "未来 14 天到期卡片",
-                (2,) * 14,
-            )
-        )
+        png = MatplotlibCharts().render(CHINESE)
     assert png.startswith(b"\x89PNG")
     ink, shapes = _ink(png)
     assert ink > 0 and shapes > 50
+
+
+async def test_the_chart_process_draws_the_same_picture_off_the_event_loop():
+    charts = ChartProcess()
+    try:
+        drawn = await charts.render(CHINESE)
+        assert drawn == MatplotlibCharts().render(CHINESE)  # the drawing checked above, byte for byte
+        assert await charts.render(CHINESE) == drawn  # the worker stays up for the next chart
+    finally:
+        await charts.close()
 
 
 async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):

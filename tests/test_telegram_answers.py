@@ -26,7 +26,7 @@ async def test_multi_choice_toggles_and_submit(tg: TelegramHarness) -> None:
     assert question.text.startswith("练习 · 第2题 · 多选题")
     assert buttons(question) == {
         "A": f"t1:{round_id}:A", "B": f"t1:{round_id}:B", "C": f"t1:{round_id}:C",
-        "D": f"t1:{round_id}:D", "提交": f"s1:{round_id}",
+        "D": f"t1:{round_id}:D", "提交": f"s1:{round_id}", "☆ 收藏": f"f1:{round_id}",
     }  # fmt: skip
     toasts = [await tg.click(CAT.id, CAT, question.message_id, f"t1:{round_id}:{x}") for x in "ACBCD"]
     assert toasts[-1] == t("zh-CN", "tg.selected", choice="A、B、D")
@@ -64,7 +64,7 @@ async def test_fill_in_answered_by_reply_in_a_group(tg: TelegramHarness) -> None
     await tg.say(GROUP, ANN, "/quiz fill")
     question = server.last_message(GROUP.id)
     assert question.text.startswith("Practice · Q4 · Fill in the blank")
-    assert question.reply_markup is None and t("en", "question.how_fill") in question.text
+    assert list(buttons(question)) == ["☆ Star"] and t("en", "question.how_fill") in question.text
     round_id = await tg.round_id(question)
 
     server.user_message(GROUP, BOB, "5e-4 (not a reply: ignored)")

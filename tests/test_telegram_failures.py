@@ -11,6 +11,7 @@ from telegram.error import BadRequest, RetryAfter, TimedOut
 from adapters.telegram.transient import InvalidResponse, is_transient
 from adapters.telegram.transport import AiohttpRequest
 from bot.i18n import t
+from studybot.config import Secret
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat
 from tests.test_telegram_harness import (
@@ -124,7 +125,8 @@ async def test_a_failing_handler_is_logged_without_the_token_and_the_user_told(
 
 async def test_webhook_mode_sets_the_webhook_or_says_what_is_missing(tg: TelegramHarness) -> None:
     url = "https://bot.example.org/tg/hook"
-    webhook = dict(telegram_webhook_url=url, telegram_webhook_listen="127.0.0.1", telegram_webhook_port=0)
+    webhook = dict(telegram_webhook_url=url, telegram_webhook_listen="127.0.0.1", telegram_webhook_port=0,
+                   telegram_webhook_secret=Secret("the-same-for-every-process"))  # fmt: skip
     try:
         import tornado  # noqa: F401
     except ImportError:
@@ -134,7 +136,7 @@ async def test_webhook_mode_sets_the_webhook_or_says_what_is_missing(tg: Telegra
         return
     await tg.start(**webhook)
     hook = await tg.server.wait_for_request("setWebhook")
-    assert hook["url"] == url and hook["secret_token"]
+    assert hook["url"] == url and hook["secret_token"] == "the-same-for-every-process"
     assert "getUpdates" not in {m for m, _ in tg.server.requests}
 
 

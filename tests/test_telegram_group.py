@@ -15,6 +15,7 @@ from tests.test_telegram_harness import (
     GROUP,
     GROUP_REF,
     TelegramHarness,
+    buttons,
     round_of,
     tg_fixture,  # noqa: F401
 )
@@ -62,7 +63,7 @@ async def test_group_daily_answers_reveal_and_leaderboard(tg: TelegramHarness) -
     assert "Correct answer: True" in question.text
     assert "Answers: True✓ 2 · False 1 (3 in all)" in question.text
     assert "Right: Ann, Bob" in question.text
-    assert question.reply_markup is None
+    assert list(buttons(question)) == ["☆ Star"]  # only the ☆ stays under the reveal
 
     board = await tg.say(GROUP, CAT, "/leaderboard")
     lines = server.last_message(GROUP.id).text.splitlines()

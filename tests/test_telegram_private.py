@@ -28,27 +28,28 @@ async def test_start_quiz_wrong_answer_daily_stats_and_streak(tg: TelegramHarnes
     await tg.say(ANN.id, ANN, "/quiz single")
     question = server.last_message(ANN.id)
     assert question.text.startswith("Practice · Q1 · Single choice")
-    assert list(buttons(question)) == ["A", "B", "C", "D"]
+    assert list(buttons(question)) == ["A", "B", "C", "D", "☆ Star"]
     toast = await tg.click(ANN.id, ANN, question.message_id, f"a1:{round_of(question)}:A")
     assert toast == t("en", "receipt.wrong")
     receipt = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == ANN.id)
     assert "Correct answer: B" in receipt["text"] and "2+2 is 4." in receipt["text"]
     await server.wait_for_request("editMessageReplyMarkup")
-    assert question.reply_markup is None  # answered: the buttons are gone
+    assert list(buttons(question)) == ["☆ Star"]  # answered: only the ☆ stays
 
     reply = await tg.say(ANN.id, ANN, "/daily 08:00 1h physics")
     assert reply["text"].startswith("Daily question set: every day at 08:00 (Asia/Shanghai)")
     await tg.advance(23 * 3600)  # to 08:00 tomorrow in Shanghai
     daily = await tg.question(ANN.id)
     assert daily.text.startswith("Daily question · Q3 · True or false")
-    assert buttons(daily) == {"True": f"a1:{round_of(daily)}:true", "False": f"a1:{round_of(daily)}:false"}
+    assert buttons(daily) == {"True": f"a1:{round_of(daily)}:true", "False": f"a1:{round_of(daily)}:false",
+                              "☆ Star": f"f1:{round_of(daily)}"}  # fmt: skip
     toast = await tg.click(ANN.id, ANN, daily.message_id, f"a1:{round_of(daily)}:true")
     assert toast == t("en", "receipt.recorded", choice="True")
 
     await tg.advance(3600)  # the deadline: the question becomes its reveal
     await tg.reveal(daily)
     assert daily.text.startswith("Answer revealed") and "Correct answer: True" in daily.text
-    assert daily.reply_markup is None
+    assert list(buttons(daily)) == ["☆ Star"]
 
     stats = await tg.say(ANN.id, ANN, "/stats")
     assert "2 answered, 1 right (50%), 1 pt" in stats["text"]

@@ -14,7 +14,7 @@ from adapters.telegram import callback_data as cd
 from adapters.telegram.adapter import retry_seconds
 from adapters.telegram.redaction import REDACTED, Redaction, TokenFilter
 from adapters.telegram.render import clip, split_html, utf16_len
-from studybot.config import Config
+from studybot.config import Config, Secret
 from studybot.runner import telegram_settings
 from tests.fakes.telegram_format import format_text
 
@@ -133,6 +133,7 @@ def test_redaction_is_installed_on_library_loggers_and_removed() -> None:
 def test_webhook_settings_and_retry_seconds() -> None:
     config = Config(
         telegram_webhook_url="https://bot.example.org/tg/hook", telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_secret=Secret("s3cret"),
         telegram_webhook_port=8443,
     )  # fmt: skip
     assert telegram_settings(config).webhook() == {

@@ -5,9 +5,12 @@ settings; the composition root (studybot/runner.py) builds it."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -21,7 +24,7 @@ from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal
 from adapters.discord.replies import InFlight
 from adapters.discord.settings import DiscordSettings
 from adapters.discord.translator import CatalogTranslator
-from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons
+from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons, star_buttons
 from bot.application import Application
 from bot.kinds import ChatRef, Platform
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
@@ -31,6 +34,7 @@ from bot.text import render_notice
 log = logging.getLogger("studybot.discord")
 T = TypeVar("T")
 GONE_CODES = {10003, 50001, 50013}  # Unknown Channel, Missing Access, Missing Permissions
+NONCE_LENGTH = 25  # the longest nonce Discord takes
 UNKNOWN_MESSAGE = 10008
 
 
@@ -42,19 +46,36 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class StudyClient(discord.Client):
-    def __init__(self, adapter: DiscordAdapter, guild_ready_timeout: float) -> None:
+class StudyClient(discord.AutoShardedClient):
+    """The bot's gateway shards (those of the settings, or all Discord recommends) in one client.
+    Nothing here depends on which process received an event: a button's custom_id carries its
+    round, a modal's its question, and the database decides."""
+
+    def __init__(self, adapter: DiscordAdapter, settings: DiscordSettings) -> None:
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids is not None:
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             intents=intents(),
             allowed_mentions=discord.AllowedMentions.none(),
-            guild_ready_timeout=guild_ready_timeout,
+            guild_ready_timeout=settings.guild_ready_timeout,
             max_ratelimit_timeout=30.0,  # longer waits go back to the outbox as RetryLater
+            **shards,
         )
         self.adapter = adapter
         self.answering = adapter.answering
         self.tree = commands.StudyTree(self)
         commands.install(self.tree, adapter)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def launch_shards(self) -> None:
+        if self.shard_count is None and self.adapter.settings.gateway_url:
+            # Ask only for the recommended count: discord.py would also take Discord's gateway
+            # address from that answer, and DISCORD_GATEWAY_URL must win.
+            self.shard_count, _, _ = await self.http.get_bot_gateway()
+        await super().launch_shards()
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
@@ -103,7 +124,7 @@ class DiscordAdapter:
             discord.http.Route.BASE = settings.api_base
         if settings.gateway_url:
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
-        client = self.client = StudyClient(self, settings.guild_ready_timeout)
+        client = self.client = StudyClient(self, settings)
         ready = asyncio.create_task(client.wait_until_ready())
         try:
             await client.login(settings.token)
@@ -123,11 +144,23 @@ class DiscordAdapter:
             ready.cancel()
         await self.reactions.preload()
         await self._sync()
-        log.info("discord: logged in as %s (%s guilds)", client.user, len(client.guilds))
+        log.info("discord: logged in as %s (%s guilds, shards %s of %s)", client.user, len(client.guilds),
+                 ",".join(str(i) for i in client.shards), client.shard_count)  # fmt: skip
+
+    def connected(self) -> bool:
+        """Every shard of this process has its gateway connection open (for /readyz); a shard
+        reconnecting after a drop is not connected until it is back."""
+        client = self.client
+        if client is None or client.is_closed() or not client.is_ready():
+            return False
+        shards = client.shards.values()
+        return bool(shards) and all(not shard.is_closed() for shard in shards)
 
     async def _sync(self) -> None:
         assert self.client is not None
         tree = self.client.tree
+        if self.settings.shard_ids is not None and 0 not in self.settings.shard_ids:
+            return  # the commands are the application's, not a shard's: the process with shard 0 syncs
         try:
             if self.settings.dev_guild:
                 guild = discord.Object(int(self.settings.dev_guild))
@@ -165,10 +198,13 @@ class DiscordAdapter:
         self.counts.remember(view)
         reactions = view.mode == "reactions" and supports(view)
         if reactions:
-            message = await _mapped(channel.send(embed=question_embed(view, reactions=True)))
+            message = await _mapped(channel.send(embed=question_embed(view, reactions=True),
+                                                 view=star_buttons(view.round_id, view.language),
+                                                 nonce=post_nonce(chat, view)))  # fmt: skip
             await self.reactions.add_choices(message, view)
         else:
-            message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view)))
+            message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view),
+                                                 nonce=post_nonce(chat, view)))  # fmt: skip
         return f"{message.channel.id}:{message.id}"
 
     async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
@@ -178,17 +214,19 @@ class DiscordAdapter:
             if where is not None and int(where[0]) == int(chat.chat_key):
                 reactions = where[1] in self.reactions.rounds
                 self.reactions.forget(where[1])
-                buttons = None if reactions else revealed_buttons(view)
+                buttons = star_buttons(view.round_id, view.language) if reactions else revealed_buttons(view)
                 message = self._channel(chat).get_partial_message(where[1])
                 try:
                     await _mapped(message.edit(embed=reveal_embed(view), view=buttons))
                     return
                 except discord.NotFound:  # the question was deleted: post the reveal anew
                     log.info("question message of round %s is gone; posting its reveal", view.round_id)
-            await _mapped(self._channel(chat).send(embed=reveal_embed(view)))
+            await _mapped(self._channel(chat).send(embed=reveal_embed(view),
+                                                   view=star_buttons(view.round_id, view.language),
+                                                   nonce=post_nonce(chat, view)))  # fmt: skip
 
     async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
-        await _mapped(self._channel(chat).send(embed=standings_embed(view)))
+        await _mapped(self._channel(chat).send(embed=standings_embed(view), nonce=post_nonce(chat, view)))
 
     async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
         await _mapped(self._channel(chat).send(fit(render_notice(notice, MD), CONTENT_MAX)))
@@ -197,6 +235,17 @@ class DiscordAdapter:
         if self.client is None:
             raise RetryLater(5.0, "the Discord client is not running")
         return self.client.get_partial_messageable(int(chat.chat_key))
+
+
+def post_nonce(chat: ChatRef, view: QuestionView | RevealView | StandingsView) -> str:
+    """The nonce of a new message the outbox posts, which Discord checks for a few minutes
+    (discord.py sends it with enforce_nonce): the same post sent again, after a crash between
+    Discord taking it and the outbox recording that, or after an answer lost on the way, gets
+    the message created the first time instead of a second one. Made of the chat and the view,
+    which names its round or contest step, so two different posts never share one; notices may
+    repeat word for word (two contests started alike), so they have none."""
+    content = json.dumps(dataclasses.asdict(view), sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(f"{chat.chat_key}\n{content}".encode()).hexdigest()[:NONCE_LENGTH]
 
 
 async def _mapped(call: Awaitable[T]) -> T:

@@ -28,7 +28,7 @@ from bot.kinds import Platform
 
 log = logging.getLogger("studybot.discord")
 ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,
-        ids.GRADE: Act.SELF_GRADE}  # fmt: skip
+        ids.GRADE: Act.SELF_GRADE, ids.STAR: Act.FAVOURITE}  # fmt: skip
 NO_ROUND = 0  # an unreadable custom_id: a round no click can be admitted to
 
 

@@ -9,11 +9,12 @@ their annotations, and the attributes that the public decorators `describe`, `re
 `choices` set on the callback. So each entry gets one generic callback, `invoke(interaction,
 **values)`, whose `__signature__` lists one keyword parameter per catalog `Arg`, annotated with
 the type that gives the Discord option — `Range[int, min, max]` for INT, `discord.User` for USER,
-`str` for the rest — and defaulting to None when optional; the decorators are then applied to it
-as functions, and the callback is handed to `app_commands.Command(...)`. No private attribute
-(`Command._params`) is touched, and discord.py checks names, descriptions, choices and ranges as
-it would for a hand-written command. `default_permissions`, `guild_only` and `allowed_contexts`
-are the public attributes of `Command` and `Group`, set from the entry's permission and scope.
+`discord.Attachment` for FILE, `str` for the rest — and defaulting to None when optional; the
+decorators are then applied to it as functions, and the callback is handed to
+`app_commands.Command(...)`. No private attribute (`Command._params`) is touched, and discord.py
+checks names, descriptions, choices and ranges as it would for a hand-written command.
+`default_permissions`, `guild_only` and `allowed_contexts` are the public attributes of
+`Command` and `Group`, set from the entry's permission and scope.
 
 Names and descriptions are `locale_str`s naming the catalog keys (`cmd.<path>.name`,
 `cmd.opt.<arg>.name`, ...), translated to zh-CN and zh-TW by `CatalogTranslator`; Discord shows
@@ -41,6 +42,7 @@ from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons
 from bot.application import Reply as AppReply
+from bot.attachments import Attachment
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
 from bot.commands.catalog import Command, Permission, Scope, command, groups
 from bot.commands.parsing import Parsed
@@ -126,6 +128,8 @@ def _annotation(arg: Arg) -> Any:
         return app_commands.Range[int, arg.minimum, arg.maximum]
     if arg.kind is ArgKind.USER:
         return discord.User
+    if arg.kind is ArgKind.FILE:
+        return discord.Attachment
     return str  # TIME, DURATION, TIMEZONE, WORD, TEXT; CHOICE, QTYPE, LANGUAGE with choices
 
 
@@ -174,9 +178,27 @@ def parsed(entry: Command, values: dict[str, Any]) -> Parsed:
             continue
         if arg.kind is ArgKind.USER:
             args[arg.name] = user_ref(value)
+        elif isinstance(value, discord.Attachment):
+            args[arg.name] = file_of(value)
         else:
             args[arg.name] = arg.read(value)
     return Parsed(entry, args)
+
+
+def file_of(attachment: discord.Attachment) -> Attachment:
+    """The core's view of an attached file: its name and size as Discord reports them, its bytes
+    fetched from the CDN only when the use case asks (after the permission and size checks). A
+    failed download is an OSError, which the use case tells as "cannot read" (nothing changes)."""
+
+    async def fetch() -> bytes:
+        try:
+            return await attachment.read()
+        except discord.HTTPException as exc:  # e.g. the attachment's URL expired: 404
+            raise OSError(f"HTTP {exc.status}") from exc
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise OSError(type(exc).__name__) from exc
+
+    return Attachment(attachment.filename, attachment.size, fetch)
 
 
 async def run(adapter: DiscordAdapter, interaction: discord.Interaction, entry: Command,
@@ -212,7 +234,7 @@ def rendered(reply: AppReply) -> Reply:
     files = tuple(attachment(f) for f in reply.files)
     buttons = question_buttons(reply.view) if isinstance(reply.view, QuestionView) else None
     embed = reply_embed(reply)
-    content = reply_content(reply) if embed is None else None
+    content = reply_content(reply) or None  # besides an embed: the progress under its stats
     if embed is None and not content and not files:
         content = "✓"  # a view with nothing to say: Discord takes no empty message
     return Reply(content, embed=embed, view=buttons, ephemeral=not reply.public, files=files)

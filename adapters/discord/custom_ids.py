@@ -14,6 +14,7 @@ SUBMIT = "s"  # sb:s:<round>           submit the toggled letters
 MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
 GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
+STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
 ANSWER_INPUT = "answer"  # the modal's text input
 
 # Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses
@@ -24,6 +25,7 @@ TEMPLATES = {
     SUBMIT: r"sb:s:(?P<round>.*)",
     MODAL: r"sb:m:(?P<round>.*)",
     GRADE: r"sb:g:(?P<round>[^:]*):(?P<arg>.*)",
+    STAR: r"sb:st:(?P<round>.*)",
 }
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
 SELF_LEVELS = ("full", "half", "zero")

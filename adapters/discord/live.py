@@ -30,7 +30,8 @@ class LiveCounts:
         self._client = client
         self.delay = delay
         self._views: OrderedDict[int, QuestionView] = OrderedDict()
-        self._pending: dict[int, asyncio.Task[None]] = {}
+        self._pending: dict[int, asyncio.Task[None]] = {}  # rounds with an edit still waiting
+        self._tasks: set[asyncio.Task[None]] = set()  # every edit not yet done, waiting or sending
         self._locks = KeyedLocks()
         self._revealed: OrderedDict[int, None] = OrderedDict()
 
@@ -66,6 +67,8 @@ class LiveCounts:
             return
         task = asyncio.create_task(self._edit_later(round_id, channel_id, message_id))
         self._pending[round_id] = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _edit_later(self, round_id: int, channel_id: int, message_id: int) -> None:
         try:
@@ -89,7 +92,10 @@ class LiveCounts:
             log.exception("answer count of round %s not updated", round_id)
 
     async def close(self) -> None:
-        for task in list(self._pending.values()):
+        # Every edit, also one past its wait and being sent: the client closes next, and an edit
+        # still sending then would fail with "Session is closed".
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._pending.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._pending.clear()

@@ -6,6 +6,7 @@ A reaction is a click on an option of the question's message: it goes through
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -22,6 +23,8 @@ log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}
 REGIONAL_A = 0x1F1E6  # 🇦; 🇧 … 🇿 follow
 MAX_REACTIONS = 20  # Discord's limit of distinct reactions on a message
+LOOKED_UP_MAX = 10_000  # message ids remembered as not questions before the memory starts over
+LOOK_UP_AGAIN = 5.0  # seconds before a bot message that was not a known question is looked up again
 
 
 def emoji_for(token: str) -> str:
@@ -59,6 +62,8 @@ class Reactions:
         self.rounds: dict[int, int] = {}  # message id -> round id, for open reaction-mode questions
         self._tokens: dict[int, frozenset[str]] = {}  # message id -> the options offered on it
         self._locks = KeyedLocks()  # per (round, user): one reaction at a time counts
+        self._looked_up: dict[int, float] = {}  # bot messages not tracked here -> when looked up
+        self._lookup = asyncio.Lock()
 
     def track(self, message_id: int, view: QuestionView) -> None:
         self.rounds[message_id] = view.round_id
@@ -84,13 +89,32 @@ class Reactions:
                 self.track(where[1], posted.view)
 
     async def on_reaction(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:
-        round_id = self.rounds.get(event.message_id)
         me = client.user
-        if round_id is None or me is None or event.user_id == me.id or (event.member and event.member.bot):
+        if me is None or event.user_id == me.id or (event.member and event.member.bot):
+            return
+        round_id = self.rounds.get(event.message_id)
+        if round_id is None and event.message_author_id == me.id:
+            round_id = await self._posted_elsewhere(event.message_id)
+        if round_id is None:
             return
         async with self.inflight.busy() as running:
             if running:
                 await self._answer(client, event, round_id)
+
+    async def _posted_elsewhere(self, message_id: int) -> int | None:
+        """A reaction on a message of the bot's that this process did not post: with several
+        processes, another one may have posted the question (the reaction comes to the process
+        running the guild's shard). Read the open reaction-mode questions again, once per message."""
+        async with self._lookup:
+            now = asyncio.get_running_loop().time()
+            last = self._looked_up.get(message_id)
+            # Again after a while: the reaction may have come before the question's reference was stored.
+            if message_id not in self.rounds and (last is None or now - last > LOOK_UP_AGAIN):
+                if len(self._looked_up) > LOOKED_UP_MAX:
+                    self._looked_up.clear()
+                self._looked_up[message_id] = now
+                await self.preload()
+        return self.rounds.get(message_id)
 
     async def _answer(self, client: discord.Client, event: discord.RawReactionActionEvent, round_id: int,
                       ) -> None:  # fmt: skip

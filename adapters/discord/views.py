@@ -23,9 +23,9 @@ Style = discord.ButtonStyle
 TYPED = (InputKind.TYPED, InputKind.SELF_GRADED)
 
 
-def _shown(options: tuple[OptionView, ...], multi: bool) -> tuple[OptionView, ...]:
-    """As many options as get a button: 25, or 20 when Submit needs a row of its own."""
-    return options[: (ROWS - 1 if multi else ROWS) * ROW_WIDTH]
+def _shown(options: tuple[OptionView, ...]) -> tuple[OptionView, ...]:
+    """As many options as get a button: 20, the last row being for Submit and the ☆."""
+    return options[: (ROWS - 1) * ROW_WIDTH]
 
 
 def _button(custom_id: str, label: str, style: Style, disabled: bool, row: int | None) -> discord.ui.Button:
@@ -86,7 +86,13 @@ class GradeButton(_StudyButton, template=ids.TEMPLATES[ids.GRADE]):
     kind = ids.GRADE
 
 
-DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton)
+class StarButton(_StudyButton, template=ids.TEMPLATES[ids.STAR]):
+    """☆ on a question or its reveal: never an answer, it stars the question for the clicker."""
+
+    kind = ids.STAR
+
+
+DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton, StarButton)
 
 
 class AnswerModal(discord.ui.Modal):
@@ -110,47 +116,64 @@ def _rows(count: int) -> list[int]:
     return [i // ROW_WIDTH for i in range(count)]
 
 
+def _star(key: str, language: str, row: int | None = None) -> StarButton:
+    return StarButton(key, label=t(language, "button.favourite"), style=Style.secondary, row=row)
+
+
+def star_buttons(round_id: int, language: str) -> discord.ui.View:
+    """The ☆ alone: under a question answered by reactions, and its reveal."""
+    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    buttons.add_item(_star(str(round_id), language))
+    return buttons
+
+
 def question_buttons(view: QuestionView) -> discord.ui.View:
     """By input kind: one button per option (choose one, true/false), toggles + Submit (choose
-    many), or Answer opening a form (typed, self-graded)."""
+    many), or Answer opening a form (typed, self-graded); and the ☆ on every question."""
     lang, key = view.language, str(view.round_id)
     buttons: discord.ui.View = discord.ui.View(timeout=None)
     if view.input_kind in TYPED:
-        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), style=Style.primary))
+        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), style=Style.primary, row=0))
+        buttons.add_item(_star(key, lang, row=0))
         return buttons
     multi = view.input_kind is InputKind.CHOOSE_MANY
     cls: type[_StudyButton] = ToggleButton if multi else AnswerButton
     style = Style.secondary if multi else Style.primary
-    options = _shown(view.options, multi)
+    options = _shown(view.options)
     rows = _rows(len(options))
     for option, row in zip(options, rows, strict=True):
         buttons.add_item(cls(key, option.token, label=option.label, style=style, row=row))
+    last = rows[-1] + 1 if rows else 0
     if multi:
-        submit = SubmitButton(key, label=t(lang, "button.submit"), style=Style.success, row=rows[-1] + 1)
-        buttons.add_item(submit)
+        buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), style=Style.success, row=last))
+    buttons.add_item(_star(key, lang, row=last))
     return buttons
 
 
 def revealed_buttons(view: RevealView) -> discord.ui.View:
-    """The question's buttons, disabled, the right options green and each with its count."""
+    """The question's buttons, disabled, the right options green and each with its count; the ☆
+    stays clickable."""
     lang, key = view.language, str(view.round_id)
     kind = view.qtype.input_kind
     buttons: discord.ui.View = discord.ui.View(timeout=None)
     if kind in TYPED:
-        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), disabled=True))
+        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), disabled=True, row=0))
+        buttons.add_item(_star(key, lang, row=0))
         return buttons
     counts = {c.token: c.count for c in view.counts}
     multi = kind is InputKind.CHOOSE_MANY
     cls: type[_StudyButton] = ToggleButton if multi else AnswerButton
-    options = _shown(view.options, multi)
+    options = _shown(view.options)
     rows = _rows(len(options))
     for option, row in zip(options, rows, strict=True):
         right = option.token in view.correct_tokens
         label = f"{option.label} · {counts.get(option.token, 0)}"
         style = Style.success if right else Style.secondary
         buttons.add_item(cls(key, option.token, label=label, style=style, disabled=True, row=row))
+    last = rows[-1] + 1 if rows else 0
     if multi:
-        buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), disabled=True, row=rows[-1] + 1))
+        buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), disabled=True, row=last))
+    buttons.add_item(_star(key, lang, row=last))
     return buttons
 
 

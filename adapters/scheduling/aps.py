@@ -4,6 +4,12 @@ Jobs live in memory only: the database is the source of truth and the core rebui
 from it at start-up. Misfire handling is deliberate rather than APScheduler's default (which
 silently skips a job more than one second late): deadlines and contest steps run however late
 they are, and a daily runs if it is less late than the configured grace, once (coalesced).
+
+APScheduler runs at most `max_instances` runs of one job id at a time and skips (with a warning)
+a run due while that many are still running. A one-shot job (`at`) is often replaced under its
+own id by the very run it belongs to (a contest step schedules the next step, then waits for its
+posts to go out; in a 429 storm that takes longer than the pause), so one-shot jobs may overlap:
+otherwise the next step would be skipped and the contest would stall for good.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from bot.ports import Action
 from bot.records import DailySchedule
 
 log = logging.getLogger("studybot.scheduler")
+ONE_SHOT_OVERLAP = 1_000  # runs of one one-shot job id at once: in effect, never skipped
 
 
 def daily_trigger(schedule: DailySchedule) -> CronTrigger:
@@ -54,8 +61,9 @@ class ApsScheduler:
 
     def at(self, job_id: str, when: datetime, action: Action) -> None:
         self._scheduler.add_job(
-            action, DateTrigger(run_date=when), id=job_id, replace_existing=True, misfire_grace_time=None
-        )
+            action, DateTrigger(run_date=when), id=job_id, replace_existing=True, misfire_grace_time=None,
+            max_instances=ONE_SHOT_OVERLAP,
+        )  # fmt: skip
 
     def daily(self, job_id: str, schedule: DailySchedule, action: Action, grace_seconds: float) -> None:
         trigger = daily_trigger(schedule)

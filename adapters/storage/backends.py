@@ -62,6 +62,9 @@ class SqliteStorage:
         async with self.store.unit_of_work():
             yield
 
+    async def ping(self) -> None:
+        await self.store.one("SELECT 1")
+
     async def close(self) -> None:
         await self.store.close()
 
@@ -102,6 +105,9 @@ class PostgresStorage:
     async def unit_of_work(self) -> AsyncIterator[None]:
         async with self.store.unit_of_work():
             yield
+
+    async def ping(self) -> None:
+        await self.store.pool.fetchval("SELECT 1")
 
     async def close(self) -> None:
         await self.store.close()

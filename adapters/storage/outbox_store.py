@@ -117,3 +117,7 @@ class SqliteOutboxStore:
             sql = sql.replace(f"${n}", "?")
         rows = await self.store.all(sql, (to_db(owed_before), owner, to_db(now), limit))
         return [int(r[0]) for r in rows]
+
+    async def pending_count(self) -> int:
+        row = await self.store.one("SELECT count(*) FROM outbox")
+        return int(row[0]) if row else 0

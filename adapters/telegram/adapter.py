@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
@@ -24,6 +23,7 @@ from telegram.ext import (
     ExtBot,
 )
 
+from adapters.redaction import add_secret
 from adapters.telegram.admin import AdminCheck
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
@@ -38,6 +38,7 @@ from adapters.telegram.render import (
     parse_message_ref,
     question_keyboard,
     split_html,
+    star_keyboard,
     typed,
 )
 from adapters.telegram.rounds import RoundIndex
@@ -77,6 +78,9 @@ class TelegramAdapter:
         token = settings.token.value
         if not token:
             raise ValueError("TELEGRAM_TOKEN is not set")
+        if settings.webhook_url and not settings.webhook_secret.value:
+            raise ValueError("a webhook needs its secret (STUDYBOT_TELEGRAM_WEBHOOK_SECRET)")
+        add_secret(settings.webhook_secret.value)  # never in a log line, even PTB's request dumps
         self.app = app
         self.settings = settings
         # httpx logs every Bot API call at INFO, a line per click in a burst: kept for DEBUG only.
@@ -127,7 +131,7 @@ class TelegramAdapter:
                 self.receiver = HandlingWebhook(
                     self.application, listen=str(hook["listen"]), port=int(str(hook["port"])),
                     url_path=str(hook["url_path"]), webhook_url=str(hook["webhook_url"]),
-                    secret_token=secrets.token_urlsafe(32), allowed_updates=ALLOWED_UPDATES,
+                    secret_token=self.settings.webhook_secret.value, allowed_updates=ALLOWED_UPDATES,
                 )  # fmt: skip
             else:
                 self.receiver = ConfirmingPoller(
@@ -141,6 +145,10 @@ class TelegramAdapter:
             await self.stop()
             raise
         log.info("telegram adapter running as @%s", self.bot.username)
+
+    def connected(self) -> bool:
+        """Polling or the webhook is running (for /readyz)."""
+        return self.application.running and self.receiver is not None and self.receiver.running
 
     async def stop(self) -> None:
         application = self.application
@@ -245,9 +253,12 @@ class TelegramAdapter:
             await self.bot.send_document(chat_id, file.data, filename=file.filename, caption=caption,
                                          parse_mode=ParseMode.HTML)  # fmt: skip
 
-    async def drop_keyboard(self, chat_id: int, message_id: int) -> None:
+    async def drop_keyboard(self, chat_id: int, message_id: int,
+                            keep: InlineKeyboardMarkup | None = None) -> None:  # fmt: skip
+        """Remove a message's buttons (all, or all but `keep`: a question's ☆)."""
         try:
-            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id)
+            await self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=keep)  # fmt: skip
         except BadRequest as exc:  # already without buttons, or gone: nothing to remove
             log.debug("keyboard of %s:%s not removed: %s", chat_id, message_id, exc)
 
@@ -266,8 +277,10 @@ class TelegramAdapter:
         await self._port(lambda: self.send(int(chat.chat_key), render_notice(notice, HTML)))
 
     async def _reveal(self, chat_id: int, view: RevealView) -> None:
-        """Edit the question into its reveal (dropping the buttons); a new message if that fails."""
+        """Edit the question into its reveal (its answer buttons give way to the ☆); a new message
+        if that fails."""
         text = render_reveal(view, HTML)
+        star = star_keyboard(view.round_id, view.language)
         target = parse_message_ref(view.message_ref)
         if target is not None and target[0] == chat_id:
             first, *rest = split_html(text)
@@ -276,7 +289,7 @@ class TelegramAdapter:
                     self.counts.forget(view.round_id)
                     await self.bot.edit_message_text(
                         first, chat_id=chat_id, message_id=target[1], parse_mode=ParseMode.HTML,
-                        link_preview_options=NO_PREVIEW,
+                        link_preview_options=NO_PREVIEW, reply_markup=star,
                     )  # fmt: skip
             except BadRequest as exc:
                 if "not modified" in exc.message.lower():
@@ -286,7 +299,7 @@ class TelegramAdapter:
                 for chunk in rest:
                     await self.send(chat_id, chunk)
                 return
-        await self.send(chat_id, text)
+        await self.send(chat_id, text, star)
 
     async def _port(self, call: Callable[[], Awaitable[T]]) -> T:
         """Run a post, translating Telegram's refusals into the core's PostErrors."""

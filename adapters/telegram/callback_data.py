@@ -20,6 +20,7 @@ _PATTERNS = {
     "t1": re.compile(rf"t1:{_ROUND}:([A-Z])"),
     "s1": re.compile(rf"s1:{_ROUND}"),
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
+    "f1": re.compile(rf"f1:{_ROUND}"),
     "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
 }
 
@@ -52,11 +53,18 @@ class SelfGradeLevel:
 
 
 @dataclass(frozen=True, slots=True)
+class Favourite:
+    """The ☆ under a question or its reveal: star the round's question for the clicker."""
+
+    round_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseLanguage:
     language: str  # zh-CN | zh-TW | en
 
 
-Action = AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | ChooseLanguage
+Action = AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | ChooseLanguage
 
 
 def answer(round_id: int, token: str) -> str:
@@ -73,6 +81,10 @@ def submit(round_id: int) -> str:
 
 def self_grade(round_id: int, level: str) -> str:
     return _checked(f"g1:{round_id}:{level}")
+
+
+def favourite(round_id: int) -> str:
+    return _checked(f"f1:{round_id}")
 
 
 def language(code: str) -> str:
@@ -103,4 +115,6 @@ def parse(data: object) -> Action | None:
         return ToggleOption(round_id, match.group(2))
     if kind == "s1":
         return SubmitSelection(round_id)
+    if kind == "f1":
+        return Favourite(round_id)
     return SelfGradeLevel(round_id, match.group(2))

@@ -18,7 +18,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
-from adapters.telegram.render import chat_ref, clip, message_ref, user_ref
+from adapters.telegram.render import chat_ref, clip, message_ref, star_keyboard, user_ref
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply, TextReply
 from bot.application import Caller, TextView
 from bot.clicks import Act, Click
@@ -37,6 +37,7 @@ _ACTS: dict[type, Act] = {
     cd.ToggleOption: Act.TOGGLE,
     cd.SubmitSelection: Act.SUBMIT,
     cd.SelfGradeLevel: Act.SELF_GRADE,
+    cd.Favourite: Act.FAVOURITE,
 }
 
 
@@ -134,7 +135,8 @@ class Callbacks:
         await toast(headline)
         if receipt.graded and accepted and private:
             await self.adapter.send(chat_id, render_receipt(receipt, HTML))
-            await self.adapter.drop_keyboard(chat_id, message_id)
+            star = star_keyboard(receipt.round_id, receipt.language)
+            await self.adapter.drop_keyboard(chat_id, message_id, keep=star)
 
 
 def _token(action: cd.Action) -> str | None:

@@ -108,9 +108,14 @@ class Handlers:
     # ------------------------------------------------------------ typed answers
 
     async def private_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Any text in a private chat answers the open question there."""
+        """Any text in a private chat answers the open question there, except a line that starts
+        with "/": Telegram marks only Latin command names, so "/错题本" (a Chinese alias) comes as
+        plain text; it is a command, not an answer."""
         message = update.effective_message
         if message is None or message.from_user is None or not message.text:
+            return
+        if message.text.startswith("/"):
+            await self.command(update, context)
             return
         chat = chat_ref(message.chat, message.from_user)
         answer = await self.app.answering.typed(chat, user_ref(message.from_user), message.text)

@@ -9,7 +9,10 @@ PTB documents for fetching updates yourself) and:
   update processor (per-user order, concurrency across users) and only then asks for the next
   offset; after a crash Telegram sends the unconfirmed updates again.
 - a webhook (`HandlingWebhook`, on aiohttp) answers Telegram's POST only once the update was
-  handled, so Telegram retries an update whose handling never finished.
+  handled, so Telegram retries an update whose handling never finished. Telegram sends a chat's
+  next update only once the last one was answered, so with several processes behind one URL a
+  chat's updates are still handled in order, whichever process each reaches. Every request must
+  carry the configured secret (the same in every process), else 403 before anything is read.
 
 A re-delivered update is handled again; answers are unique per user and round, so a click
 counts once (its toast may be sent twice).
@@ -187,13 +190,16 @@ class HandlingWebhook:
         await site.start()
         sockets = getattr(site._server, "sockets", None) or ()  # the port when 0 was asked for
         self.bound_port = sockets[0].getsockname()[1] if sockets else self.port
+        log.info("telegram webhook: listening on %s:%s%s", self.listen, self.bound_port, self.url_path)
         await self.application.bot.set_webhook(
             self.webhook_url, allowed_updates=self.allowed_updates, secret_token=self.secret_token
         )
 
     async def _receive(self, request: web.Request) -> web.Response:
-        given = request.headers.get(SECRET_HEADER, "")
-        if not hmac.compare_digest(given, self.secret_token):
+        # Checked on every request, before anything is read or done; bytes, so that a header
+        # with other than ASCII in it is refused like any wrong secret.
+        given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "surrogateescape")
+        if not hmac.compare_digest(given, self.secret_token.encode()):
             return web.Response(status=403)
         try:
             update = Update.de_json(await request.json(), self.application.bot)

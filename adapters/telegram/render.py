@@ -50,21 +50,33 @@ def parse_message_ref(ref: str | None) -> tuple[int, int] | None:
 # ---------------------------------------------------------------- keyboards
 
 
-def question_keyboard(view: QuestionView) -> InlineKeyboardMarkup | None:
+def question_keyboard(view: QuestionView) -> InlineKeyboardMarkup:
     """By input kind: a button per option (choose one, true/false), toggles plus Submit (choose
-    many); a typed answer has none (it is a message, or a reply in a group)."""
+    many); a typed answer has none (it is a message, or a reply in a group). Every question
+    also gets the ☆ that stars it for the clicker."""
+    star = star_row(view.round_id, view.language)
     if view.input_kind in (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE):
         row = [InlineKeyboardButton(o.label, callback_data=callback_data.answer(view.round_id, o.token))
                for o in view.options]  # fmt: skip
-        return InlineKeyboardMarkup([row])
+        return InlineKeyboardMarkup([row, star])
     if view.input_kind is InputKind.CHOOSE_MANY:
         row = [InlineKeyboardButton(o.label, callback_data=callback_data.toggle(view.round_id, o.token))
                for o in view.options]  # fmt: skip
         submit = InlineKeyboardButton(
             t(view.language, "button.submit"), callback_data=callback_data.submit(view.round_id)
         )
-        return InlineKeyboardMarkup([row, [submit]])
-    return None
+        return InlineKeyboardMarkup([row, [submit, *star]])
+    return InlineKeyboardMarkup([star])
+
+
+def star_row(round_id: int, language: str) -> list[InlineKeyboardButton]:
+    label = t(language, "button.favourite")
+    return [InlineKeyboardButton(label, callback_data=callback_data.favourite(round_id))]
+
+
+def star_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:
+    """What stays under a question once it is answered or revealed: the ☆ alone."""
+    return InlineKeyboardMarkup([star_row(round_id, language)])
 
 
 def typed(view: QuestionView) -> bool:

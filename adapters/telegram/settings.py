@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -14,11 +14,18 @@ class Token(Protocol):
     def value(self) -> str: ...
 
 
+class _NoSecret:
+    value = ""
+
+
 @dataclass(frozen=True, slots=True)
 class TelegramSettings:
     token: Token
     api_base: str | None = None  # another Bot API server (a local one, or a test's fake)
     webhook_url: str | None = None  # set: a webhook on that URL instead of long polling
+    # Telegram sends it with every update (X-Telegram-Bot-Api-Secret-Token); every process behind
+    # the webhook URL must have the same one, so it is configured, not made up at start.
+    webhook_secret: Token = field(default_factory=_NoSecret)
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
     live_count_seconds: float = 15.0  # at most one answer-count edit per question this often

@@ -1,5 +1,6 @@
-"""The progress chart port: what a chart shows, and who draws it. The matplotlib renderer is
-adapters/charts/matplotlib_charts.py; the core calls it off the event loop (it is CPU work)."""
+"""The progress chart port: what a chart shows, and who draws it. The renderer the bot runs with
+is adapters/charts/chart_process.py (matplotlib in a child process): drawing is CPU work that
+must not hold up the event loop."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ class ChartData:
 
 
 class ChartRenderer(Protocol):
-    def render(self, data: ChartData) -> bytes:
-        """A PNG. Blocking: call it through asyncio.to_thread."""
+    async def render(self, data: ChartData) -> bytes:
+        """A PNG, drawn off the event loop."""
+        ...
+
+    async def close(self) -> None:
+        """Stop what draws (the bot is stopping)."""
         ...

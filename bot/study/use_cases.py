@@ -9,8 +9,8 @@ grades them as any /quiz question.
 
 from __future__ import annotations
 
-import asyncio
 import csv
+import dataclasses
 import hashlib
 import io
 from collections import defaultdict
@@ -114,6 +114,10 @@ class StudyUseCases:
         self._versions: dict[str, str] = {}
         self.practice = Practice(quiz, store)
         self.reminders = reminders
+
+    async def close(self) -> None:
+        if self.charts is not None:
+            await self.charts.close()
 
     # ------------------------------------------------------------ practice modes
 
@@ -386,7 +390,8 @@ class StudyUseCases:
         due_today, due_week, *cumulative = await self.store.due_counts(
             user_id, bank.id, [day, week, *forecast_bounds]
         )
-        stats = await self.quiz.stats(ShowStats(caller.chat, user))
+        # In the reply's language, which on Discord is the caller's client's, not the channel's.
+        stats = dataclasses.replace(await self.quiz.stats(ShowStats(caller.chat, user)), language=language)
         mocks = await self.mocks.store.history(user_id, 5)
         view = _progress(
             language,
@@ -423,7 +428,7 @@ class StudyUseCases:
                 t(language, "progress.chart_forecast"),
                 forecast,
             )
-            png = await asyncio.to_thread(self.charts.render, data)
+            png = await self.charts.render(data)
             files = (FileView("progress.png", png, t(language, "progress.chart_title"), image=True),)
         return Reply(view, language, files=files)
 

@@ -45,6 +45,33 @@ async def test_practice_answers_score_at_once(storage):
     assert (row.points, row.answers, row.correct, row.rank) == (3.0, 1, 1, 1)
 
 
+async def test_practice_answers_of_one_user_in_one_batch_all_score(storage):
+    """One group commit may hold several of a user's practice answers (two questions in one chat,
+    two channels of one server): each counts once in every scope and window it touches."""
+    store = storage.store
+    one = await store.ensure_chat(chat_ref("c1", guild="g1"), SETTINGS)
+    two = await store.ensure_chat(chat_ref("c2", guild="g1"), SETTINGS)
+    a, b = await store.ensure_users([user_ref("a"), user_ref("b")])
+    practice = {"kind": RoundKind.PRACTICE, "reveal": RevealPolicy.PRACTICE}
+    first = await store.open_round(new_round(one.id, question="s-1", **practice))
+    second = await store.open_round(new_round(one.id, question="s-2", **practice))
+    third = await store.open_round(new_round(two.id, question="s-3", **practice))
+    outcomes = await store.record_answers([
+        answer(first.id, a, at=T0 + timedelta(minutes=1), points=2.0, scored_now=True),
+        answer(second.id, a, "A", at=T0 + timedelta(minutes=2), right=False, scored_now=True),
+        answer(third.id, a, at=T0 + timedelta(minutes=3), points=1.0, scored_now=True),
+        answer(first.id, b, at=T0 + timedelta(minutes=4), points=2.0, scored_now=True),
+    ])  # fmt: skip
+    assert [str(o.status) for o in outcomes] == ["accepted"] * 4
+    row = await store.score_of(f"c:{one.id}", "all", a)
+    assert (row.points, row.answers, row.correct, row.rank) == (2.0, 2, 1, 1)
+    row = await store.score_of("g:discord:g1", "2026-W49", a)
+    assert (row.points, row.answers, row.correct, row.rank) == (3.0, 3, 2, 1)
+    row = await store.score_of("g:discord:g1", "all", b)
+    assert (row.points, row.answers, row.correct, row.rank) == (2.0, 1, 1, 2)
+    assert [(r.user_id, r.points) for r in await store.top_scores(f"c:{two.id}", "2026-12", 5)] == [(a, 1.0)]
+
+
 async def test_streaks_run_over_consecutive_dailies_and_reset(storage):
     store = storage.store
     chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)

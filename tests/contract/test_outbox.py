@@ -43,6 +43,7 @@ async def test_posts_come_back_as_written_oldest_first_per_chat(storage):
     assert second is not None and second.view == standings(7)
     assert await storage.outbox.pending_chats() == sorted([one.id, two.id])
     assert await storage.outbox.oldest_pending() == T0
+    assert await storage.outbox.pending_count() == 2
     listed = await storage.outbox.pending_posts()
     assert [(p.chat_id, p.what) for p in listed] == [(one.id, "standings"), (two.id, "notice")]
     assert listed[1].view == notice("contest.started", "en", count=3, seconds=20)
@@ -63,3 +64,5 @@ async def test_a_rolled_back_unit_owes_nothing_and_drops_are_counted(storage):
     assert await storage.outbox.drop_questions(round_.id) == 0  # a reveal is not a question
     assert await storage.outbox.drop_posts(chat.id) == 1
     assert await storage.outbox.pending_chats() == []
+    assert await storage.outbox.pending_count() == 0
+    await storage.ping()  # the database answers

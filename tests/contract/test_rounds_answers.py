@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from adapters.storage.backends import PostgresStorage, SqliteStorage
 from bot.kinds import AnswerPolicy, AnswerStatus, RevealPolicy, RoundKind, RoundState
 from bot.ports import DuplicateDaily
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
@@ -120,3 +121,27 @@ async def test_a_close_racing_answers_scores_exactly_the_answers_it_let_in(stora
     assert await store.answer_count(rnd.id) == len(accepted)
     board = await store.top_scores(f"c:{chat.id}", "all", 100)
     assert sum(r.answers for r in board) == len(accepted)
+
+
+async def test_two_processes_storing_answers_of_the_same_people_keep_one_each(storage):
+    """Two processes on one database (a second backend opened on it), each with a batch for the
+    same twenty people: everyone's answer is accepted once, and the process that lost is told it
+    was a duplicate and shown the answer kept."""
+    if isinstance(storage, PostgresStorage):
+        other: SqliteStorage | PostgresStorage = await PostgresStorage.open(storage.store.dsn)
+    else:
+        other = await SqliteStorage.open(storage.store.path, synchronous="NORMAL")
+    try:
+        store = storage.store
+        chat, users = await _chat_and_users(store, 20)
+        rnd = await store.open_round(new_round(chat.id))
+        mine, theirs = await asyncio.gather(
+            store.record_answers([answer(rnd.id, u, "A") for u in users]),
+            other.store.record_answers([answer(rnd.id, u, "B") for u in users]),
+        )
+        for one, two in zip(mine, theirs, strict=True):
+            assert {one.status, two.status} == {AnswerStatus.ACCEPTED, AnswerStatus.DUPLICATE}
+            assert one.answer == two.answer
+        assert await store.answer_count(rnd.id) == 20
+    finally:
+        await other.close()

@@ -1,5 +1,8 @@
 """The fake Discord's websocket gateway: HELLO, IDENTIFY, heartbeats, READY and GUILD_CREATE,
-dispatches with sequence numbers, RESUME with replay, member chunks, and transport compression."""
+dispatches with sequence numbers, RESUME with replay, member chunks, and transport compression.
+
+Sharding as on Discord: a session identified with `shard: [id, count]` gets the events of the
+guilds with (guild_id >> 22) % count == id, and only shard 0 gets those of no guild (DMs)."""
 
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ GUILD_MEMBERS = 1 << 1
 GUILD_PRESENCES = 1 << 8
 GUILD_MESSAGES = 1 << 9
 GUILD_MESSAGE_REACTIONS = 1 << 10
+DIRECT_MESSAGES = 1 << 12
+DIRECT_MESSAGE_REACTIONS = 1 << 13
 MESSAGE_CONTENT = 1 << 15
 PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
@@ -92,6 +97,19 @@ class GatewaySession:
     conn: Connection | None = None
     ready: bool = False
     invalid: bool = False
+
+    @property
+    def shard(self) -> tuple[int, int]:
+        """(shard id, shard count); an IDENTIFY without `shard` is shard 0 of 1."""
+        given = self.identify.get("shard") or [0, 1]
+        return int(given[0]), int(given[1])
+
+    def owns(self, guild_id: int | str | None) -> bool:
+        """Whether this session gets the events of `guild_id` (None: a DM, only shard 0's)."""
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (int(guild_id) >> 22) % count == shard_id
 
 
 class Gateway:
@@ -189,6 +207,8 @@ class Gateway:
         await self._send_dispatch(session, "READY", self.server.ready_payload(session))
         if intents & GUILDS:
             for guild in self.server.guilds.values():
+                if not session.owns(guild.id):
+                    continue
                 members = list(guild.members.values()) if intents & GUILD_PRESENCES else [
                     m for m in guild.members.values() if m.id == self.server.bot.id]
                 await self._send_dispatch(session, "GUILD_CREATE",
@@ -246,11 +266,13 @@ class Gateway:
             await session.conn.send(payload)
 
     async def dispatch(self, event: str, data: Any, intent: int | None = None) -> int:
-        """Send a DISPATCH to every live session that has `intent` (None: always sent).
+        """Send a DISPATCH to every live session that has `intent` (None: always sent) and whose
+        shard owns the event's guild (`data["guild_id"]`; none: shard 0, as a DM).
         Events for a disconnected session are kept and replayed on RESUME. Returns how many got it."""
+        guild_id = data.get("guild_id") if isinstance(data, dict) else None
         sent = 0
         for session in self.live_sessions:
-            if intent is None or session.intents & intent:
+            if (intent is None or session.intents & intent) and session.owns(guild_id):
                 await self._send_dispatch(session, event, data)
                 sent += 1
         self.server.notify()

@@ -87,8 +87,8 @@ async def _accept_callback(
         record.original_message_id = message.id
         if kind == UPDATE_MESSAGE:
             await server.edit_message(message, data)
-    elif kind == MODAL and record.member is not None:
-        server.open_modals[(record.member.id, data["custom_id"])] = (data, record)
+    elif kind == MODAL:
+        server.open_modals[(record.member.user.id, data["custom_id"])] = (data, record)
     record.response = body
     attempt.status = 200 if _truthy(req.query.get("with_response")) else 204
     server.notify()
@@ -103,10 +103,9 @@ def _truthy(value: str | None) -> bool:
 
 async def _reply(server: FakeDiscord, record: InteractionRecord, body: dict[str, Any], *,
                  original: bool = True) -> MessageRecord:
-    assert record.channel is not None and record.member is not None
     metadata: dict[str, Any] = {
         "id": str(record.id), "type": record.type, "user": record.member.user.payload(),
-        "authorizing_integration_owners": {"0": str(record.channel.guild.id)},
+        "authorizing_integration_owners": record.payload["authorizing_integration_owners"],
     }
     if record.type == APPLICATION_COMMAND:
         metadata.update(name=record.payload["data"]["name"], command_type=1)
@@ -116,7 +115,7 @@ async def _reply(server: FakeDiscord, record: InteractionRecord, body: dict[str,
         record.channel, body, message_type=20 if record.type == APPLICATION_COMMAND else 0,
         extra={"webhook_id": str(server.application_id), "application_id": str(server.application_id),
                "interaction_metadata": metadata},
-        ephemeral_for=record.member.id, interaction_token=record.token,
+        ephemeral_for=record.member.user.id, interaction_token=record.token,
     )
     if original:
         record.original_message_id = message.id
@@ -128,8 +127,9 @@ async def _reply(server: FakeDiscord, record: InteractionRecord, body: dict[str,
 def _callback_response(record: InteractionRecord, kind: int, message: MessageRecord | None) -> dict[str, Any]:
     """The InteractionCallbackResponse object that `?with_response=true` asks for."""
     interaction: dict[str, Any] = {"id": str(record.id), "type": record.type}
-    if record.channel is not None:
-        interaction.update(channel_id=str(record.channel.id), guild_id=str(record.channel.guild.id))
+    interaction["channel_id"] = str(record.channel.id)
+    if "guild_id" in record.payload:
+        interaction["guild_id"] = record.payload["guild_id"]
     if message is not None and kind != DEFERRED_UPDATE:
         interaction.update(response_message_id=str(message.id),
                            response_message_loading=kind == DEFERRED_MESSAGE,

@@ -10,15 +10,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from tests.fakes.discord_rules import EVERYONE_DEFAULT, base_permissions, channel_permissions
+from tests.fakes.discord_rules import DM_PERMISSIONS, EVERYONE_DEFAULT, base_permissions, channel_permissions
 
 DISCORD_EPOCH_MS = 1420070400000
 _increment = itertools.count(1)
 
 
-def snowflake() -> int:
-    """A real-looking, strictly increasing snowflake (timestamp << 22 | increment)."""
+def snowflake(shard: tuple[int, int] | None = None) -> int:
+    """A real-looking, strictly increasing snowflake (timestamp << 22 | increment). With `shard`
+    (id, count), a guild id on that shard: its timestamp is moved back to the latest millisecond
+    with (id >> 22) % count == shard id."""
     ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    if shard is not None:
+        ms -= (ms - shard[0]) % shard[1]
     return (ms << 22) | (next(_increment) & 0xFFF)
 
 
@@ -45,6 +49,27 @@ class FakeUser:
 
 
 @dataclass
+class FakeAttachment:
+    """A file a member attached to a slash command's ATTACHMENT option: Discord uploads it to its
+    CDN first and the interaction carries it in `data.resolved.attachments`, by id."""
+
+    id: int
+    filename: str
+    data: bytes = field(repr=False)
+    url: str
+    content_type: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "id": str(self.id), "filename": self.filename, "size": len(self.data), "url": self.url,
+            "proxy_url": self.url, "ephemeral": True,  # a command's attachment is not kept
+        }
+        if self.content_type is not None:
+            body["content_type"] = self.content_type
+        return body
+
+
+@dataclass
 class FakeRole:
     id: int
     name: str
@@ -62,8 +87,12 @@ class FakeRole:
 
 @dataclass
 class FakeMember:
+    """A guild's member; with no guild, the user acting in their DM with the bot (a DM has no
+    roles or overwrites: they, like the bot, may do there what DM_PERMISSIONS allows). Discord
+    sends such a user as `user`, never as a `member`."""
+
     user: FakeUser
-    guild: FakeGuild
+    guild: FakeGuild | None
     role_ids: list[int] = field(default_factory=list)
     nick: str | None = None
     joined_at: str = field(default_factory=iso_now)
@@ -74,6 +103,8 @@ class FakeMember:
 
     def permissions(self, channel: FakeChannel | None = None) -> int:
         g = self.guild
+        if g is None:
+            return DM_PERMISSIONS
         perms = base_permissions(
             int(g.everyone.permissions), [int(g.roles[r].permissions) for r in self.role_ids if r in g.roles],
             self.id == g.owner_id,
@@ -97,13 +128,17 @@ class FakeMember:
 
 @dataclass
 class FakeChannel:
+    """A guild's text channel (type 0); with no guild, the DM (type 1) between the bot and
+    `recipient` (DiscordStore.dm). A DM's events carry no guild_id, so only shard 0 gets them."""
+
     id: int
-    guild: FakeGuild
+    guild: FakeGuild | None
     name: str
     type: int = 0
     position: int = 0
     topic: str | None = None
     overwrites: list[dict[str, Any]] = field(default_factory=list)
+    recipient: FakeUser | None = None
 
     def overwrite(self, target: FakeRole | FakeMember, *, allow: int = 0, deny: int = 0) -> FakeChannel:
         """Add a permission overwrite for a role or a member (Discord applies them in that order)."""
@@ -112,7 +147,16 @@ class FakeChannel:
             {"id": str(target.id), "type": kind, "allow": str(int(allow)), "deny": str(int(deny))})
         return self
 
+    @property
+    def label(self) -> str:
+        """How error messages name the channel."""
+        return f"#{self.name}" if self.recipient is None else f"the DM with {self.recipient.username}"
+
     def payload(self) -> dict[str, Any]:
+        if self.guild is None:
+            assert self.recipient is not None
+            return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
+                    "last_message_id": None, "flags": 0}
         return {
             "id": str(self.id), "type": self.type, "guild_id": str(self.guild.id), "name": self.name,
             "position": self.position, "permission_overwrites": copy.deepcopy(self.overwrites),
@@ -243,8 +287,8 @@ class InteractionRecord:
     type: int
     payload: dict[str, Any]
     dispatched_at: float
-    member: FakeMember | None
-    channel: FakeChannel | None
+    member: FakeMember  # in a DM, FakeMember(user, None): the payload carries its `user`
+    channel: FakeChannel
     callbacks: list[Callback] = field(default_factory=list)
     response: dict[str, Any] | None = None  # the accepted callback body
     original_message_id: int | None = None

@@ -101,6 +101,10 @@ class RestPipeline:
         self._failures.append(_Failure(method or None, route or None, code, retry_after, is_global,
                                        error_code, message, times))
 
+    def calm(self) -> None:
+        """Forget every failure `fail_next` has yet to inject (ends a storm of many `times`)."""
+        self._failures.clear()
+
     def _injected_failure(self, req: ApiRequest) -> ApiResponse | None:
         failure = next((f for f in self._failures if f.matches(req)), None)
         if failure is None:
@@ -203,7 +207,7 @@ class RestPipeline:
                     req.body = json.loads(await part.text())  # type: ignore[union-attr]
                 elif part.filename:  # type: ignore[union-attr]
                     req.files.append(part.filename)  # type: ignore[union-attr]
-                    await part.read()  # type: ignore[union-attr]
+                    req.uploads[part.filename] = bytes(await part.read())  # type: ignore[union-attr]
             return content_type
         raw = await request.read()
         if not raw:

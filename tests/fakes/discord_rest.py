@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from tests.fakes.discord_models import emoji_payload, snowflake
@@ -36,6 +37,7 @@ class ApiRequest:
     body: Any
     headers: dict[str, str]
     files: list[str] = field(default_factory=list)
+    uploads: dict[str, bytes] = field(default_factory=dict)  # file name -> the bytes uploaded
     template: str | None = None
     params: dict[str, str] = field(default_factory=dict)
     status: int = 0
@@ -94,7 +96,7 @@ async def get_gateway(server: FakeDiscord, req: ApiRequest) -> Any:
 
 @route("GET", "/gateway/bot")
 async def get_gateway_bot(server: FakeDiscord, req: ApiRequest) -> Any:
-    return {"url": server.gateway_url, "shards": 1, "session_start_limit": {
+    return {"url": server.gateway_url, "shards": server.recommended_shards, "session_start_limit": {
         "total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1}}
 
 
@@ -243,6 +245,11 @@ async def create_message(server: FakeDiscord, req: ApiRequest) -> Any:
     server.require(channel, Perm.SEND_MESSAGES | (Perm.ATTACH_FILES if req.files else 0))
     if message_is_empty(body, bool(req.files)):
         raise DiscordError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+    nonce = body.get("nonce")
+    if nonce is not None and body.get("enforce_nonce"):
+        earlier = _created_with_nonce(server, str(nonce))
+        if earlier is not None:  # Discord returns that message and creates none
+            return earlier.data
     extra: dict[str, Any] = {}
     reference = body.get("message_reference")
     if reference:
@@ -252,13 +259,32 @@ async def create_message(server: FakeDiscord, req: ApiRequest) -> Any:
                 raise invalid_form_body([Finding(("message_reference",), "MESSAGE_REFERENCE_UNKNOWN_MESSAGE",
                                                  "Unknown message")])
         else:
-            reference = {"type": 0, "message_id": str(target.id), "channel_id": str(channel.id),
-                         "guild_id": str(channel.guild.id)}
+            reference = {"type": 0, "message_id": str(target.id), "channel_id": str(channel.id)}
+            if channel.guild is not None:
+                reference["guild_id"] = str(channel.guild.id)
             extra = {"message_reference": reference, "referenced_message": target.data}
     if req.files and not body.get("attachments"):
         body = {**body, "attachments": [{"id": i, "filename": name} for i, name in enumerate(req.files)]}
-    record = await server.create_message(channel, body, message_type=19 if extra else 0, extra=extra)
+    message_type = 19 if extra else 0
+    if nonce is not None:
+        extra = {**extra, "nonce": str(nonce)}
+    record = await server.create_message(channel, body, message_type=message_type, extra=extra)
     return record.data
+
+
+NONCE_SECONDS = 300.0  # "checked for uniqueness in the past few minutes"
+
+
+def _created_with_nonce(server: FakeDiscord, nonce: str) -> Any:
+    """The bot's message created with `nonce` within the last few minutes, if any."""
+    now = datetime.now(UTC)
+    for record in reversed(list(server.messages.values())):
+        data = record.data
+        if data.get("nonce") != nonce or data["author"]["id"] != str(server.bot.id) or record.deleted:
+            continue
+        if (now - datetime.fromisoformat(data["timestamp"])).total_seconds() < NONCE_SECONDS:
+            return record
+    return None
 
 
 @route("GET", "/channels/{channel_id}/messages")

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from tests.fakes.discord_gateway import PRIVILEGED_INTENTS, Gateway, GatewaySession
-from tests.fakes.discord_models import FakeUser, InteractionRecord, snowflake
-from tests.fakes.discord_pipeline import API_PREFIX, RestPipeline
+from tests.fakes.discord_models import FakeAttachment, FakeUser, InteractionRecord, snowflake
+from tests.fakes.discord_pipeline import API_PREFIX, RestPipeline, SpecViolation
 from tests.fakes.discord_rest import ApiRequest
 from tests.fakes.discord_simulation import SimulationMixin
 from tests.fakes.discord_spec import load_spec
@@ -45,6 +45,7 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
         self.allowed_privileged_intents = allowed_privileged_intents
         self.custom_emojis: set[str] = set()  # ids of custom emojis the bot may use
         self.strict = True  # the fixture fails the test on spec violations at teardown
+        self.recommended_shards = 1  # what GET /gateway/bot says
         self.spec = load_spec(spec_path)
         self.gateway = Gateway(self)
         self._init_store()
@@ -59,6 +60,7 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway-resume", self.gateway.handle)
+        app.router.add_get("/ephemeral-attachments/{tail:.*}", self._serve_cdn)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -82,6 +84,27 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
     def api_base(self) -> str:
         """What discord.http.Route.BASE must be set to."""
         return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    def attachment(self, filename: str, data: bytes, content_type: str | None = None) -> FakeAttachment:
+        """A file a member attaches to a slash command (pass it as the option's value): on the
+        fake CDN at once, as Discord uploads it before the interaction is sent."""
+        attachment_id = snowflake()
+        path = f"/ephemeral-attachments/{self.application_id}/{attachment_id}/{filename}"
+        self.cdn[path] = data
+        url = f"http://127.0.0.1:{self.port}{path}"
+        return FakeAttachment(attachment_id, filename, data, url, content_type)
+
+    async def _serve_cdn(self, request: web.Request) -> web.Response:
+        """The CDN: the file's bytes, with no authorization (its URL is the secret)."""
+        data = self.cdn.get(request.path)
+        if data is None:
+            return web.Response(status=404, text="Not Found")
+        if "Authorization" in request.headers:  # the token never goes to the CDN
+            problem = "the bot token was sent to the CDN"
+            self.spec_violations.append(SpecViolation("GET", request.path, problem))
+        self.cdn_downloads.append(request.path)
+        self.notify()
+        return web.Response(body=data, content_type="application/octet-stream")
 
     @property
     def gateway_url(self) -> str:
@@ -163,8 +186,9 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
 
     def ready_payload(self, session: GatewaySession) -> dict[str, Any]:
         user = {**self.bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0, "email": None}
+        guilds = [{"id": str(g), "unavailable": True} for g in self.guilds if session.owns(g)]
         data: dict[str, Any] = {
-            "v": 10, "user": user, "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "v": 10, "user": user, "guilds": guilds,
             "session_id": session.id, "session_type": "normal", "resume_gateway_url": self.resume_gateway_url,
             "application": {"id": str(self.application_id), "flags": self.application_flags},
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tests.fakes.discord_gateway import Gateway
 from tests.fakes.discord_interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT
 from tests.fakes.discord_models import (
+    FakeAttachment,
     FakeChannel,
     FakeMember,
     FakeRole,
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 else:
     _Base = object
 
-STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
+GUILD_CONTEXT, BOT_DM = 0, 1  # interaction contexts
 
 
 class SimulationMixin(_Base):
@@ -44,16 +46,23 @@ class SimulationMixin(_Base):
     ) -> InteractionRecord:
         """Dispatch INTERACTION_CREATE type 2 for `/name [subcommand path] options...`.
         `subcommand` is "sub" or "group sub"; option values are plain Python values or
-        FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options."""
+        FakeMember/FakeUser/FakeChannel/FakeRole for USER/CHANNEL/ROLE/MENTIONABLE options, a
+        FakeAttachment (from `attachment`) for an ATTACHMENT option."""
         guild = channel.guild
-        command = self.find_command(guild.id, name)
+        command = self.find_command(guild.id if guild is not None else None, name)
         if command is None:
-            raise LookupError(f"/{name} is not synced for guild {guild.name!r} (or globally)")
+            where = f"guild {guild.name!r}" if guild is not None else "DMs"
+            raise LookupError(f"/{name} is not synced for {where} (or globally)")
         perms = member.permissions(channel)
         if not perms & Perm.USE_APPLICATION_COMMANDS:
             raise PermissionError(f"{member.user.username} cannot use application commands here")
+        if guild is None:
+            contexts = command.get("contexts")
+            if (BOT_DM not in contexts) if contexts is not None else not command.get("dm_permission", True):
+                raise PermissionError(f"/{name} is not offered in DMs with the bot")
         needed = int(command.get("default_member_permissions") or 0)
-        if command.get("default_member_permissions") is not None and perms & needed != needed:
+        restricted = guild is not None and command.get("default_member_permissions") is not None
+        if restricted and perms & needed != needed:
             raise PermissionError(f"/{name} needs permissions {needed} that {member.user.username} lacks")
         definitions = command.get("options") or []
         path = subcommand.split() if subcommand else []
@@ -163,7 +172,7 @@ class SimulationMixin(_Base):
         """A user's message (MESSAGE_CREATE); the bot sees its text only with the MESSAGE_CONTENT
         intent or when the message mentions it, as on Discord."""
         if not member.permissions(channel) & Perm.SEND_MESSAGES:
-            raise PermissionError(f"{member.user.username} cannot send messages in #{channel.name}")
+            raise PermissionError(f"{member.user.username} cannot send messages in {channel.label}")
         mentions = [u.payload() for u in self.users.values() if f"<@{u.id}>" in content]
         return await self.create_message(channel, {"content": content}, author=member.user,
                                          extra={"mentions": mentions})
@@ -175,32 +184,41 @@ class SimulationMixin(_Base):
     def _visible_message(self, channel: FakeChannel, member: FakeMember, message_id: int) -> MessageRecord:
         record = self.messages.get(int(message_id))
         if record is None or record.deleted or record.channel_id != channel.id:
-            raise LookupError(f"no message {message_id} in #{channel.name}")
+            raise LookupError(f"no message {message_id} in {channel.label}")
         if record.ephemeral_for not in (None, member.id):
             raise PermissionError(f"message {message_id} is ephemeral for someone else")
         if not member.permissions(channel) & Perm.VIEW_CHANNEL:
-            raise PermissionError(f"{member.user.username} cannot see #{channel.name}")
+            raise PermissionError(f"{member.user.username} cannot see {channel.label}")
         return record
 
     async def _dispatch_interaction(
         self, kind: int, channel: FakeChannel, member: FakeMember, data: dict[str, Any], *,
         message: dict[str, Any] | None = None, locale: str = "en-US",
     ) -> InteractionRecord:
-        guild = channel.guild
         iid = snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(96)
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.application_id), "type": kind, "data": data,
-            "guild_id": str(guild.id),
-            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
-            "channel_id": str(channel.id),
-            "channel": {**channel.payload(), "permissions": str(member.permissions(channel))},
-            "member": member.payload(channel=channel), "token": token, "version": 1,
-            "app_permissions": str(self.bot_member(guild).permissions(channel)), "locale": locale,
-            "guild_locale": guild.preferred_locale, "entitlements": [], "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(guild.id)}, "context": 0,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "channel_id": str(channel.id), "token": token, "version": 1, "locale": locale,
+            "entitlements": [], "entitlement_sku_ids": [], "attachment_size_limit": 10 * 1024 * 1024,
         }
+        guild = channel.guild
+        if guild is None:
+            # A DM: the user instead of a member, no guild_id (so the gateway sends it to shard 0),
+            # and an app installed to guilds is authorized by "0".
+            payload.update(
+                channel=channel.payload(), user=member.user.payload(), context=BOT_DM,
+                app_permissions=str(member.permissions(channel)), authorizing_integration_owners={"0": "0"},
+            )  # fmt: skip
+        else:
+            payload.update(
+                guild_id=str(guild.id), guild={"id": str(guild.id), "locale": guild.preferred_locale,
+                                               "features": []},
+                channel={**channel.payload(), "permissions": str(member.permissions(channel))},
+                member=member.payload(channel=channel), guild_locale=guild.preferred_locale,
+                app_permissions=str(self.bot_member(guild).permissions(channel)),
+                authorizing_integration_owners={"0": str(guild.id)}, context=GUILD_CONTEXT,
+            )  # fmt: skip
         if message is not None:
             payload["message"] = message
         record = InteractionRecord(iid, token, kind, payload, self.clock(), member, channel)
@@ -230,6 +248,11 @@ def _build_options(
 
 
 def _option_value(kind: int, value: Any, resolved: dict, channel: FakeChannel) -> Any:
+    if kind == ATTACHMENT or isinstance(value, FakeAttachment):
+        if kind != ATTACHMENT or not isinstance(value, FakeAttachment):
+            raise TypeError(f"option of type {kind} got {value!r} (attachments: FakeDiscord.attachment())")
+        resolved.setdefault("attachments", {})[str(value.id)] = value.payload()
+        return str(value.id)
     if isinstance(value, FakeMember):
         resolved.setdefault("users", {})[str(value.id)] = value.user.payload()
         resolved.setdefault("members", {})[str(value.id)] = value.payload(with_user=False, channel=channel)

@@ -7,7 +7,14 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from tests.fakes.discord_gateway import GUILD_MESSAGE_REACTIONS, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway
+from tests.fakes.discord_gateway import (
+    DIRECT_MESSAGE_REACTIONS,
+    DIRECT_MESSAGES,
+    GUILD_MESSAGE_REACTIONS,
+    GUILD_MESSAGES,
+    MESSAGE_CONTENT,
+    Gateway,
+)
 from tests.fakes.discord_models import (
     FakeChannel,
     FakeGuild,
@@ -22,11 +29,14 @@ from tests.fakes.discord_models import (
     snowflake,
 )
 from tests.fakes.discord_rules import (
+    CANNOT_ACT_ON_DM,
+    DM_PERMISSIONS,
     EPHEMERAL,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MEMBER,
     UNKNOWN_MESSAGE,
+    DiscordError,
     Perm,
     missing_access,
     missing_permissions,
@@ -51,7 +61,10 @@ class DiscordStore:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}  # guild id (None: global) -> commands
         self.interactions: dict[int, InteractionRecord] = {}
         self.open_modals: dict[tuple[int, str], tuple[dict[str, Any], InteractionRecord]] = {}
+        self.cdn: dict[str, bytes] = {}  # CDN path -> the file's bytes (attachments members sent)
+        self.cdn_downloads: list[str] = []  # CDN paths fetched, in order
         self.joined_at = iso_now()
+        self.dms: dict[int, tuple[FakeChannel, FakeMember]] = {}  # user id -> DM with the bot, user in it
 
     def add_user(self, username: str, *, bot: bool = False) -> FakeUser:
         user = FakeUser(snowflake(), username, bot=bot)
@@ -59,12 +72,13 @@ class DiscordStore:
         return user
 
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None
+        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
         """A guild the bot is in. `bot_permissions` gives the bot's member a role with those bits
-        (default: only what @everyone has)."""
+        (default: only what @everyone has); `shard` (id, count): its id puts it on that shard."""
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
-        guild = FakeGuild(snowflake(), name, owner_id=owner.id)
+        guild = FakeGuild(snowflake(shard), name, owner_id=owner.id)
         self.guilds[guild.id] = guild
         guild.add_member(owner)
         guild.add_member(self.bot, permissions=bot_permissions)
@@ -79,7 +93,19 @@ class DiscordStore:
         for guild in self.guilds.values():
             if int(channel_id) in guild.channels:
                 return guild.channels[int(channel_id)]
+        for dm, _ in self.dms.values():
+            if dm.id == int(channel_id):
+                return dm
         raise not_found(UNKNOWN_CHANNEL, "Channel")
+
+    def dm(self, user: FakeUser) -> tuple[FakeChannel, FakeMember]:
+        """The DM channel between `user` and the bot (opened on first use), and the user as the
+        one acting in it (a member of no guild): pass both to slash_command, click, react, ..."""
+        self.users.setdefault(user.id, user)
+        if user.id not in self.dms:
+            channel = FakeChannel(snowflake(), None, "", type=1, recipient=user)
+            self.dms[user.id] = (channel, FakeMember(user, None))
+        return self.dms[user.id]
 
     def guild(self, guild_id: int | str) -> FakeGuild:
         guild = self.guilds.get(int(guild_id))
@@ -97,7 +123,12 @@ class DiscordStore:
         return guild.members[self.bot.id]
 
     def require(self, channel: FakeChannel, perms: int) -> None:
-        """The bot needs `perms` in `channel`: 50001 without VIEW_CHANNEL, else 50013."""
+        """The bot needs `perms` in `channel`: 50001 without VIEW_CHANNEL, else 50013; in a DM,
+        50003 for what nobody may do there (e.g. MANAGE_MESSAGES)."""
+        if channel.guild is None:
+            if perms & ~DM_PERMISSIONS:
+                raise DiscordError(403, CANNOT_ACT_ON_DM, "Cannot execute action on a DM channel")
+            return
         have = self.bot_member(channel.guild).permissions(channel)
         if not have & Perm.VIEW_CHANNEL:
             raise missing_access()
@@ -147,14 +178,21 @@ class DiscordStore:
 
     async def delete_message(self, record: MessageRecord) -> None:
         record.deleted = True
-        if record.ephemeral_for is None:
-            channel = self.channel(record.channel_id)
-            await self.gateway.dispatch("MESSAGE_DELETE", {
-                "id": str(record.id), "channel_id": str(channel.id), "guild_id": str(channel.guild.id),
-            }, GUILD_MESSAGES)
+        if record.ephemeral_for is not None:
+            return
+        channel = self.channel(record.channel_id)
+        data = {"id": str(record.id), "channel_id": str(channel.id)}
+        if channel.guild is None:
+            await self.gateway.dispatch("MESSAGE_DELETE", data, DIRECT_MESSAGES)
+            return
+        await self.gateway.dispatch("MESSAGE_DELETE", {**data, "guild_id": str(channel.guild.id)},
+                                    GUILD_MESSAGES)
 
     async def _dispatch_message(self, event: str, record: MessageRecord, *, with_member: bool) -> None:
         channel = self.channel(record.channel_id)
+        if channel.guild is None:  # a DM: only a bot with the DIRECT_MESSAGES intent hears of it
+            await self.gateway.dispatch(event, copy.deepcopy(record.data), DIRECT_MESSAGES)
+            return
         data = {**copy.deepcopy(record.data), "guild_id": str(channel.guild.id)}
         author = channel.guild.members.get(int(data["author"]["id"]))
         if with_member and author is not None:
@@ -172,12 +210,16 @@ class DiscordStore:
         users.append(user_id)
         self._refresh_reactions(record)
         channel = self.channel(record.channel_id)
-        member = channel.guild.members.get(user_id)
         event = {
             "user_id": str(user_id), "channel_id": str(channel.id), "message_id": str(record.id),
-            "guild_id": str(channel.guild.id), "emoji": emoji, "burst": False, "burst_colors": [],
-            "type": 0, "message_author_id": record.data["author"]["id"],
+            "emoji": emoji, "burst": False, "burst_colors": [], "type": 0,
+            "message_author_id": record.data["author"]["id"],
         }
+        if channel.guild is None:
+            await self.gateway.dispatch("MESSAGE_REACTION_ADD", event, DIRECT_MESSAGE_REACTIONS)
+            return
+        event["guild_id"] = str(channel.guild.id)
+        member = channel.guild.members.get(user_id)
         if member is not None:
             event["member"] = member.payload()
         await self.gateway.dispatch("MESSAGE_REACTION_ADD", event, GUILD_MESSAGE_REACTIONS)
@@ -189,10 +231,13 @@ class DiscordStore:
         users.remove(user_id)
         self._refresh_reactions(record)
         channel = self.channel(record.channel_id)
-        await self.gateway.dispatch("MESSAGE_REACTION_REMOVE", {
-            "user_id": str(user_id), "channel_id": str(channel.id), "message_id": str(record.id),
-            "guild_id": str(channel.guild.id), "emoji": emoji, "burst": False, "type": 0,
-        }, GUILD_MESSAGE_REACTIONS)
+        event = {"user_id": str(user_id), "channel_id": str(channel.id), "message_id": str(record.id),
+                 "emoji": emoji, "burst": False, "type": 0}  # fmt: skip
+        if channel.guild is None:
+            await self.gateway.dispatch("MESSAGE_REACTION_REMOVE", event, DIRECT_MESSAGE_REACTIONS)
+            return
+        await self.gateway.dispatch("MESSAGE_REACTION_REMOVE", {**event, "guild_id": str(channel.guild.id)},
+                                    GUILD_MESSAGE_REACTIONS)
 
     def _refresh_reactions(self, record: MessageRecord) -> None:
         reactions = []

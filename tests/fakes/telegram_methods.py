@@ -94,9 +94,13 @@ class BotMethods(TelegramWorld):
     async def api_setWebhook(self, p: dict[str, Any]) -> Any:
         if p["url"] and not p["url"].startswith("https://"):
             raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
-        self.webhook = {k: v for k, v in p.items() if k in ("url", "allowed_updates")}
+        self.webhook = {k: v for k, v in p.items()
+                        if k in ("url", "allowed_updates", "secret_token", "max_connections")}  # fmt: skip
+        if p.get("allowed_updates") is not None:
+            self._allowed_updates = p["allowed_updates"]
         if p.get("drop_pending_updates"):
             self._updates.clear()
+        self._signal.notify()  # the queued updates go to the webhook now
         return True
 
     async def api_getWebhookInfo(self, p: dict[str, Any]) -> Any:

@@ -14,6 +14,7 @@ from aiohttp import web
 from tests.fakes.telegram_methods import BotMethods
 from tests.fakes.telegram_model import ApiError
 from tests.fakes.telegram_spec import TelegramSpec, load_spec
+from tests.fakes.telegram_webhook import WebhookDelivery
 
 T = TypeVar("T")
 DEFAULT_TOKEN = "123456789:AAFakeTelegramTokenForStudybotTests_x"
@@ -72,6 +73,15 @@ class FakeTelegramServer(BotMethods):
         self._generic: dict[str, Any] = {}
         self._claimed: set[int] = set()
         self._runner: web.AppRunner | None = None
+        self.webhook_delivery = WebhookDelivery(
+            updates=lambda: [u for u in self._updates if self._deliverable(u)],
+            confirm=self._confirm_update, webhook=lambda: self.webhook, changed=self._signal.notify,
+        )  # fmt: skip
+        self._signal.listeners.append(self.webhook_delivery.poke)
+
+    def _confirm_update(self, update_id: int) -> None:
+        """The webhook took this update (answered 2xx): Telegram forgets it."""
+        self._updates = [u for u in self._updates if u["update_id"] != update_id]
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -84,11 +94,13 @@ class FakeTelegramServer(BotMethods):
         site = web.TCPSite(self._runner, self.host, 0)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        self.webhook_delivery.start()
         return self
 
     async def close(self) -> None:
         self.closing = True
         self._signal.notify()  # releases held getUpdates long polls
+        await self.webhook_delivery.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -35,10 +35,13 @@ class Signal:
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
+        self.listeners: list[Callable[[], None]] = []  # called on every notify (webhook delivery)
 
     def notify(self) -> None:
         self._event.set()
         self._event = asyncio.Event()
+        for listener in self.listeners:
+            listener()
 
     async def wait_for(self, predicate: Callable[[], T]) -> T:
         """Return predicate()'s first truthy value, re-checked after every notify()."""

@@ -23,18 +23,87 @@ _INCOMING = (
     "AS i(seq, round_id, user_id, response, answered_at, verdict, fraction, points, week_key, month_key)"
 )
 _ELIGIBLE = "r.state = 'open' AND i.answered_at < r.closes_at"
-# The rounds are share-locked first (the CTE): a close committing meanwhile is waited for, and the
-# locked rows are then its closed versions; a close that comes later waits for this transaction
-# (so its scoring counts these answers). Later statements of the transaction see the same state.
-_INSERT_FIRST = (
-    "WITH r AS (SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
-    "ORDER BY id FOR SHARE) "
+# The rounds are share-locked first: a close committing meanwhile is waited for, and the locked
+# rows are then its closed versions; a close that comes later waits for this transaction (so its
+# scoring counts these answers). Later statements of the transaction see the same state.
+_LOCK_ROUNDS = (
+    "SELECT id, state, closes_at, answer_policy FROM rounds WHERE id = ANY($2::bigint[]) "
+    "ORDER BY id FOR SHARE"
+)
+
+
+def _scores(source: str, where: str) -> str:
+    """Add the selected answers of `source` (the answers table, or the rows an INSERT returned) to
+    the materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES does on SQLite: every
+    answer counts in its chat's scope and, inside a Discord guild, the guild's; each in three
+    windows. Summed per (scope, window, user) first, since ON CONFLICT DO UPDATE may touch a row
+    once per statement and one batch can hold several answers of a user; the time the score was
+    reached is the last answer that earned points (the first answer when none did)."""
+    return f"""
+INSERT INTO scores AS t (scope, win, user_id, points, answers, correct, reached_at)
+SELECT scope, win, user_id, sum(points), count(*), sum(correct),
+       coalesce(max(answered_at) FILTER (WHERE points > 0), min(answered_at))
+FROM (
+    SELECT
+        CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END AS scope,
+        CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END AS win,
+        a.user_id, a.points, (a.verdict = 'correct')::int AS correct, a.answered_at
+    FROM {source} a
+    JOIN rounds r ON r.id = a.round_id
+    JOIN chats c ON c.id = r.chat_id
+    CROSS JOIN (VALUES (0), (1)) s(k)
+    CROSS JOIN (VALUES (0), (1), (2)) w(n)
+    WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
+) answered
+GROUP BY scope, win, user_id
+ON CONFLICT (scope, win, user_id) DO UPDATE SET
+    points = t.points + excluded.points,
+    answers = t.answers + excluded.answers,
+    correct = t.correct + excluded.correct,
+    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > t.reached_at
+                      THEN excluded.reached_at ELSE t.reached_at END
+"""
+
+
+# The answers table's rows chosen by {where} (close_round, self_grade, the changeable path).
+APPLY_SCORES = _scores("answers", "{where}")
+
+# The common case: insert the answers to first-answer-counts rounds in the order given (ON CONFLICT
+# keeps an earlier answer), under the rounds' lock (`r`).
+_FIRST_ROWS = (
     "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
     "week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
     f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} JOIN r ON r.id = i.round_id "
     f"WHERE {_ELIGIBLE} AND r.answer_policy = 'first' ORDER BY i.seq "
     "ON CONFLICT (round_id, user_id) DO NOTHING RETURNING id"
 )
+_SCORE_INSERTED = _scores("inserted", "r.reveal = 'practice'").strip()
+# The same, when the batch holds answers graded on the spot: those of practice rounds are scored
+# in the same statement (their rounds found by key: a practice batch touches many rounds).
+_INSERT_FIRST_SCORED = (
+    f"WITH r AS ({_LOCK_ROUNDS}), inserted AS ({_FIRST_ROWS}, round_id, user_id, verdict, points, "
+    "answered_at, week_key, month_key), "
+    f"scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
+)
+_INSERT_FIRST = f"WITH r AS ({_LOCK_ROUNDS}) {_FIRST_ROWS}"
+# The usual batch (every answer new, to open first-answer rounds, none twice) in one statement
+# that needs no transaction around it: all of it is inserted or, when any answer is not so
+# (`clean` is false), none; a plain INSERT, so an answer another process stores meanwhile fails the
+# statement (unique_violation) instead of being skipped. Either way the full path then decides.
+_CLEAN_BATCH = (
+    f"WITH r AS ({_LOCK_ROUNDS}), i AS MATERIALIZED (SELECT * FROM {_INCOMING}), "
+    "clean AS (SELECT count(*) FILTER (WHERE r.state = 'open' AND i.answered_at < r.closes_at "
+    "AND r.answer_policy = 'first' AND a.id IS NULL) = cardinality($1::bigint[]) "
+    "AND count(DISTINCT (i.round_id, i.user_id)) = cardinality($1::bigint[]) AS ok "
+    "FROM i LEFT JOIN r ON r.id = i.round_id "
+    "LEFT JOIN answers a ON a.round_id = i.round_id AND a.user_id = i.user_id), "
+    "inserted AS (INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, "
+    "points, week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
+    "i.fraction, i.points, i.week_key, i.month_key FROM i WHERE (SELECT ok FROM clean) ORDER BY i.seq "
+    "RETURNING id, round_id, user_id, verdict, points, answered_at, week_key, month_key)"
+)
+_ACCEPT_ALL = f"{_CLEAN_BATCH} SELECT id FROM inserted"
+_ACCEPT_ALL_SCORED = f"{_CLEAN_BATCH}, scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
 # ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
 # (round, user) is the one kept, as the sequence of updates would leave it.
 _INSERT_CHANGEABLE = (
@@ -54,29 +123,9 @@ _RESULTS = (
     "LEFT JOIN answers a ON a.round_id = i.round_id AND a.user_id = i.user_id ORDER BY i.seq"
 )
 
-# The materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES, in PostgreSQL's SQL.
-APPLY_SCORES = """
-INSERT INTO scores AS t (scope, win, user_id, points, answers, correct, reached_at)
-SELECT
-    CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END,
-    CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END,
-    a.user_id, a.points, 1, (a.verdict = 'correct')::int, a.answered_at
-FROM answers a
-JOIN rounds r ON r.id = a.round_id
-JOIN chats c ON c.id = r.chat_id
-CROSS JOIN (VALUES (0), (1)) s(k)
-CROSS JOIN (VALUES (0), (1), (2)) w(n)
-WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
-ON CONFLICT (scope, win, user_id) DO UPDATE SET
-    points = t.points + excluded.points,
-    answers = t.answers + excluded.answers,
-    correct = t.correct + excluded.correct,
-    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > t.reached_at
-                      THEN excluded.reached_at ELSE t.reached_at END
-"""
 
-
-def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
+def batch_columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
+    """A batch as the arrays every statement here takes ($1 … $10)."""
     return [
         list(range(len(batch))),
         [a.round_id for a in batch],
@@ -91,23 +140,36 @@ def _columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
     ]
 
 
-async def record_answers(db: asyncpg.Connection, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
-    """Insert a batch with set-based SQL; the database decides, as on SQLite: a closed or overdue
-    round takes nothing, UNIQUE(round_id, user_id) keeps the first answer (the last, in a
-    changeable round), answers to rounds graded on the spot are scored in the same transaction.
+def accept_all(batch: Sequence[NewAnswer]) -> str:
+    """The statement that stores a clean batch whole (see _CLEAN_BATCH), or nothing of it."""
+    return _ACCEPT_ALL_SCORED if any(a.scored_now for a in batch) else _ACCEPT_ALL
+
+
+def all_accepted(batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
+    return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
+
+
+async def record_answers(
+    db: asyncpg.Connection, batch: Sequence[NewAnswer], columns: list[list[Any]]
+) -> list[AnswerOutcome]:
+    """Insert a batch with set-based SQL inside the store's transaction; the database decides, as
+    on SQLite: a closed or overdue round takes nothing, UNIQUE(round_id, user_id) keeps the first
+    answer (the last, in a changeable round), answers to rounds graded on the spot are scored in
+    the same transaction.
     """
-    columns = _columns(batch)
-    new_ids: set[int] = {row[0] for row in await db.fetch(_INSERT_FIRST, *columns)}
-    if len(new_ids) != len(batch):
-        for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
-            if inserted:
-                new_ids.add(answer_id)
-    if new_ids and any(a.scored_now for a in batch):
-        await db.execute(
-            APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), list(new_ids)
-        )
+    first = _INSERT_FIRST_SCORED if any(a.scored_now for a in batch) else _INSERT_FIRST
+    new_ids: set[int] = {row[0] for row in await db.fetch(first, *columns)}
     if len(new_ids) == len(batch):
-        return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
+        return all_accepted(batch)
+    changed: list[int] = []
+    for answer_id, inserted in await db.fetch(_INSERT_CHANGEABLE, *columns):
+        if inserted:
+            new_ids.add(answer_id)
+            changed.append(answer_id)
+    if changed:
+        await db.execute(
+            APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), changed
+        )
     return answer_outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids.__contains__)
 
 

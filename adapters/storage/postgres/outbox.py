@@ -98,3 +98,7 @@ class PostgresOutboxStore:
     async def unheld_chats(self, owner: str, now: datetime, owed_before: datetime, limit: int) -> list[int]:
         rows = await self.store.all(UNHELD, to_db(owed_before), owner, to_db(now), limit)
         return [int(r[0]) for r in rows]
+
+    async def pending_count(self) -> int:
+        row = await self.store.one("SELECT count(*) FROM outbox")
+        return int(row[0]) if row else 0

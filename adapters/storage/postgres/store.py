@@ -21,7 +21,14 @@ from typing import Any
 import asyncpg
 
 from adapters.storage.postgres import reads
-from adapters.storage.postgres.answers import APPLY_SCORES, record_answers, update_streaks
+from adapters.storage.postgres.answers import (
+    APPLY_SCORES,
+    accept_all,
+    all_accepted,
+    batch_columns,
+    record_answers,
+    update_streaks,
+)
 from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
 from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
@@ -352,8 +359,19 @@ class PostgresStore:
     # ------------------------------------------------------------ answers
 
     async def record_answers(self, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
+        columns = batch_columns(batch)
+        if self._unit_conn() is None:
+            # The usual batch in one statement, all or nothing, with no BEGIN and COMMIT round
+            # trips; any other batch (a duplicate, a late answer, a changeable round) is told
+            # apart by the full path, in a transaction.
+            try:
+                inserted = await self.all(accept_all(batch), *columns)
+            except asyncpg.UniqueViolationError:  # another process stored one of them meanwhile
+                inserted = []
+            if len(inserted) == len(batch):
+                return all_accepted(batch)
         async with self.transaction() as db:
-            return await record_answers(db, batch)
+            return await record_answers(db, batch, columns)
 
     async def self_grade(
         self, round_id: int, user_id: int, verdict: str, fraction: float, points: float

@@ -1,0 +1,1 @@
+"""Operating the bot: the health, readiness and metrics HTTP server, and Prometheus metrics."""

@@ -1,0 +1,150 @@
+"""The study tools end to end on Telegram (real python-telegram-bot against the fake Bot API,
+under a ManualClock), in a Chinese private chat: a mock exam across a restart keeps its answers
+and its clock, a wrong answer goes into /mistakes and leaves after two right ones, /review serves
+a due card and reschedules it, /stats sends a PNG whose Chinese labels are drawn, and a /report
+in a group reaches its admin, who resolves it, and the reporter hears back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.text import local_time
+from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
+from tests.fakes.telegram_model import FakeMessage, FakeUser
+from tests.study_e2e import assert_cjk_chart
+from tests.test_telegram_harness import (
+    BOB,
+    BOSS,
+    GROUP,
+    GROUP_REF,
+    TelegramHarness,
+    round_of,
+    tg_fixture,  # noqa: F401
+)
+
+ZH = "zh-CN"
+LI = FakeUser(21, "小李", "xiaoli", "zh-hans")  # her Telegram speaks Chinese: so does her chat
+PRIVATE = ChatRef(Platform.TELEGRAM, str(LI.id), ChatKind.PRIVATE)
+
+
+async def question(tg: TelegramHarness, line: str) -> FakeMessage:
+    """Li asks for a question in her private chat; the question message the bot sends."""
+    tg.server.user_message(LI.id, LI, line)
+    return await tg.question(LI.id)
+
+
+async def click_answer(tg: TelegramHarness, message: FakeMessage, right: bool) -> str:
+    """Li presses the right (or a wrong) button under a question; the toast she sees (the
+    receipt that follows in the chat is checked here)."""
+    assert tg.app is not None
+    round_ = await tg.app.store.get_round(round_of(message))
+    assert round_ is not None
+    answer = tg.bank.question(round_.question_id).answer
+    choices = [data.rsplit(":", 1)[1] for data in message.callback_data if data.startswith("a1:")]
+    choice = answer[0] if right else next(c for c in choices if c not in answer)
+    toast = await tg.click(LI.id, LI, message.message_id, f"a1:{round_of(message)}:{choice}")
+    receipt = await tg.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == LI.id)
+    assert t(ZH, "receipt.correct" if right else "receipt.wrong", points=1)[:2] in receipt["text"]
+    return toast
+
+
+async def notice(tg: TelegramHarness, chat_id: int, text: str) -> dict[str, Any]:
+    """The bot's next message in `chat_id` with `text` in it (whatever else it sent meanwhile)."""
+    return await tg.server.wait_for_request(
+        "sendMessage", lambda p: p["chat_id"] == chat_id and text in p["text"]
+    )
+
+
+async def test_a_mock_keeps_its_answers_and_its_clock_across_a_restart(tg: TelegramHarness) -> None:
+    await tg.start(language=ZH)
+    started = await tg.say(LI.id, LI, "/mock")
+    assert started["text"].startswith("<b>" + t(ZH, "mock.started", title="Sample bank"))
+    assert "0:16:00" in started["text"]  # the sample bank's paper: 16 points, a minute a point
+    saved = await tg.say(LI.id, LI, "/mock 1 B")
+    assert saved["text"].startswith(t(ZH, "mock.saved", number=1))
+    await tg.advance(4 * 60)
+    await tg.stop()
+    tg.clock.advance(60)  # the bot is down for a minute: the paper's clock runs on
+    await tg.start()
+    # /mock again resumes the same paper; the Chinese alias comes as plain text (Telegram marks
+    # only Latin commands) and must not be taken for an answer to the open item.
+    twice = await tg.say(LI.id, LI, "/模拟考试")
+    assert t(ZH, "mock.resumed", title="Sample bank") in twice["text"] and "0:11:00" in twice["text"]
+    sheet = await tg.say(LI.id, LI, "/mock sheet")
+    assert "1/5" in sheet["text"] and "1✓" in sheet["text"] and "0:11:00" in sheet["text"]
+    shown = await tg.say(LI.id, LI, "/mock go 1")
+    assert t(ZH, "mock.your_answer", answer="B") in shown["text"]
+    assert (await tg.say(LI.id, LI, "/mock 3 对"))["text"].startswith(t(ZH, "mock.saved", number=3))
+
+    await tg.advance(60)  # 10 minutes before the end, by the clock started before the restart
+    reminder = await notice(tg, LI.id, "⏰")
+    assert reminder["text"] == t(ZH, "mock.reminder", count=10, unanswered=3)
+    await tg.advance(10 * 60)
+    handed_in = await notice(tg, LI.id, "⏰")
+    assert handed_in["text"] == t(ZH, "mock.timed_out", score="2", total="16")
+    report = await tg.say(LI.id, LI, "/mock report")
+    assert t(ZH, "mock.score", score="2", total="16") in report["text"], report["text"]
+    assert t(ZH, "mock.time_used", minutes=16, seconds=0) in report["text"], report["text"]
+
+
+async def test_mistakes_review_stats_and_a_report_answered(tg: TelegramHarness) -> None:
+    server = tg.server
+    app = await tg.start(language=ZH)
+    wrong = await question(tg, "/quiz single")
+    assert await click_answer(tg, wrong, right=False) == t(ZH, "receipt.wrong")
+    listed = await tg.say(LI.id, LI, "/错题本")
+    assert "2+2=?" in listed["text"] and t(ZH, "mistakes.misses", count=1) in listed["text"]
+    for _ in range(2):
+        await tg.advance(60)
+        practice = await question(tg, "/mistakes practice")
+        assert "2+2=?" in practice.text
+        assert (await click_answer(tg, practice, right=True)).startswith("✅")
+    await tg.settle()
+    assert (await tg.say(LI.id, LI, "/mistakes"))["text"] == t(ZH, "mistakes.none")
+
+    # /review: the card is due later (two right answers in a row); when it is due it is served,
+    # and answering it moves its due time on.
+    user_id = await app.quiz.user_id(UserRef(Platform.TELEGRAM, str(LI.id), "小李"))
+    waiting = await tg.say(LI.id, LI, "/review")
+    first_due = await app.storage.study.next_due(user_id, "sample")
+    assert first_due is not None and first_due > tg.clock.now()
+    zone = (await app.quiz.chat(PRIVATE)).settings.timezone
+    assert waiting["text"] == t(ZH, "review.done", when=local_time(first_due, zone))
+    started = tg.clock.now()
+    await tg.advance((first_due - started).total_seconds() + 1)
+    due = await question(tg, "/review")
+    assert "2+2=?" in due.text
+    await click_answer(tg, due, right=True)
+    done = await tg.say(LI.id, LI, "/review")
+    next_due = await app.storage.study.next_due(user_id, "sample")
+    assert next_due is not None and next_due - tg.clock.now() > first_due - started
+    assert done["text"] == t(ZH, "review.done", when=local_time(next_due, zone))
+
+    # /stats: the text, then the chart as a photo, its labels in Chinese and drawn.
+    stats = await tg.say(LI.id, LI, "/stats")
+    photo = await server.wait_for_request("sendPhoto", lambda p: p["chat_id"] == LI.id)
+    assert t(ZH, "progress.coverage", done=1, total=5) in stats["text"]
+    assert photo["caption"] == t(ZH, "progress.chart_title")
+    sent = next(m for m in reversed(server.messages_in(LI.id)) if m.params is photo)
+    assert sent.file is not None and sent.file.kind == "photo"
+    assert_cjk_chart(sent.file.data, ZH)
+
+    # /report in the group where the question was asked: its admin lists and resolves it with a
+    # note, and the reporter hears back there.
+    server.set_member_status(GROUP.id, BOSS, "creator")
+    server.set_member_status(GROUP.id, BOB, "member")
+    server.user_message(GROUP, BOB, "/quiz single")
+    await tg.question(GROUP.id)
+    lang = (await app.quiz.chat(GROUP_REF)).settings.language
+    thanks = await tg.say(GROUP, BOB, "/report 选项 D 应该是 4")
+    assert thanks["text"] == t(lang, "report.thanks", id=1, number=1)
+    refused = await tg.say(GROUP, BOB, "/reports")
+    assert refused["text"] == t(lang, "error.not_admin")
+    listed = await tg.say(GROUP, BOSS, "/reports")
+    assert "#1" in listed["text"] and "Bob" in listed["text"] and "选项 D 应该是 4" in listed["text"]
+    server.user_message(GROUP, BOSS, "/reports resolve 1 已改正题库")
+    await notice(tg, GROUP.id, t(lang, "reports.resolved", id=1))  # the admin's answer
+    await notice(tg, GROUP.id, t(lang, "report.resolved", id=1, number=1, note="已改正题库"))  # Bob's
+    assert (await tg.say(GROUP, BOSS, "/reports"))["text"] == t(lang, "reports.none")
