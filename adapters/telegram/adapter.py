@@ -24,6 +24,7 @@ from telegram.ext import (
 )
 
 from adapters.redaction import add_secret
+from adapters.telegram import transient
 from adapters.telegram.admin import AdminCheck
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
@@ -118,6 +119,7 @@ class TelegramAdapter:
 
     async def start(self) -> None:
         self.redaction.install()  # again: handlers configured since construction get it too
+        transient.install()
         try:
             await self.application.initialize()
             try:
@@ -161,6 +163,7 @@ class TelegramAdapter:
                 await application.stop()
             await application.shutdown()
         finally:
+            transient.uninstall()
             self.redaction.remove()
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

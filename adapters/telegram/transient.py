@@ -59,3 +59,30 @@ class PollingErrors:
                         describe(error), self._failures, min(wait, _LONGEST_WAIT))  # fmt: skip
         else:  # a refusal of our request (BadRequest, Conflict): worth its traceback
             log.error("telegram polling failed; retrying", exc_info=error)
+
+
+class FloodControlLine(logging.Filter):
+    """PTB's rate limiter logs the flood control it gives up on (after its own retries) with a
+    traceback, at ERROR; our caller (the outbox, or the reply path) handles the RetryAfter, so
+    it is one warning line naming it. In a 429 storm that was a traceback on every attempt."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, RetryAfter):
+            record.msg = f"{record.getMessage()} ({describe(error)}); the caller retries later"
+            record.args = None
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
+        return True
+
+
+RATE_LIMITER_LOGGER = "telegram.ext.AIORateLimiter"
+_FLOOD_FILTER = FloodControlLine()
+
+
+def install() -> None:
+    logging.getLogger(RATE_LIMITER_LOGGER).addFilter(_FLOOD_FILTER)
+
+
+def uninstall() -> None:
+    logging.getLogger(RATE_LIMITER_LOGGER).removeFilter(_FLOOD_FILTER)
