@@ -278,12 +278,12 @@ def table(env: dict[str, Any], platform: PlatformRules, cases: list[dict[str, An
         if "error" in c:
             lines.append(f"| {c['name']} | ERROR: {c['error']} |")
             continue
-        ratio = c["rate_per_s"] / base["rate_per_s"] if base else float("nan")
+        ratio = f"{c['rate_per_s'] / base['rate_per_s']:.2f}x" if base else "–"
         split = " / ".join(f"{n:,}" for n in sorted(c["by_process"].values(), reverse=True))
         takeover = f"{c['takeover_s']:.1f}" if c.get("takeover_s") is not None else "–"
         lines.append(
             f"| {c['name']} | {c['chats']:,} | {c['first_s']:.1f} | {c['duration_s']:.1f} | "
-            f"{c['rate_per_s']:.1f} | {c['rate_fraction']:.1%} | {ratio:.2f}x | {c['lost']} | "
+            f"{c['rate_per_s']:.1f} | {c['rate_fraction']:.1%} | {ratio} | {c['lost']} | "
             f"{c['duplicates']} | {c['refusals']} | {split} | {takeover} |"
         )
     lines.append("")
