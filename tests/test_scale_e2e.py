@@ -3,8 +3,9 @@ PostgreSQL database, each serving both platforms: Telegram in webhook mode behin
 round-robin delivery, and Discord with 2 shards (process A runs shard 0 of 2, process B shard 1).
 A daily in a Telegram group and in a channel of a guild on each shard is posted once; clicks
 reach either process and each is answered and counted once, as the reveals and leaderboards
-show; and a contest whose process A is killed (SIGKILL) and started again mid-way shows the
-players every question, reveal and standings once, in order, with the right scores."""
+show; and a contest whose process A is stopped (SIGTERM) or killed (SIGKILL) and started again
+mid-way shows the players every question, reveal and standings once, in order, with the right
+scores (Kahoot's rule over the answers stored), and no question left with its buttons."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ URL = "https://bot.example.org/tg/hook"
 GROUP = FakeChat(-1001000000120, "supergroup", title="Scale group")
 BOSS = FakeUser(120, "Boss", "boss", "en")
 PLAYERS = [FakeUser(1200 + i, f"Player{i}", f"player{i}", "en") for i in range(4)]
-DAILY_LEAD = 6  # seconds from setting the dailies to their time
+DAILY_LEAD = 10  # seconds from setting the dailies to their time (3 commands on a loaded machine)
 DAILY_DEADLINE = 12  # seconds the daily stays open
 # The contest: /contest start 3 30, pauses of 1 s (the config). A question closes as soon as every
 # player answered; its 30 s cover the takeover of a killed process's posts (within about 20 s).
