@@ -23,6 +23,7 @@ import asyncpg
 from adapters.storage.postgres import reads
 from adapters.storage.postgres.answers import (
     APPLY_SCORES,
+    NOT_ALL_NEW,
     accept_all,
     all_accepted,
     batch_columns,
@@ -365,10 +366,14 @@ class PostgresStore:
             # trips; any other batch (a duplicate, a late answer, a changeable round) is told
             # apart by the full path, in a transaction.
             try:
-                inserted = await self.all(accept_all(batch), *columns)
-            except asyncpg.UniqueViolationError:  # another process stored one of them meanwhile
-                inserted = []
-            if len(inserted) == len(batch):
+                stored = await accept_all(self.pool, batch, columns)
+            except NOT_ALL_NEW:
+                stored = 0
+            except Exception as exc:
+                if is_lost(exc):
+                    raise unavailable(exc) from exc
+                raise
+            if stored == len(batch):
                 return all_accepted(batch)
         async with self.transaction() as db:
             return await record_answers(db, batch, columns)
