@@ -90,3 +90,47 @@ def test_the_url_shown_keeps_all_but_the_password():
     assert refused is not None and refused.problem is OpenProblem.UNREACHABLE
     assert "hunter2" not in refused.detail + refused.path
     assert classify(ValueError("a bug of ours"), "postgresql://db/x") is None
+
+
+async def test_version_11_keeps_what_the_answers_foreign_keys_did_on_deletion(pg_server):
+    """The answers table lost its foreign keys (version 11): a deleted round still takes its
+    answers along, and a user with answers still cannot be deleted."""
+    conn = await empty_database(pg_server, "from_ten")
+    try:
+        await migrate(conn, 10)
+        user = await conn.fetchval(
+            "INSERT INTO users (platform, user_key, display_name) VALUES ('discord', 'u', 'U') RETURNING id"
+        )
+        chat = await conn.fetchval(
+            "INSERT INTO chats (platform, chat_key, kind, bank_id, timezone, language, reveal_policy, "
+            "answer_policy, created_at) VALUES ('discord', 'c', 'group', 'b', 'UTC', 'en', 'round', 'first', "
+            "'2026-01-01T00:00:00.000000Z') RETURNING id"
+        )
+        rounds = [
+            await conn.fetchval(
+                "INSERT INTO rounds (chat_id, bank_id, question_id, kind, opened_at, closes_at, reveal, "
+                "answer_policy) VALUES ($1, 'b', $2, 'daily', 't0', 't1', 'round', 'first') RETURNING id",
+                chat,
+                question,
+            )
+            for question in ("q1", "q2")
+        ]
+        assert await migrate(conn) == 10
+        for round_id in rounds:
+            await conn.execute(
+                "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, "
+                "week_key, month_key) VALUES ($1, $2, 'A', 't0', 'correct', 1, 1, 'w', 'm')",
+                round_id, user,
+            )  # fmt: skip
+        keys = await conn.fetchval("SELECT count(*) FROM pg_constraint WHERE conrelid = 'answers'::regclass "
+                                   "AND contype = 'f'")  # fmt: skip
+        assert keys == 0
+        await conn.execute("DELETE FROM rounds WHERE id = $1", rounds[0])
+        assert await conn.fetchval("SELECT array_agg(round_id) FROM answers") == [rounds[1]]
+        with pytest.raises(asyncpg.ForeignKeyViolationError, match="still has answers"):
+            await conn.execute("DELETE FROM users WHERE id = $1", user)
+        await conn.execute("DELETE FROM chats WHERE id = $1", chat)  # its rounds, and so their answers
+        assert await conn.fetchval("SELECT count(*) FROM answers") == 0
+        await conn.execute("DELETE FROM users WHERE id = $1", user)
+    finally:
+        await conn.close()

@@ -145,3 +145,34 @@ async def test_two_processes_storing_answers_of_the_same_people_keep_one_each(st
         assert await store.answer_count(rnd.id) == 20
     finally:
         await other.close()
+
+
+@pytest.mark.parametrize("practice", [False, True], ids=["daily", "practice"])
+async def test_one_refused_answer_in_a_batch_of_open_rounds_leaves_the_others_stored_once(storage, practice):
+    """A late answer, an unknown round and the same person twice, among good answers to open
+    first-answer rounds: each is told apart, the good ones are stored (and, graded on the spot,
+    scored) once."""
+    store = storage.store
+    chat, users = await _chat_and_users(store, 4)
+    kind, reveal = (
+        (RoundKind.PRACTICE, RevealPolicy.PRACTICE) if practice else (RoundKind.DAILY, RevealPolicy.ROUND)
+    )
+    rnd = await store.open_round(new_round(chat.id, kind=kind, reveal=reveal, minutes=10))
+    other = await store.open_round(new_round(chat.id, question="s-2", kind=kind, reveal=reveal))
+    outcomes = await store.record_answers([
+        answer(rnd.id, users[0], scored_now=practice),
+        answer(rnd.id, users[1], at=T0 + timedelta(minutes=20), scored_now=practice),
+        answer(other.id, users[2], scored_now=practice),
+        answer(other.id + 1000, users[3], scored_now=practice),
+        answer(other.id, users[2], "C", scored_now=practice),
+    ])  # fmt: skip
+    assert [o.status for o in outcomes] == [
+        AnswerStatus.ACCEPTED, AnswerStatus.CLOSED, AnswerStatus.ACCEPTED, AnswerStatus.UNKNOWN_ROUND,
+        AnswerStatus.DUPLICATE,
+    ]  # fmt: skip
+    assert await store.answer_count(rnd.id) == 1 and await store.answer_count(other.id) == 1
+    assert (await store.user_answer(other.id, users[2])).response == "B"
+    board = await store.top_scores(f"c:{chat.id}", "all", 5)
+    assert sorted((r.user_id, r.answers) for r in board) == (
+        [(users[0], 1), (users[2], 1)] if practice else []
+    )

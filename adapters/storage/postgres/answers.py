@@ -87,23 +87,27 @@ _INSERT_FIRST_SCORED = (
 )
 _INSERT_FIRST = f"WITH r AS ({_LOCK_ROUNDS}) {_FIRST_ROWS}"
 # The usual batch (every answer new, to open first-answer rounds, none twice) in one statement
-# that needs no transaction around it: all of it is inserted or, when any answer is not so
-# (`clean` is false), none; a plain INSERT, so an answer another process stores meanwhile fails the
-# statement (unique_violation) instead of being skipped. Either way the full path then decides.
-_CLEAN_BATCH = (
-    f"WITH r AS ({_LOCK_ROUNDS}), i AS MATERIALIZED (SELECT * FROM {_INCOMING}), "
-    "clean AS (SELECT count(*) FILTER (WHERE r.state = 'open' AND i.answered_at < r.closes_at "
-    "AND r.answer_policy = 'first' AND a.id IS NULL) = cardinality($1::bigint[]) "
-    "AND count(DISTINCT (i.round_id, i.user_id)) = cardinality($1::bigint[]) AS ok "
-    "FROM i LEFT JOIN r ON r.id = i.round_id "
-    "LEFT JOIN answers a ON a.round_id = i.round_id AND a.user_id = i.user_id), "
-    "inserted AS (INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, "
-    "points, week_key, month_key) SELECT i.round_id, i.user_id, i.response, i.answered_at, i.verdict, "
-    "i.fraction, i.points, i.week_key, i.month_key FROM i WHERE (SELECT ok FROM clean) ORDER BY i.seq "
-    "RETURNING id, round_id, user_id, verdict, points, answered_at, week_key, month_key)"
+# that needs no transaction around it: all of it is inserted, or none. Checking that first
+# (joining the stored answers, counting distinct pairs) cost the server more than the insert, so
+# the table's own constraints decide instead, and the statement fails whole: an answer stored
+# before, by another process meanwhile, or twice in the batch breaks UNIQUE (round_id, user_id);
+# an answer to a missing round or one that came too late gets a NULL round_id, which breaks NOT
+# NULL. A batch touching a closed or changeable round inserts nothing (checked once, on the
+# locked rounds), so the common refusals cost no failed statement. The full path then decides.
+_CLEAN_ROWS = (
+    "INSERT INTO answers (round_id, user_id, response, answered_at, verdict, fraction, points, week_key, "
+    "month_key) SELECT CASE WHEN r.state = 'open' AND i.answered_at < r.closes_at "
+    "AND r.answer_policy = 'first' THEN i.round_id END, i.user_id, i.response, i.answered_at, i.verdict, "
+    f"i.fraction, i.points, i.week_key, i.month_key FROM {_INCOMING} LEFT JOIN r ON r.id = i.round_id "
+    "WHERE NOT EXISTS (SELECT FROM r WHERE r.state != 'open' OR r.answer_policy != 'first') ORDER BY i.seq"
 )
-_ACCEPT_ALL = f"{_CLEAN_BATCH} SELECT id FROM inserted"
-_ACCEPT_ALL_SCORED = f"{_CLEAN_BATCH}, scored AS ({_SCORE_INSERTED}) SELECT id FROM inserted"
+_ACCEPT_ALL = f"WITH r AS ({_LOCK_ROUNDS}) {_CLEAN_ROWS}"
+_ACCEPT_ALL_SCORED = (
+    f"WITH r AS ({_LOCK_ROUNDS}), inserted AS ({_CLEAN_ROWS} RETURNING round_id, user_id, verdict, "
+    f"points, answered_at, week_key, month_key), scored AS ({_SCORE_INSERTED}) SELECT count(*) FROM inserted"
+)
+# The refusals of _ACCEPT_ALL that send a batch down the full path.
+NOT_ALL_NEW = (asyncpg.UniqueViolationError, asyncpg.NotNullViolationError)
 # ON CONFLICT DO UPDATE may touch a row once per statement: the last answer of the batch per
 # (round, user) is the one kept, as the sequence of updates would leave it.
 _INSERT_CHANGEABLE = (
@@ -140,9 +144,13 @@ def batch_columns(batch: Sequence[NewAnswer]) -> list[list[Any]]:
     ]
 
 
-def accept_all(batch: Sequence[NewAnswer]) -> str:
-    """The statement that stores a clean batch whole (see _CLEAN_BATCH), or nothing of it."""
-    return _ACCEPT_ALL_SCORED if any(a.scored_now for a in batch) else _ACCEPT_ALL
+async def accept_all(db: asyncpg.Pool, batch: Sequence[NewAnswer], columns: list[list[Any]]) -> int:
+    """Store a clean batch whole in one statement (see _CLEAN_ROWS), or none of it: the number
+    of answers stored. Raises one of NOT_ALL_NEW when the table refused one."""
+    if any(a.scored_now for a in batch):
+        return int(await db.fetchval(_ACCEPT_ALL_SCORED, *columns))
+    status: str = await db.execute(_ACCEPT_ALL, *columns)  # 'INSERT 0 <count>'
+    return int(status.rsplit(" ", 1)[-1])
 
 
 def all_accepted(batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:

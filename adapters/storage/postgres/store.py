@@ -23,6 +23,7 @@ import asyncpg
 from adapters.storage.postgres import reads
 from adapters.storage.postgres.answers import (
     APPLY_SCORES,
+    NOT_ALL_NEW,
     accept_all,
     all_accepted,
     batch_columns,
@@ -66,6 +67,14 @@ def affected(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
+async def keep_session(conn: asyncpg.Connection) -> None:
+    """Nothing to undo when the pool takes a connection back (asyncpg has already rolled back
+    an open transaction): the store leaves no session state behind (no LISTEN, which the
+    broadcast does on a connection of its own, no session settings, cursors or session-level
+    advisory locks). asyncpg's default reset is a round trip of four statements after every
+    statement run on the pool, before its result is handed back: one for every group commit."""
+
+
 class PostgresStore:
     def __init__(self, dsn: str, *, max_connections: int = 10) -> None:
         self.dsn = dsn
@@ -85,7 +94,11 @@ class PostgresStore:
         """Connect, and bring the schema up to date; a StoreOpenError says why not."""
         try:
             self._pool = await asyncpg.create_pool(
-                self.dsn, min_size=1, max_size=self.max_connections, server_settings={"jit": "off"}
+                self.dsn,
+                min_size=1,
+                max_size=self.max_connections,
+                server_settings={"jit": "off"},
+                reset=keep_session,
             )
             async with self._pool.acquire() as conn:
                 await migrate(conn)
@@ -365,10 +378,14 @@ class PostgresStore:
             # trips; any other batch (a duplicate, a late answer, a changeable round) is told
             # apart by the full path, in a transaction.
             try:
-                inserted = await self.all(accept_all(batch), *columns)
-            except asyncpg.UniqueViolationError:  # another process stored one of them meanwhile
-                inserted = []
-            if len(inserted) == len(batch):
+                stored = await accept_all(self.pool, batch, columns)
+            except NOT_ALL_NEW:
+                stored = 0
+            except Exception as exc:
+                if is_lost(exc):
+                    raise unavailable(exc) from exc
+                raise
+            if stored == len(batch):
                 return all_accepted(batch)
         async with self.transaction() as db:
             return await record_answers(db, batch, columns)
