@@ -16,9 +16,12 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
-from adapters.charts.matplotlib_charts import MatplotlibCharts
 from bot.study.charts import ChartData
+
+if TYPE_CHECKING:
+    from adapters.charts.matplotlib_charts import MatplotlibCharts
 
 _drawer: MatplotlibCharts | None = None  # in the child: one renderer, fonts loaded once
 
@@ -32,6 +35,9 @@ def _lower_priority() -> None:
 def _draw(data: ChartData) -> bytes:
     global _drawer
     if _drawer is None:
+        # Imported here, in the child only: matplotlib costs the bot's start-up 0.4 s otherwise.
+        from adapters.charts.matplotlib_charts import MatplotlibCharts
+
         _drawer = MatplotlibCharts()
     return _drawer.render(data)
 
