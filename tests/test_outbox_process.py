@@ -124,6 +124,10 @@ def first_reveal_refused(server: FakeTelegramServer, since: int, first_id: int, 
 
 
 def held_at_the_second(server: FakeTelegramServer, since: int, first_id: int, tmp_path: Path) -> bool:
+    return second_question_held(tmp_path)
+
+
+def second_question_held(tmp_path: Path) -> bool:
     """The second question asked in the storm and not posted: its round open, waiting behind the
     first one's reveal and standings (its timer to rebuild at start-up)."""
     with contextlib.closing(database(tmp_path)) as db:
@@ -165,8 +169,7 @@ async def test_killed_in_a_storm_while_a_daily_closes_and_a_contest_runs(
         # Still in the storm: the daily closes; the contest waits at its second question, which
         # nobody has seen yet (its time counts from its post); nothing delivered.
         await until(server, lambda: daily_closed(tmp_path), 60, storm_from, second_bot)
-        await until(server, lambda: held_at_the_second(server, storm_from, first_id, tmp_path), 30,
-                    storm_from, second_bot)  # fmt: skip
+        await until(server, lambda: second_question_held(tmp_path), 30, storm_from, second_bot)
         server.calm()
         await until(server, lambda: finished(tmp_path) and not owed(tmp_path), 90, storm_from, second_bot)
         assert await terminate(second_bot) == 0, second_bot.output
