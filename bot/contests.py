@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.clock import Clock
@@ -23,7 +24,7 @@ from bot.firings import AlreadyFired, Firings
 from bot.kahoot import PlayerState, score_question
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import AnswerStatus, ChatRef, RoundKind, RoundState
-from bot.messages import ContestStatusView, StandingRow, StandingsView, notice
+from bot.messages import ContestStatusView, QuestionView, StandingRow, StandingsView, notice
 from bot.model import Question, QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
@@ -37,6 +38,13 @@ CHOICE_TYPES = tuple(qtype for qtype in QuestionType if qtype.is_choice)
 QUESTIONS = range(1, 101)  # questions a contest may have
 SECONDS = range(1, 601)  # seconds a contest question may last
 STEP_SLACK = timedelta(seconds=2)  # the contest's own timer normally takes the step; the sweep after
+
+
+DUE_TOLERANCE = timedelta(seconds=0.5)  # a timer firing this early still counts as on time
+
+
+class _NotDue(Exception):
+    """The question's timer ends later than this close: roll its unit of work back."""
 
 
 def contest_job_id(contest_id: int) -> str:
@@ -79,6 +87,7 @@ class Contests:
         # answer, then a set operation per answer (re-reading every answer each time is quadratic).
         self._waiting: dict[int, set[int] | None] = {}
         quiz.answer_listeners.append((frozenset({RoundKind.CONTEST}), self._after_answer))
+        outbox.late_questions = self.deliver_late
 
     # ------------------------------------------------------------ commands
 
@@ -209,7 +218,10 @@ class Contests:
         await self.outbox.owe(chat, view, round_.id)
         return round_
 
-    async def _close(self, contest_id: int, position: int) -> None:
+    async def _close(self, contest_id: int, position: int, *, early: bool = False) -> None:
+        """Close the question (its time is over, or everyone answered it: `early`). A question
+        whose timer was restarted meanwhile (posted late, or still not posted) is left open, as
+        the database says: the timer at its later time closes it."""
         async with self._locks.hold(contest_id):
             contest = await self.store.get_contest(contest_id)
             if contest is None or contest.phase is not ContestPhase.QUESTION or contest.position != position:
@@ -218,6 +230,8 @@ class Contests:
             until = self.clock.now() + timedelta(seconds=contest.pause_seconds)
             try:
                 async with self.quiz.store.unit_of_work():  # claimed, scored, moved on, posts owed
+                    if not early and await self._not_due(contest):
+                        raise _NotDue
                     await self.firings.claim(f"contest:{contest.id}:close:{position}")
                     await self._score(contest, post=True)
                     if last:
@@ -229,9 +243,69 @@ class Contests:
                         )  # fmt: skip
             except AlreadyFired:
                 return  # another process closed it (or stopped the contest)
+            except _NotDue:
+                await self._hold_open(contest)
+                return
             if not last:
                 self._at(contest.id, until, lambda: self._ask(contest_id, position + 1))
         await self.outbox.drain(contest.chat_id)
+
+    async def _not_due(self, contest: Contest) -> bool:
+        """Read in the database, inside the closing's unit of work: the round's timer ends later
+        (another process restarted it), or its question was never posted."""
+        if contest.round_id is None:
+            return False
+        round_ = await self.quiz.store.get_round(contest.round_id)
+        if round_ is None or round_.state is not RoundState.OPEN:
+            return False
+        if round_.closes_at - self.clock.now() > DUE_TOLERANCE:
+            return True
+        return await self.outbox.posts.question_owed(round_.id)
+
+    async def _hold_open(self, contest: Contest) -> None:
+        """Keep a question open that is not due: its timer here set to the round's end, and a
+        question still not posted (a 429 storm, its chat's process killed) given its whole time
+        again, counted once more from its delivery when it goes out."""
+        assert contest.round_id is not None
+        round_ = await self.quiz.store.get_round(contest.round_id)
+        if round_ is None:
+            return
+        now = self.clock.now()
+        closes_at = round_.closes_at
+        if closes_at - now <= DUE_TOLERANCE:
+            closes_at = now + timedelta(seconds=contest.seconds)
+            await self._restart(contest, round_.id, now, closes_at)
+            log.info("contest %s: question %d not posted yet, waiting", contest.id, contest.position + 1)
+        else:
+            self._at(contest.id, closes_at, functools.partial(self._close, contest.id, contest.position))
+
+    async def _restart(
+        self, contest: Contest, round_id: int, opened_at: datetime, closes_at: datetime
+    ) -> None:
+        """Give the contest's open question a fresh timer: in the database (every process's
+        timer and sweep read it there) and here."""
+        await self.quiz.restart_round(round_id, opened_at, closes_at)
+        await self.store.set_contest_phase(
+            contest.id, position=contest.position, phase=ContestPhase.QUESTION, phase_until=closes_at,
+            round_id=round_id, now=opened_at,
+        )  # fmt: skip
+        self._at(contest.id, closes_at, functools.partial(self._close, contest.id, contest.position))
+
+    async def deliver_late(self, view: QuestionView, now: datetime) -> QuestionView | None:
+        """The outbox is posting a contest question late (a 429 storm, or its chat's process
+        was killed and another took it over): its time counts from now, the delivery. None: its
+        round is over, nothing to post (its closing owes the reveal)."""
+        round_ = await self.quiz.store.get_round(view.round_id)
+        if round_ is None or round_.state is not RoundState.OPEN or round_.contest_id is None:
+            return None
+        async with self._locks.hold(round_.contest_id):
+            contest = await self.store.get_contest(round_.contest_id)
+            if contest is None or contest.phase is not ContestPhase.QUESTION or contest.round_id != round_.id:
+                return None
+            closes_at = now + timedelta(seconds=contest.seconds)
+            await self._restart(contest, round_.id, now, closes_at)
+        log.info("contest %s: question %d posted late, timer restarted", contest.id, contest.position + 1)
+        return replace(view, opened_at=now, closes_at=closes_at)
 
     async def _score(self, contest: Contest, *, post: bool) -> None:
         """Close the current question's round, score it once, post the reveal and standings."""
@@ -340,7 +414,7 @@ class Contests:
         if not waiting:
             contest = await self.store.get_contest(round_.contest_id)
             if contest and contest.phase is ContestPhase.QUESTION and contest.round_id == round_.id:
-                await self._close(contest.id, contest.position)
+                await self._close(contest.id, contest.position, early=True)
 
     # ------------------------------------------------------------ other processes
 

@@ -6,7 +6,9 @@ per chat, so the reveal of question 3 always precedes question 4. A post the pla
 retry later (429, an outage) stays owed and is retried with backoff, honouring Retry-After, for
 as long as it takes, and after a restart (`resume()`). It is dropped only when the platform
 says the chat is gone (the chat is then paused) or refuses the post for good; a question whose
-round closed before it went out is replaced by its reveal (the closing drops it).
+round closed before it went out is replaced by its reveal (the closing drops it). A contest
+question that goes out late (a 429 storm, its chat's process killed) gets its time from its delivery
+(`late_questions`, the contests' hook): its round stays open while it is owed.
 
 Delivery is at least once, not exactly once. A post is marked delivered (`post_delivered`,
 with a question's message ref, in one commit) only after the platform accepted it; a crash
@@ -42,7 +44,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.keyed_locks import KeyedLocks
-from bot.kinds import ChatRef
+from bot.kinds import ChatRef, RoundKind
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
 from bot.metrics import NO_METRICS, Metrics
 from bot.ports import (
@@ -64,6 +66,8 @@ RESUMERS = 64  # chats resumed at once after a restart
 LEASE_SECONDS = 15.0  # a chat's delivery lease; renewed well within it while its process lives
 SWEEP_AGE = 5.0  # a post owed this long that nobody delivers is picked up by the sweep
 SWEEP_CHATS = 256  # chats taken over per sweep
+# A contest question posted later than this after its round opened gets its time from its delivery.
+LATE_QUESTION = timedelta(seconds=2)
 
 
 class Pacer:
@@ -163,6 +167,11 @@ class ChatsAndRounds(Protocol):
     async def get_round(self, round_id: int) -> Round | None: ...
 
 
+# The contests' hook for a contest question posted late: the view with its restarted timer, or
+# None when its round is over (nothing to post).
+LateQuestions = Callable[[QuestionView, datetime], Awaitable[QuestionView | None]]
+
+
 class Clock(Protocol):
     def now(self) -> datetime: ...
 
@@ -214,6 +223,7 @@ class Outbox:
         self.lease = timedelta(seconds=lease_seconds)
         self._processes = 1
         self._parked: set[int] = set()  # chats on a platform this process does not run
+        self.late_questions: LateQuestions | None = None
 
     def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
         self.ports[str(port.platform)] = port
@@ -327,6 +337,14 @@ class Outbox:
             chat = replace(chat, ref=replace(chat.ref, chat_key=self._moved[chat.id]))
         await self.pacers[platform].acquire(chat.ref.chat_key)
         self.metrics.post_paced(platform)
+        if isinstance(view, QuestionView) and view.kind is RoundKind.CONTEST and self.late_questions:
+            now = self.clock.now()
+            if now - view.opened_at > LATE_QUESTION:
+                late = await self.late_questions(view, now)
+                if late is None:  # its round is over: its closing owes the reveal
+                    await self.posts.post_delivered(post.id)
+                    return None
+                view = late
         try:
             if self.pin_while_sending:
                 # The transaction is open before the send, so only its commit separates the

@@ -275,6 +275,10 @@ class OutboxStore(UnitOfWork, Protocol):
         """Forget a round's question still owed (its time is over: the reveal replaces it)."""
         ...
 
+    async def question_owed(self, round_id: int) -> bool:
+        """Whether the round's question is still owed (not yet posted)."""
+        ...
+
     async def pending_posts(self) -> list[PendingPost]:
         """Every post still owed, by chat and age."""
         ...

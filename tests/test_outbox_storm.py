@@ -1,6 +1,7 @@
 """A long 429 storm on every post and edit while a daily closes and a contest runs: afterwards
-every reveal, contest step and standing is posted, in order, once, and no question keeps its
-buttons (python-telegram-bot against the fake Telegram server)."""
+every reveal, contest step and standing is posted, in order, once, no question keeps its buttons,
+and a contest question held back by the storm is posted and gets its whole time from its post
+(python-telegram-bot against the fake Telegram server)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 
 from bot.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
+from tests.fakes.telegram_model import FakeUser
 from tests.test_telegram_harness import (
     BOSS,
     GROUP,
@@ -18,6 +20,7 @@ from tests.test_telegram_harness import (
 
 POSTS_AND_EDITS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 REVEAL = "<b>" + t("en", "reveal.title")
+PLAYER = FakeUser(20, "Player", "player", "en")
 
 
 def kind_of(text: str) -> str:
@@ -42,15 +45,28 @@ async def test_a_three_minute_storm_loses_nothing_and_keeps_the_order(tg: Telegr
     storm_from = len(server.log)
 
     server.storm(*POSTS_AND_EDITS, retry_after=1)
-    for _ in range(18):  # three minutes of contest time: every question closes, the daily too
+    for _ in range(18):  # three minutes: the first question and the daily close
         await tg.advance(10)
     failed = [e for e in server.log[storm_from:] if e.status == 429]
     assert failed, "the storm hit nothing"
     owed = await app.storage.outbox.pending_posts()  # what an operator's `studybot outbox` lists
-    assert [p.what for p in owed] == [
-        "reveal", "standings", "reveal", "standings", "reveal", "standings", "standings", "reveal",
-    ]  # fmt: skip
+    # The second question, never posted, waits with its round open: its time counts from its post.
+    assert [p.what for p in owed] == ["reveal", "standings", "question", "reveal"]
     server.calm()
+    async with asyncio.timeout(30):
+        await app.outbox.settled()
+    assert await app.storage.outbox.pending_posts() == []
+    [second] = [
+        m for m in server.messages_in(GROUP.id)
+        if m.message_id not in (daily.message_id, first.message_id) and _is_question(m.text)
+    ]  # fmt: skip
+    # Answered 15 s after it was posted (minutes after it was asked): still open, and scored
+    # by the time since its post, Kahoot's way: round(1000 × (1 − 15/20/2)) = 625.
+    await tg.advance(15)
+    choice = next(d for d in second.callback_data if d.startswith("a1:"))
+    await tg.click(GROUP, PLAYER, second.message_id, choice)
+    for _ in range(8):  # the second question's end, the pause, the third question
+        await tg.advance(10)
     async with asyncio.timeout(30):
         await app.outbox.settled()
     assert await app.storage.outbox.pending_posts() == []
@@ -59,15 +75,17 @@ async def test_a_three_minute_storm_loses_nothing_and_keeps_the_order(tg: Telegr
         e for e in server.log[storm_from:] if e.ok and e.method in ("sendMessage", "editMessageText")
     ]
     kinds = [kind_of(e.params["text"]) for e in delivered if kind_of(e.params["text"]) != "other"]
-    # Each contest step once, in order, then the daily's reveal (its deadline came last).
+    # Each contest step once, in order; the daily's reveal (owed after the second question).
     assert kinds == [
-        "reveal", "standings 1", "reveal", "standings 2", "reveal", "standings 3", "final", "reveal",
+        "reveal", "standings 1", "reveal", "reveal", "standings 2", "reveal", "standings 3", "final",
     ]  # fmt: skip
     edits = [e.params["message_id"] for e in delivered if e.method == "editMessageText"]
-    assert first.message_id in edits and daily.message_id in edits
-    # No question posted late: a question whose time is over is replaced by its reveal.
-    assert not [e for e in delivered if _is_question(e.params["text"])]
-    for message in (daily, first):
+    assert first.message_id in edits and daily.message_id in edits and second.message_id in edits
+    # The questions posted after the storm: the second (late, given its whole time) and the third.
+    assert len([e for e in delivered if e.method == "sendMessage" and _is_question(e.params["text"])]) == 2
+    standings = [e.params["text"] for e in delivered if kind_of(e.params["text"]) == "standings 2"]
+    assert f"{PLAYER.first_name} — 625" in standings[0], standings  # the seeded first choice is right
+    for message in (daily, first, second):
         shown = next(m for m in server.messages_in(GROUP.id) if m.message_id == message.message_id)
         assert shown.text.startswith(t("en", "reveal.title"))
         assert [b["text"] for b in shown.buttons] == ["☆ Star"]  # no answer buttons, only the ☆

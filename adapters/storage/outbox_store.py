@@ -72,6 +72,13 @@ class SqliteOutboxStore:
             )
         return cursor.rowcount
 
+    async def question_owed(self, round_id: int) -> bool:
+        row = await self.store.one(
+            "SELECT 1 FROM outbox WHERE round_id = ? AND what = 'question' LIMIT 1",
+            (round_id,),
+        )
+        return row is not None
+
     async def pending_posts(self) -> list[PendingPost]:
         rows = await self.store.all(f"SELECT {COLUMNS} FROM outbox ORDER BY chat_id, id")
         return [post_from_row(r) for r in rows]

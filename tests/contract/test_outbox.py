@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.kinds import RoundKind
-from bot.messages import RevealView, StandingRow, StandingsView, notice
+from bot.kinds import AnswerPolicy, InputKind, RevealPolicy, RoundKind
+from bot.messages import QuestionView, RevealView, StandingRow, StandingsView, notice
 from bot.model import QuestionType
 from tests.contract.helpers import SETTINGS, T0, chat_ref, new_round
 
@@ -66,3 +66,23 @@ async def test_a_rolled_back_unit_owes_nothing_and_drops_are_counted(storage):
     assert await storage.outbox.pending_chats() == []
     assert await storage.outbox.pending_count() == 0
     await storage.ping()  # the database answers
+
+
+async def test_a_question_is_owed_until_delivered_or_dropped(storage):
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    round_ = await storage.store.open_round(new_round(chat.id, kind=RoundKind.CONTEST))
+    question = QuestionView(
+        round_.id, chat.id, RoundKind.CONTEST, QuestionType.SINGLE, InputKind.CHOOSE_ONE, 1, "stem", (),
+        1.0, T0, T0 + timedelta(seconds=20), RevealPolicy.ROUND, AnswerPolicy.FIRST, "en", "UTC",
+    )  # fmt: skip
+    assert not await storage.outbox.question_owed(round_.id)
+    await storage.outbox.add_post(chat.id, reveal(round_.id, chat.id), round_.id, T0)
+    assert not await storage.outbox.question_owed(round_.id)  # a reveal is not a question
+    await storage.outbox.add_post(chat.id, question, round_.id, T0)
+    assert await storage.outbox.question_owed(round_.id)
+    post = await storage.outbox.next_post(chat.id)
+    await storage.outbox.post_delivered(post.id)  # the reveal, first in line
+    assert await storage.outbox.question_owed(round_.id)
+    post = await storage.outbox.next_post(chat.id)
+    await storage.outbox.post_delivered(post.id)
+    assert not await storage.outbox.question_owed(round_.id)
