@@ -41,8 +41,10 @@ class SpacedRepetition:
         if card.last_review is not None and when < card.last_review:
             return card  # an older answer processed late changes nothing already reviewed after it
         last = card.last_review.astimezone(UTC) if card.last_review else None
+        # card_id given: without one fsrs.Card stamps the clock and time.sleep()s 1 ms so the
+        # next id differs, which stalled the event loop 1 ms for every answer. The id is unused.
         state = fsrs.Card(
-            state=fsrs.State(card.state), step=card.step, stability=card.stability,
+            card_id=0, state=fsrs.State(card.state), step=card.step, stability=card.stability,
             difficulty=card.difficulty, due=card.due.astimezone(UTC), last_review=last,
         )  # fmt: skip
         rated = rating(answer, self.slow_seconds)
