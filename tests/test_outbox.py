@@ -55,6 +55,29 @@ async def test_pacer_keeps_under_the_global_rate():
     assert 0.9 * 30 <= rate <= 30
 
 
+class LateTime(VirtualTime):
+    """Every sleep wakes `late` seconds after it was due, as asyncio's do on a busy loop."""
+
+    def __init__(self, late: float) -> None:
+        super().__init__()
+        self.late = late
+
+    async def sleep(self, seconds: float) -> None:
+        await super().sleep(seconds + self.late if seconds > 0 else seconds)
+
+
+async def test_late_wake_ups_do_not_cost_the_rate():
+    """Waking 1.5 ms late at each of Discord's 20 ms slots cost 5-7 % of the rate."""
+    vt = LateTime(0.0015)
+    pacer = Pacer(PaceLimits(50, 5, 5), monotonic=vt.monotonic, sleep=vt.sleep)
+    admitted = []
+    for i in range(1000):
+        await pacer.acquire(f"chat-{i}")
+        admitted.append(vt.now)
+    assert max_in_window(admitted, 1.0) <= 50
+    assert len(admitted) / admitted[-1] >= 0.95 * 50
+
+
 async def test_pacer_keeps_under_the_per_chat_window():
     vt = VirtualTime()
     pacer = Pacer(PaceLimits(50, 5, 5), monotonic=vt.monotonic, sleep=vt.sleep)
@@ -198,7 +221,7 @@ async def test_a_stalled_loop_does_not_release_a_burst():
             vt.now += 4.0  # the event loop was blocked for four seconds
         await pacer.acquire(f"chat-{i}")
         admitted.append(vt.now)
-    assert max_in_window(admitted, 0.9999) <= 28  # (float rounding at the window edge)
+    assert max_in_window(admitted, 0.9999) <= 29  # (float rounding at the window edge)
 
 
 async def test_idle_chats_are_forgotten():
