@@ -240,8 +240,8 @@ class Application:
 
     async def _start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
-        return Reply(WelcomeView(t(language, "tg.welcome", title=bank.title, count=len(bank.questions)),
-                                 language), language)  # fmt: skip
+        text = t(language, "tg.welcome", title=bank_text(language, bank.title), count=len(bank.questions))
+        return Reply(WelcomeView(text, language), language)
 
     async def _help(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(self.help_view(caller, language), language)
