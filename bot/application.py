@@ -51,6 +51,9 @@ class Caller:
     # The caller's own language (a Discord client's locale), for replies only they see; None:
     # the chat's. Public replies always speak the chat's language.
     language: str | None = None
+    # The platform's reference to the message that ran the command, where there is one (a
+    # Telegram message; not a Discord slash command): what a later notice may answer.
+    message_ref: str | None = None
 
     @property
     def private(self) -> bool:

@@ -182,7 +182,8 @@ async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
     )
     assert done == "Report #1 resolved; the reporter was told."
     told = app.port.of("notice")[-1]
-    assert told.key == "report.resolved" and dict(told.params)["note"] == "fixed in the bank"
+    assert told.key == "report.resolved_named" and dict(told.params)["note"] == "fixed in the bank"
+    assert dict(told.params)["name"] == "Bob"
     again = render_reply(await ask(app, "/reports dismiss 1", Caller(GROUP, ANN, admin=True)))
     assert again == "There is no open report #1."
 

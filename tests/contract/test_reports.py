@@ -63,6 +63,8 @@ async def test_open_reports_of_the_banks_one_looks_after_come_from_any_chat_and_
     assert [r.id for r in await reports.open_reports(of_banks=["mine", "third"])] == [on_mine]
     both = await reports.open_reports(chat_id=group.id, of_banks=["mine"])
     assert [r.id for r in both] == [on_mine, in_group]
-    assert [r.id for r in await reports.open_reports("other", chat_id=group.id, of_banks=["mine"])] == [in_group]
+    assert [r.id for r in await reports.open_reports("other", chat_id=group.id, of_banks=["mine"])] == [
+        in_group
+    ]
     assert (await reports.get_report(on_mine)).message_ref == "p:17"
     assert (await reports.get_report(on_other)).message_ref is None
