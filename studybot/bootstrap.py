@@ -278,7 +278,8 @@ async def bootstrap(
     charts = ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
-    owners = BankOwners(quiz, config.admins, uploads)
+    # The console's one user is whoever runs the bot: an operator of the configured banks.
+    owners = BankOwners(quiz, config.admins, uploads, local=frozenset({"console"}))
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders,
                           owners)  # fmt: skip
     await uploads.load()  # the banks groups uploaded, beside the configured ones

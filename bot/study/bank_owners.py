@@ -10,6 +10,8 @@
   (the platforms do not list a chat's admins to a bot that is not asked, so the uploader is the
   admin a notice can name).
 
+On the console the person at the terminal runs the bot, and is its operator.
+
 A reporter is never the owner of a bank by reporting in their own private chat (where every
 person is that chat's admin): only the owners above see and close reports from other chats.
 """
@@ -35,11 +37,19 @@ class Person:
 
 
 class BankOwners:
-    def __init__(self, quiz: Quiz, operators: tuple[tuple[str, str], ...] = (),
-                 uploads: BankUploads | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        quiz: Quiz,
+        operators: tuple[tuple[str, str], ...] = (),
+        uploads: BankUploads | None = None,
+        *,
+        local: frozenset[str] = frozenset(),
+    ) -> None:
         self.quiz = quiz
         self.operators = frozenset(Person(p, k) for p, k in operators)
         self.uploads = uploads
+        # Platforms whose one user is whoever runs the bot (the console): an operator there.
+        self.local = local
 
     def notified(self, bank_id: str) -> tuple[Person, ...]:
         """Who gets a private notice of a report on the bank: its uploader, or the operators."""
@@ -58,7 +68,7 @@ class BankOwners:
         banks: set[str] = set()
         person = Person(str(caller.user.platform), caller.user.user_key) if caller.user is not None else None
         if caller.private and person is not None:
-            if person in self.operators:
+            if person in self.operators or person.platform in self.local:
                 banks |= {bank_id for bank_id in self.quiz.banks if bank_id not in uploaded}
             banks |= {b.id for b in uploaded.values() if Person(b.platform, b.uploader_key or "") == person}
         if caller.admin or caller.private:
