@@ -37,9 +37,13 @@ def test_no_guide_says_start_up_failures_are_tracebacks_or_show_the_token(name: 
     [("telegram.md", "Telegram", "TELEGRAM_TOKEN", "TELEGRAM_API_BASE"),
      ("discord.md", "Discord", "DISCORD_TOKEN", "DISCORD_API_BASE")],
 )  # fmt: skip
-def test_the_platform_guides_quote_the_start_up_lines(name: str, platform: str, variable: str, api: str) -> None:
+def test_the_platform_guides_quote_the_start_up_lines(
+    name: str, platform: str, variable: str, api: str
+) -> None:
     text = guide(name)
-    assert sentence("startup.token_rejected", platform=platform, variable=variable, detail="", where="") in text
+    assert (
+        sentence("startup.token_rejected", platform=platform, variable=variable, detail="", where="") in text
+    )
     assert f"studybot: cannot reach {platform} at " in text and api in text
 
 

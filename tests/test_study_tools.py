@@ -173,7 +173,8 @@ async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
     # person is that chat's admin, not the bank's; the console's user runs the bot and sees them.
     elsewhere = Caller(ChatRef(Platform.CONSOLE, "-30", ChatKind.GROUP, title="other"), ANN, admin=True)
     assert render_reply(await ask(app, "/reports", elsewhere)) == "No open reports."
-    someone = Caller(ChatRef(Platform.TELEGRAM, "12", ChatKind.PRIVATE), UserRef(Platform.TELEGRAM, "12", "Cy"))
+    cy = UserRef(Platform.TELEGRAM, "12", "Cy")
+    someone = Caller(ChatRef(Platform.TELEGRAM, "12", ChatKind.PRIVATE), cy)
     assert render_reply(await ask(app, "/reports", someone)) == "No open reports."
     assert "the answer should be B" in render_reply(await ask(app, "/reports", ME))
     refused = render_reply(await ask(app, "/reports resolve 1 not mine", elsewhere))
