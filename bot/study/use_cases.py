@@ -450,7 +450,8 @@ class StudyUseCases:
         user = self._user(caller)
         user_id = await self.quiz.user_id(user)
         chat = await self.quiz.chat(caller.chat)
-        target = await self._reported(user_id, chat, self._number(parsed))
+        given = self._number(parsed)
+        target = await self._reported(user_id, chat, given)
         if target is None or target[0] not in self.quiz.banks:
             raise QuizError("report.no_question")
         bank = self.quiz.banks[target[0]]
@@ -461,7 +462,9 @@ class StudyUseCases:
                    question_hash=question_hash(item), message_ref=caller.message_ref)
         )  # fmt: skip
         await self._tell_owners(bank, item.number, report_id, user, chat, text)
-        return Reply(TextView(t(language, "report.thanks", id=report_id, number=item.number)), language)
+        # The number as the reporter gave it (a mock's item number), else the bank's.
+        shown = given if given is not None else item.number
+        return Reply(TextView(t(language, "report.thanks", id=report_id, number=shown)), language)
 
     async def _reported(self, user_id: int, chat: Chat, number: int | None) -> tuple[str, str] | None:
         """(bank id, question id) a report is about: item `number` when given (refused when there
