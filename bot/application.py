@@ -51,6 +51,9 @@ class Caller:
     # The caller's own language (a Discord client's locale), for replies only they see; None:
     # the chat's. Public replies always speak the chat's language.
     language: str | None = None
+    # The platform's reference to the message that ran the command, where there is one (a
+    # Telegram message; not a Discord slash command): what a later notice may answer.
+    message_ref: str | None = None
 
     @property
     def private(self) -> bool:
@@ -240,8 +243,8 @@ class Application:
 
     async def _start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
-        return Reply(WelcomeView(t(language, "tg.welcome", title=bank.title, count=len(bank.questions)),
-                                 language), language)  # fmt: skip
+        text = t(language, "tg.welcome", title=bank_text(language, bank.title), count=len(bank.questions))
+        return Reply(WelcomeView(text, language), language)
 
     async def _help(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(self.help_view(caller, language), language)

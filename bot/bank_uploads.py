@@ -101,6 +101,7 @@ class BankUploads:
         self.pending_for = timedelta(minutes=pending_minutes)
         self._owners: dict[str, tuple[str, str]] = {}  # uploaded bank id → its owner
         self._names: dict[str, str] = {}  # uploaded bank id → its short name
+        self.uploaded: dict[str, StoredBank] = {}  # uploaded bank id → its record (without its data)
         self._pending: dict[tuple[str, str], _Pending] = {}
         self.broadcast: Broadcast | None = None
 
@@ -131,6 +132,7 @@ class BankUploads:
         self.quiz.banks[stored.id] = bank
         self._owners[stored.id] = (stored.platform, stored.owner_key)
         self._names[stored.id] = stored.name
+        self.uploaded[stored.id] = replace(stored, data="")  # who uploaded it, where (bank_owners.py)
 
     def visible(self, chat: ChatRef) -> list[tuple[str, Bank]]:
         """(name, bank) of the banks the chat may use: configured ones, then its own uploads."""
@@ -171,7 +173,8 @@ class BankUploads:
         stored = StoredBank(
             id=new_id, platform=owner[0], owner_key=owner[1], name=name, title=bank.title,
             version=imported.version, questions=len(bank.questions), data="",
-            uploaded_at=self.quiz.clock.now(), uploaded_by=user_id,
+            uploaded_at=self.quiz.clock.now(), uploaded_by=user_id, uploaded_in=caller.chat.chat_key,
+            uploader_key=caller.user.user_key if caller.user is not None else None,
         )  # fmt: skip
         expires = self.quiz.clock.now() + self.pending_for
         self._pending[(str(caller.chat.platform), caller.chat.chat_key)] = _Pending(stored, bank, expires)

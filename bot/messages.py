@@ -237,6 +237,8 @@ class Notice:
     key: str
     language: str
     params: tuple[tuple[str, object], ...] = ()
+    # The message this notice answers (Caller.message_ref), where the platform can reply to it.
+    reply_to: str | None = None
 
     def param_dict(self) -> dict[str, object]:
         return dict(self.params)

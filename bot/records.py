@@ -204,3 +204,7 @@ class StoredBank:
     data: str
     uploaded_at: datetime
     uploaded_by: int | None = None
+    # Who looks after it (bot/study/bank_owners.py): the chat it was uploaded in (its key on the
+    # platform) and the uploader's platform user key, who is sent its reports; None: older rows.
+    uploaded_in: str | None = None
+    uploader_key: str | None = None

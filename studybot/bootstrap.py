@@ -37,6 +37,7 @@ from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
 from bot.quiz import CoreSettings, Quiz
+from bot.study.bank_owners import BankOwners
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.reminders import ReviewReminders
@@ -276,8 +277,11 @@ async def bootstrap(
     mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast)
     charts = ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
-    study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
+    # The console's one user is whoever runs the bot: an operator of the configured banks.
+    owners = BankOwners(quiz, config.admins, uploads, local=frozenset({"console"}))
+    study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders,
+                          owners)  # fmt: skip
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     application = Application(quiz, dailies, contests, study=study, uploads=uploads)

@@ -37,7 +37,7 @@ from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSetti
 
 from bot.clock import zone
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
-from bot.kinds import AnswerPolicy, RevealPolicy
+from bot.kinds import AnswerPolicy, Platform, RevealPolicy
 from studybot.shards import ShardSpec, parse_shards
 
 
@@ -137,6 +137,35 @@ def _shards(value: Any, info: ValidationInfo) -> ShardSpec | None:
         raise _localized(info.data.get("language"), "config.discord_shards", value=str(value)) from None
 
 
+def _admins(value: Any, info: ValidationInfo) -> tuple[tuple[str, str], ...]:
+    """`admins:` — the operators who look after the configured banks (their error reports), as
+    a mapping of platform to user ids: `telegram: [123456789]`, `discord: ["80351110224678912"]`.
+    Read as (platform, user id) pairs; Telegram and Discord ids are whole numbers."""
+    if value is None:
+        return ()
+    if isinstance(value, tuple) and all(isinstance(p, tuple) for p in value):
+        return value  # already read (a Config built from another)
+    language = info.data.get("language")
+    if not isinstance(value, Mapping):
+        raise _localized(language, "config.admins_bad", value=_short(value))
+    pairs: list[tuple[str, str]] = []
+    for platform, ids in value.items():
+        if platform not in PLATFORMS:
+            raise _localized(language, "config.admins_platform", platform=_short(platform),
+                             platforms=", ".join(PLATFORMS))  # fmt: skip
+        for user in ids if isinstance(ids, list | tuple) else [ids]:
+            text = str(user).strip() if isinstance(user, int | str) and not isinstance(user, bool) else ""
+            if not text or (platform != "console" and not text.isdigit()):
+                raise _localized(language, "config.admins_id", platform=platform, value=_short(user))
+            pairs.append((str(platform), text))
+    return tuple(dict.fromkeys(pairs))
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 WEBHOOK_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")  # what Telegram's setWebhook accepts
 
 
@@ -156,6 +185,7 @@ def _one_of(choices: Any) -> str:
 
 
 POSITIVE = "a positive number"
+PLATFORMS = tuple(str(p) for p in (Platform.TELEGRAM, Platform.DISCORD, Platform.CONSOLE))
 _SECTION = ConfigDict(frozen=True, extra="forbid")
 
 
@@ -213,6 +243,9 @@ class Config(BaseModel):
     bank_paths: tuple[FilePath, ...] = Field((), description="a list of paths to bank files or folders")
     upload_max_mb: Positive = Field(5.0, description="a positive number of megabytes")
     language: Literal[LANGUAGES] = Field("zh-CN", description=_one_of(LANGUAGES))  # type: ignore[valid-type]
+    admins: Annotated[tuple[tuple[str, str], ...], PlainValidator(_admins)] = Field(
+        (), description="a mapping of platform (telegram, discord, console) to a list of user ids"
+    )
     timezone: Annotated[str, AfterValidator(_timezone)] = Field(
         "Asia/Shanghai", description="an IANA timezone such as Asia/Shanghai or America/New_York"
     )

@@ -121,3 +121,29 @@ def test_the_health_port_from_the_environment_wins_over_the_shared_file(tmp_path
     assert load_config(None, env={}).http_port is None  # off unless asked for
     with pytest.raises(ConfigError, match="http_port = 'x' is not allowed; expected a port number"):
         load_config(None, env={"STUDYBOT_HTTP_PORT": "x"})
+
+
+def test_admins_name_the_operators_per_platform(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text('admins:\n  telegram: [123456789, "987"]\n  discord: ["80351110224678912"]\n')
+    config = load_config(path, env={})
+    assert config.admins == (("telegram", "123456789"), ("telegram", "987"), ("discord", "80351110224678912"))
+    assert load_config(None, env={}).admins == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("admins: [123]\n", "admins = [123]"),
+        ("admins: {telegarm: [1]}\n", "'telegarm'"),
+        ("admins: {telegram: [alice]}\n", "'alice'"),
+        ("admins: {discord: [12.5]}\n", "12.5"),
+    ],
+)
+def test_bad_admins_are_one_clear_line(tmp_path, text, named):
+    path = tmp_path / "c.yaml"
+    path.write_text("language: en\n" + text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path, env={})
+    message = str(err.value)
+    assert named in message and "admins" in message and "\n" not in message, message

@@ -249,3 +249,15 @@ async def test_piped_input_still_runs_the_console_and_says_why(tmp_path: Path) -
 def test_the_catalog_has_every_start_up_sentence_in_both_languages() -> None:
     for key in ("startup.data_unwritable", "startup.disk_full", "startup.db_damaged", "startup.no_token"):
         assert t("zh-CN", key, path="p", detail="d") != t("en", key, path="p", detail="d")
+
+
+
+
+async def test_a_bad_admins_list_is_one_line_and_a_non_zero_exit(tmp_path: Path) -> None:
+    path = tmp_path / "admins.yaml"
+    path.write_text("admins:\n  telegram: [alice]\n")  # a name, not Telegram's numeric user id
+    done = await console(tmp_path, "--config", str(path))
+    assert done.code != 0
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "admins" in lines[0] and "'alice'" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout.strip()

@@ -189,6 +189,30 @@ async def test_a_report_reaches_the_server_admin_and_the_reporter_hears_back(har
     assert "#1" in listed and "bob" in listed and "option D should read 4" in listed
     resolved = await alice.say("reports", {"id": 1, "note": "fixed in the bank"}, sub="resolve")
     assert resolved == t("en", "reports.resolved", id=1)
-    told = t("en", "report.resolved", id=1, number=1, note="fixed in the bank")
+    told = t("en", "report.resolved_named", name="bob", id=1, number=1, note="fixed in the bank")
     assert await h.server.wait_for(lambda: bob.posted(told), what="the reporter told")  # where they reported
     assert await alice.say("reports", sub="list") == t("en", "reports.none")
+
+
+async def test_a_report_reaches_the_operator_in_a_dm_and_their_reports_from_there(harness: Harness) -> None:
+    """The operator the config names (`admins: {discord: [id]}`) looks after the configured banks:
+    a report filed in any server channel reaches them in a DM the bot opens, and they list and
+    resolve it from that DM; the reporter is told in the channel they reported in, by name."""
+    h = harness
+    operator = h.server.add_user("olga")
+    await h.start(admins={"discord": [str(operator.id)]})
+    bob = Seat(h, h.general, h.world.student)
+    await bob.question("quiz", {"type": "single"})
+    assert await bob.say("report", {"number": 2, "text": "C is prime too?"}) == t(
+        "en", "report.thanks", id=1, number=2
+    )
+    dm_channel, dm_member = h.server.dm(operator)
+    dm = Seat(h, dm_channel, dm_member)
+    told = await h.server.wait_for(lambda: dm.posted("#1"), what="the operator's DM")
+    assert "C is prime too?" in told.content and "bob" in told.content, told.content
+    listed = await dm.say("reports", sub="list")
+    assert "#1" in listed and "C is prime too?" in listed
+    resolved = await dm.say("reports", {"id": 1, "note": "4 is not prime"}, sub="dismiss")
+    assert resolved == t("en", "reports.dismissed", id=1)
+    answer = t("en", "report.dismissed_named", name="bob", id=1, number=2, note="4 is not prime")
+    assert await h.server.wait_for(lambda: bob.posted(answer), what="the reporter told")

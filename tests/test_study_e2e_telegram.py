@@ -146,5 +146,6 @@ async def test_mistakes_review_stats_and_a_report_answered(tg: TelegramHarness) 
     assert "#1" in listed["text"] and "Bob" in listed["text"] and "选项 D 应该是 4" in listed["text"]
     server.user_message(GROUP, BOSS, "/reports resolve 1 已改正题库")
     await notice(tg, GROUP.id, t(lang, "reports.resolved", id=1))  # the admin's answer
-    await notice(tg, GROUP.id, t(lang, "report.resolved", id=1, number=1, note="已改正题库"))  # Bob's
+    await notice(tg, GROUP.id, t(lang, "report.resolved_named", name="Bob", id=1, number=1,
+                                 note="已改正题库"))  # Bob's, named
     assert (await tg.say(GROUP, BOSS, "/reports"))["text"] == t(lang, "reports.none")

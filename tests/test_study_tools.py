@@ -169,10 +169,14 @@ async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
     thanks = render_reply(await ask(app, "/纠错 the answer should be B", in_group))
     assert thanks.startswith("Thank you! Report #1")
     assert "Only admins" in render_reply(await ask(app, "/reports", Caller(GROUP, BOB)))
-    # Admins see the reports of their own chat only: not another group's, not a private chat's.
+    # Admins see the reports of their own chat only: not another group's; in a private chat a
+    # person is that chat's admin, not the bank's; the console's user runs the bot and sees them.
     elsewhere = Caller(ChatRef(Platform.CONSOLE, "-30", ChatKind.GROUP, title="other"), ANN, admin=True)
     assert render_reply(await ask(app, "/reports", elsewhere)) == "No open reports."
-    assert render_reply(await ask(app, "/reports", ME)) == "No open reports."
+    cy = UserRef(Platform.TELEGRAM, "12", "Cy")
+    someone = Caller(ChatRef(Platform.TELEGRAM, "12", ChatKind.PRIVATE), cy)
+    assert render_reply(await ask(app, "/reports", someone)) == "No open reports."
+    assert "the answer should be B" in render_reply(await ask(app, "/reports", ME))
     refused = render_reply(await ask(app, "/reports resolve 1 not mine", elsewhere))
     assert refused == "There is no open report #1."
     listed = render_reply(await ask(app, "/reports", Caller(GROUP, ANN, admin=True)))
@@ -182,7 +186,8 @@ async def test_a_report_reaches_admins_and_the_reporter_hears_back(app):
     )
     assert done == "Report #1 resolved; the reporter was told."
     told = app.port.of("notice")[-1]
-    assert told.key == "report.resolved" and dict(told.params)["note"] == "fixed in the bank"
+    assert told.key == "report.resolved_named" and dict(told.params)["note"] == "fixed in the bank"
+    assert dict(told.params)["name"] == "Bob"
     again = render_reply(await ask(app, "/reports dismiss 1", Caller(GROUP, ANN, admin=True)))
     assert again == "There is no open report #1."
 

@@ -36,6 +36,7 @@ T = TypeVar("T")
 GONE_CODES = {10003, 50001, 50013}  # Unknown Channel, Missing Access, Missing Permissions
 NONCE_LENGTH = 25  # the longest nonce Discord takes
 UNKNOWN_MESSAGE = 10008
+DM_PREFIX = "dm:"  # a private chat the core names by the person's user id (a notice to an owner)
 
 
 def intents() -> discord.Intents:
@@ -229,12 +230,27 @@ class DiscordAdapter:
         await _mapped(self._channel(chat).send(embed=standings_embed(view), nonce=post_nonce(chat, view)))
 
     async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
-        await _mapped(self._channel(chat).send(fit(render_notice(notice, MD), CONTENT_MAX)))
+        text = fit(render_notice(notice, MD), CONTENT_MAX)
+        if chat.chat_key.startswith(DM_PREFIX):  # a person's DM, by their user id (private_chat_key)
+            client = self._client()
+            user = discord.Object(int(chat.chat_key.removeprefix(DM_PREFIX)))
+            channel = await _mapped(client.create_dm(user))
+            await _mapped(channel.send(text))
+            return
+        await _mapped(self._channel(chat).send(text))
 
-    def _channel(self, chat: ChatRef) -> discord.PartialMessageable:
+    def private_chat_key(self, user_key: str) -> str:
+        """A person's DM with the bot, named by their user id: its channel id is known only once
+        Discord opens it (POST /users/@me/channels), which the notice does when it is posted."""
+        return f"{DM_PREFIX}{user_key}"
+
+    def _client(self) -> discord.Client:
         if self.client is None:
             raise RetryLater(5.0, "the Discord client is not running")
-        return self.client.get_partial_messageable(int(chat.chat_key))
+        return self.client
+
+    def _channel(self, chat: ChatRef) -> discord.PartialMessageable:
+        return self._client().get_partial_messageable(int(chat.chat_key))
 
 
 def post_nonce(chat: ChatRef, view: QuestionView | RevealView | StandingsView) -> str:

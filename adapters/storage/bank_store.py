@@ -13,25 +13,31 @@ from bot.records import StoredBank
 if TYPE_CHECKING:
     from adapters.storage.postgres.store import PostgresStore
 
-_COLUMNS = "id, platform, owner_key, name, title, version, questions, data, uploaded_at, uploaded_by"
+_COLUMNS = (
+    "id, platform, owner_key, name, title, version, questions, data, uploaded_at, uploaded_by, uploaded_in, "
+    "uploader_key"
+)
 _UPSERT = (
     f"INSERT INTO uploaded_banks ({_COLUMNS}) VALUES ({{}}) ON CONFLICT (id) DO UPDATE SET "
     "name = excluded.name, title = excluded.title, version = excluded.version, "
     "questions = excluded.questions, data = excluded.data, uploaded_at = excluded.uploaded_at, "
-    "uploaded_by = excluded.uploaded_by"
+    "uploaded_by = excluded.uploaded_by, uploaded_in = excluded.uploaded_in, "
+    "uploader_key = excluded.uploader_key"
 )
 _SELECT = f"SELECT {_COLUMNS} FROM uploaded_banks ORDER BY id"
 
 
 def _row(bank: StoredBank) -> tuple[Any, ...]:
     return (bank.id, bank.platform, bank.owner_key, bank.name, bank.title, bank.version, bank.questions,
-            bank.data, to_db(bank.uploaded_at), bank.uploaded_by)  # fmt: skip
+            bank.data, to_db(bank.uploaded_at), bank.uploaded_by, bank.uploaded_in,
+            bank.uploader_key)  # fmt: skip
 
 
 def _bank(row: Sequence[Any]) -> StoredBank:
     at = from_db(row[8])
     assert at is not None
-    return StoredBank(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], at, row[9])
+    return StoredBank(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], at, row[9],
+                      uploaded_in=row[10], uploader_key=row[11])  # fmt: skip
 
 
 class SqliteBankStore:
@@ -40,7 +46,7 @@ class SqliteBankStore:
 
     async def save_bank(self, bank: StoredBank) -> None:
         async with self.store.transaction() as db:
-            await db.execute(_UPSERT.format(", ".join("?" * 10)), _row(bank))
+            await db.execute(_UPSERT.format(", ".join("?" * 12)), _row(bank))
 
     async def stored_banks(self) -> list[StoredBank]:
         return [_bank(r) for r in await self.store.all(_SELECT)]
@@ -52,7 +58,7 @@ class PostgresBankStore:
 
     async def save_bank(self, bank: StoredBank) -> None:
         async with self.store.transaction() as conn:
-            await conn.execute(_UPSERT.format(", ".join(f"${i}" for i in range(1, 11))), *_row(bank))
+            await conn.execute(_UPSERT.format(", ".join(f"${i}" for i in range(1, 13))), *_row(bank))
 
     async def stored_banks(self) -> list[StoredBank]:
         return [_bank(r) for r in await self.store.all(_SELECT)]

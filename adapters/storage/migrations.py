@@ -349,6 +349,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     SELECT 1;
     """,
+    # 12: who looks after a bank and hears of its reports: an uploaded bank's uploading chat and
+    # the uploader's platform user key (for a private notice); a report's own message (the
+    # resolution answers it)
+    """
+    ALTER TABLE uploaded_banks ADD COLUMN uploaded_in TEXT;
+    ALTER TABLE uploaded_banks ADD COLUMN uploader_key TEXT;
+    ALTER TABLE reports ADD COLUMN message_ref TEXT;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

@@ -12,7 +12,7 @@ from bot.study.records import Report
 
 REPORT_SELECT = """
 SELECT r.id, r.user_id, r.chat_id, r.bank_id, r.bank_version, r.question_id, r.text, r.created_at, r.state,
-       coalesce(r.note, ''), coalesce(u.display_name, ''), r.question_hash
+       coalesce(r.note, ''), coalesce(u.display_name, ''), r.question_hash, r.message_ref
 FROM reports r LEFT JOIN users u ON u.id = r.user_id
 """
 
@@ -22,7 +22,8 @@ def report_from_row(row: Sequence[Any]) -> Report:
     created = from_db(row[7])
     assert created is not None
     return Report(
-        row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10], row[11]
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], created, row[8], row[9], row[10], row[11],
+        row[12],
     )
 
 
@@ -34,8 +35,8 @@ class SqliteReportStore:
         async with self.store.transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO reports "
-                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash, "
+                "message_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     report.user_id,
                     report.chat_id,
@@ -45,6 +46,7 @@ class SqliteReportStore:
                     report.text,
                     to_db(report.created_at),
                     report.question_hash,
+                    report.message_ref,
                 ),
             )
         return int(cursor.lastrowid or 0)
@@ -54,19 +56,26 @@ class SqliteReportStore:
         bank_id: str | None = None,
         chat_id: int | None = None,
         guild: tuple[str, str] | None = None,
+        of_banks: Sequence[str] = (),
     ) -> list[Report]:
         where: list[str] = ["r.state = 'open'"]
         params: list[object] = []
         if bank_id is not None:
             where.append("r.bank_id = ?")
             params.append(bank_id)
+        scopes: list[str] = []
         if chat_id is not None:
             scope = "r.chat_id = ?"
             params.append(chat_id)
             if guild is not None:
                 scope += " OR r.chat_id IN (SELECT id FROM chats WHERE platform = ? AND guild_key = ?)"
                 params.extend(guild)
-            where.append(f"({scope})")
+            scopes.append(scope)
+        if of_banks:  # the banks the caller looks after: their reports from any chat
+            scopes.append(f"r.bank_id IN ({', '.join('?' * len(of_banks))})")
+            params.extend(of_banks)
+        if scopes:
+            where.append("(" + " OR ".join(scopes) + ")")
         rows = await self.store.all(REPORT_SELECT + "WHERE " + " AND ".join(where) + " ORDER BY r.id", params)
         return [report_from_row(r) for r in rows]
 

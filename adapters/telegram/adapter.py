@@ -277,7 +277,14 @@ class TelegramAdapter:
         await self._port(lambda: self.send(int(chat.chat_key), render_standings(view, HTML)))
 
     async def post_notice(self, chat: ChatRef, notice: Notice) -> None:
-        await self._port(lambda: self.send(int(chat.chat_key), render_notice(notice, HTML)))
+        chat_id = int(chat.chat_key)
+        target = parse_message_ref(notice.reply_to)  # e.g. a report's resolution answers the report
+        reply_to = target[1] if target is not None and target[0] == chat_id else None
+        await self._port(lambda: self.send(chat_id, render_notice(notice, HTML), reply_to=reply_to))
+
+    def private_chat_key(self, user_key: str) -> str:
+        """A person's private chat with the bot: Telegram gives it the person's own id."""
+        return user_key
 
     async def _reveal(self, chat_id: int, view: RevealView) -> None:
         """Edit the question into its reveal (its answer buttons give way to the ☆); a new message

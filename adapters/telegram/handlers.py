@@ -69,6 +69,7 @@ class Handlers:
             chat_ref(message.chat, message.from_user),
             user_ref(message.from_user) if message.from_user is not None else None,
             admin=await self._admin(message),
+            message_ref=message_ref(message.chat.id, message.message_id),
         )
         reply = await self.app.run_text(message.text, caller, bot_name=self.adapter.bot.username)
         await self.adapter.show(message, reply)
@@ -89,6 +90,7 @@ class Handlers:
             chat_ref(message.chat, message.from_user),
             user_ref(message.from_user) if message.from_user is not None else None,
             admin=await self._admin(message),
+            message_ref=message_ref(message.chat.id, message.message_id),
         )
         attachment = Attachment(document.file_name or "upload", document.file_size or 0, fetch)
         reply = await self.app.run_text(message.caption, caller, bot_name=self.adapter.bot.username,

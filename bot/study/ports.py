@@ -113,9 +113,11 @@ class ReportStore(Protocol):
         bank_id: str | None = None,
         chat_id: int | None = None,
         guild: tuple[str, str] | None = None,
+        of_banks: Sequence[str] = (),
     ) -> list[Report]:
-        """Open reports, oldest first: of one bank, and/or made in chat `chat_id` or in any chat
-        of the server `guild` (platform, guild key)."""
+        """Open reports, oldest first: of one bank (`bank_id`), and of those, the ones made in
+        chat `chat_id` or in any chat of the server `guild` (platform, guild key) or on any bank
+        of `of_banks` (from any chat); all of them when neither is given."""
         ...
     async def get_report(self, report_id: int) -> Report | None: ...
 

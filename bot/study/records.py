@@ -75,6 +75,7 @@ class Report:
     note: str = ""
     reporter: str = ""  # the reporter's display name, when read back
     question_hash: str | None = None  # the reported item's own content hash then (None: older reports)
+    message_ref: str | None = None  # the reporter's message, which the resolution answers (None: none)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,3 +45,26 @@ async def test_open_reports_are_scoped_to_a_chat_or_its_server_and_keep_the_item
     assert [r.id for r in await reports.open_reports(chat_id=here.id, guild=("discord", "g1"))] == ids[:2]
     assert [r.id for r in await reports.open_reports("other", chat_id=here.id, guild=("discord", "g1"))] == []
     assert (await reports.get_report(ids[0])).question_hash == "h1"
+
+
+async def test_open_reports_of_the_banks_one_looks_after_come_from_any_chat_and_keep_their_message(storage):
+    """An owner's list: the reports on their banks wherever they were made (a private chat too),
+    beside their own chat's; each keeps the message it was made in, for the answer."""
+    reports = storage.reports
+    group = await storage.store.ensure_chat(chat_ref("g"), SETTINGS)
+    private = await storage.store.ensure_chat(chat_ref("p"), SETTINGS)
+    (me,) = await storage.store.ensure_users([user_ref("me", "Mei")])
+    on_mine = await reports.add_report(
+        Report(0, me, private.id, "mine", "v1", "m-1", "typo", T0, message_ref="p:17")
+    )
+    on_other = await reports.add_report(Report(0, me, private.id, "other", "v1", "o-1", "typo", T0))
+    in_group = await reports.add_report(Report(0, me, group.id, "other", "v1", "o-2", "typo", T0))
+    assert [r.id for r in await reports.open_reports(of_banks=["mine"])] == [on_mine]
+    assert [r.id for r in await reports.open_reports(of_banks=["mine", "third"])] == [on_mine]
+    both = await reports.open_reports(chat_id=group.id, of_banks=["mine"])
+    assert [r.id for r in both] == [on_mine, in_group]
+    assert [r.id for r in await reports.open_reports("other", chat_id=group.id, of_banks=["mine"])] == [
+        in_group
+    ]
+    assert (await reports.get_report(on_mine)).message_ref == "p:17"
+    assert (await reports.get_report(on_other)).message_ref is None

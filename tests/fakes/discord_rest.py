@@ -83,6 +83,17 @@ async def get_user(server: FakeDiscord, req: ApiRequest) -> Any:
     return user.payload()
 
 
+@route("POST", "/users/@me/channels")
+async def create_dm(server: FakeDiscord, req: ApiRequest) -> Any:
+    """Create DM: the DM channel with `recipient_id` (the same one each time)."""
+    recipient = (req.body or {}).get("recipient_id")
+    user = server.users.get(int(recipient)) if str(recipient or "").isdigit() else None
+    if user is None:
+        raise not_found(UNKNOWN_USER, "User")
+    channel, _ = server.dm(user)
+    return channel.payload()
+
+
 @route("GET", "/oauth2/applications/@me")
 @route("GET", "/applications/@me")
 async def get_application(server: FakeDiscord, req: ApiRequest) -> Any:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from adapters.storage.postgres.store import PostgresStore, affected
@@ -19,10 +20,10 @@ class PostgresReportStore:
         async with self.store.transaction() as db:
             report_id = await db.fetchval(
                 "INSERT INTO reports "
-                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                "(user_id, chat_id, bank_id, bank_version, question_id, text, created_at, question_hash, "
+                "message_ref) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
                 report.user_id, report.chat_id, report.bank_id, report.bank_version, report.question_id,
-                report.text, to_db(report.created_at), report.question_hash,
+                report.text, to_db(report.created_at), report.question_hash, report.message_ref,
             )  # fmt: skip
         return int(report_id)
 
@@ -31,6 +32,7 @@ class PostgresReportStore:
         bank_id: str | None = None,
         chat_id: int | None = None,
         guild: tuple[str, str] | None = None,
+        of_banks: Sequence[str] = (),
     ) -> list[Report]:
         where: list[str] = ["r.state = 'open'"]
         params: list[object] = []
@@ -41,6 +43,7 @@ class PostgresReportStore:
 
         if bank_id is not None:
             where.append(f"r.bank_id = {param(bank_id)}")
+        scopes: list[str] = []
         if chat_id is not None:
             scope = f"r.chat_id = {param(chat_id)}"
             if guild is not None:
@@ -48,7 +51,11 @@ class PostgresReportStore:
                     f" OR r.chat_id IN (SELECT id FROM chats WHERE platform = {param(guild[0])}"
                     f" AND guild_key = {param(guild[1])})"
                 )
-            where.append(f"({scope})")
+            scopes.append(scope)
+        if of_banks:  # the banks the caller looks after: their reports from any chat
+            scopes.append(f"r.bank_id = ANY({param(list(of_banks))}::text[])")
+        if scopes:
+            where.append("(" + " OR ".join(scopes) + ")")
         rows = await self.store.all(
             REPORT_SELECT + "WHERE " + " AND ".join(where) + " ORDER BY r.id", *params
         )
