@@ -36,6 +36,7 @@ from bot.ports import StoreUnavailable
 from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.study.mock_clicks import MockClick
 from bot.study.views import StudyView
 from bot.windows import Window
 
@@ -142,6 +143,16 @@ class Application:
         for provider in (study, uploads):
             for name in getattr(provider, "use_cases", frozenset()) & self._use_cases.keys():
                 self._use_cases[name] = getattr(provider, name)
+
+    async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
+        """A button under a mock exam's item, sheet, hand-in prompt or report (the study tools'
+        bot/study/use_cases.py carries it out; without them it is closed)."""
+        handler = getattr(self.study, "mock_click", None)
+        if handler is None:
+            language = await self.language(chat)
+            return Reply(TextView(t(language, "receipt.closed")), language)
+        reply: Reply = await handler(chat, user, click)
+        return reply
 
     async def language(self, chat: ChatRef) -> str:
         try:
