@@ -37,6 +37,7 @@ from bot.kinds import AnswerStatus, ChatKind, ChatRef, InputKind, Platform, Roun
 from bot.messages import ContestStatusView, Notice, QuestionView, RevealView, StandingsView
 from bot.ports import PaceLimits
 from bot.reply_text import render_reply
+from bot.study.views import MockQuestionView
 from bot.text import PLAIN, render_notice, render_question, render_receipt, render_reveal, render_standings
 
 CONSOLE_CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")
@@ -188,6 +189,8 @@ class ConsoleAdapter:
             reply = await self.app.run_text(line, self.caller, open_file=open_file)
             if isinstance(reply.view, QuestionView):
                 await self.app.question_posted(reply.view.round_id, self._opened(reply.view))
+            elif isinstance(reply.view, MockQuestionView):
+                self._open = None  # what is typed now answers the mock's item, not an earlier question
             self.show(reply)
         else:
             await self._answer(line)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot import grading
 from bot.clock import Clock
@@ -97,6 +97,9 @@ class Mocks:
         self.firings = firings or Firings()
         self.broadcast = broadcast
         self.bank_names: BankNames | None = None  # set by bootstrap: the names /bank list shows
+        # When each open mock last showed an item here: a question asked after that takes typed
+        # text; after a restart (empty) the mock's start stands in.
+        self._shown: dict[int, datetime] = {}
         if broadcast is not None:
             broadcast.subscribe("mock", self._changed)
             broadcast.subscribe(RESYNC, self._resync)
@@ -198,12 +201,14 @@ class Mocks:
         self, chat_ref: ChatRef, user: UserRef, text: str, language: str
     ) -> MockQuestionView | MockSheetView | None:
         """A plain typed text as the answer to the current item of the person's mock when it is
-        open in this chat and no question was asked there since it began; else None."""
+        open in this chat and no question was asked there since the mock last showed an item
+        (an earlier practice question does not take it); else None."""
         mock = await self.store.open_mock(await self.quiz.user_id(user))
         if mock is None or mock.chat_id != (await self.quiz.chat(chat_ref)).id:
             return None
         current = await self.quiz.current_round(chat_ref)
-        if current is not None and current.opened_at > mock.started_at:
+        shown = max(mock.started_at, self._shown.get(mock.id, mock.started_at))
+        if current is not None and current.opened_at > shown:
             return None
         return await self.answer(user, None, text, language)
 
@@ -592,6 +597,7 @@ class Mocks:
         saved: int | None = None,
     ) -> MockQuestionView:
         question = self._question(mock, index)
+        self._shown[mock.id] = self.clock.now()
         order = mock.items[index].order
         seen = shuffle.shown(question, order)
         entry = (await self.store.answers(mock.id)).get(index, MockAnswer(index))

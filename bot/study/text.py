@@ -121,13 +121,15 @@ def render_mock_sheet(view: MockSheetView, m: Markup = PLAIN) -> str:
                 lang,
                 "mock.sheet_section",
                 qtype=t(lang, f"type.{row.qtype}"),
-                first=row.items[0][0],
-                last=row.items[-1][0],
+                items=numbers([n for n, _, _ in row.items]),
                 answered=done,
                 count=len(row.items),
             )
+            + (f" {marks}" if len(marks) <= 10 else "")
         )
-        lines.append(" ".join(marks[i : i + 10] for i in range(0, len(marks), 10)))
+        tens = [marks[i : i + 10] for i in range(0, len(marks), 10)]
+        if len(marks) > 10:  # in tens, two to a line: narrower than a phone screen
+            lines += [" ".join(tens[i : i + 2]) for i in range(0, len(tens), 2)]
         blank += [n for n, answered, _ in row.items if not answered]
         flagged += [n for n, _, flag in row.items if flag]
     lines.append(t(lang, "mock.sheet_blank", numbers=numbers(blank)) if blank else t(lang, "mock.sheet_full"))
