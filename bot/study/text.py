@@ -171,15 +171,14 @@ def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
             for qtype, score, full in view.sections
         )
     )
-    if view.wrong:
+    answered_wrong = [w.number for w in view.wrong if w.given]
+    blank = [w.number for w in view.wrong if not w.given]
+    if answered_wrong:
         lines.append(
-            t(
-                lang,
-                "mock.wrong_numbers",
-                count=len(view.wrong),
-                numbers=numbers([w.number for w in view.wrong]),
-            )
+            t(lang, "mock.wrong_numbers", count=len(answered_wrong), numbers=numbers(answered_wrong))
         )
+    if blank:
+        lines.append(t(lang, "mock.blank_numbers", count=len(blank), numbers=numbers(blank)))
     if view.pending:
         lines.append(t(lang, "mock.pending_numbers", numbers=numbers([p.number for p in view.pending])))
     if view.wrong or view.pending:
