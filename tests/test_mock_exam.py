@@ -248,6 +248,16 @@ async def test_an_empty_hand_in_is_no_result(make):
     assert await run(app, "/mock report") == t("zh-CN", "mock.no_report")
 
 
+async def test_a_blank_paper_whose_time_ran_out_is_no_result_either(make, clock):
+    from datetime import timedelta
+
+    app = await make()
+    await run(app, "/mock")
+    clock.advance(timedelta(minutes=91))
+    assert await run(app, "/mock 1 A") == t("zh-CN", "mock.time_up_empty")
+    assert await app.mocks.store.history(await app.quiz.user_id(ME.user), 5) == []
+
+
 async def test_banks_are_named_as_bank_list_names_them(make, tmp_path):
     app = await make()
     paper = tmp_path / "paper3.csv"

@@ -277,7 +277,9 @@ class Mocks:
                     language, mock.id, blank, len(mock.items), self._remaining(mock), mock.position + 1
                 )
         handed = await self._hand_in(mock, timed_out=timed_out)
-        if handed.state is MockState.QUIT:
+        if handed.state is MockState.QUIT:  # nothing answered: no result
+            if timed_out:
+                raise _late(handed)
             return None
         return await self._report(handed, language, timed_out=timed_out)
 
@@ -401,7 +403,7 @@ class Mocks:
             return None
         if self.clock.now() >= mock.ends_at:
             handed = await self._hand_in(mock, timed_out=True)
-            raise QuizError("mock.time_was_up", score=_points(handed.score or 0), total=_points(handed.total))
+            raise _late(handed)
         if click.act in ON_ITEM and index != mock.position:
             return None  # a button of an item no longer on screen
         if click.act is MockAct.PICK:
@@ -560,7 +562,7 @@ class Mocks:
             raise QuizError("mock.none")
         if self.clock.now() >= mock.ends_at:
             handed = await self._hand_in(mock, timed_out=True)
-            raise QuizError("mock.time_was_up", score=_points(handed.score or 0), total=_points(handed.total))
+            raise _late(handed)
         return mock
 
     def _bank(self, mock: Mock) -> Bank:
@@ -687,3 +689,11 @@ class Mocks:
 
 def _points(value: float) -> str:
     return f"{value:g}"
+
+
+def _late(handed: Mock) -> QuizError:
+    """What a command arriving after the end is told: the paper was handed in by the clock (or,
+    with nothing answered, closed as no result)."""
+    if handed.state is MockState.QUIT:
+        return QuizError("mock.time_up_empty")
+    return QuizError("mock.time_was_up", score=_points(handed.score or 0), total=_points(handed.total))
