@@ -29,7 +29,7 @@ from adapters.console.files import open_file, save_file
 from adapters.console.layout import terminal_width, wrap
 from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
 from bot.answering import AnswerReply, ReceiptReply, TextReply
-from bot.application import Application, Caller, HelpView, Reply
+from bot.application import Application, Caller, HelpView, MockQuestionView, Reply
 from bot.commands.catalog import command
 from bot.commands.parsing import Parsed
 from bot.i18n import t
@@ -37,7 +37,6 @@ from bot.kinds import AnswerStatus, ChatKind, ChatRef, InputKind, Platform, Roun
 from bot.messages import ContestStatusView, Notice, QuestionView, RevealView, StandingsView
 from bot.ports import PaceLimits
 from bot.reply_text import render_reply
-from bot.study.views import MockQuestionView
 from bot.text import PLAIN, render_notice, render_question, render_receipt, render_reveal, render_standings
 
 CONSOLE_CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")

@@ -23,10 +23,9 @@ from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply
 from bot.application import Application, TextView
-from bot.clicks import Act, Click
+from bot.clicks import Act, Click, MockAct, MockClick
 from bot.i18n import t
 from bot.kinds import Platform
-from bot.study.mock_clicks import MockAct, MockClick
 
 log = logging.getLogger("studybot.discord")
 ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,

@@ -15,7 +15,7 @@ MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
 GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
 STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
-MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/study/mock_clicks.py)
+MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/clicks.py)
 ANSWER_INPUT = "answer"  # the modal's text input
 
 # Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses

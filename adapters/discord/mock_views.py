@@ -4,7 +4,7 @@ sheet's and the hand-in prompt's way back or on; the report's wrong items, each 
 
 They are DynamicItems (their custom_id says mock, item, act and choice), so they work after a
 restart; a click only forwards those to the client's `answering`, and the core decides whether
-it may act (bot/study/mock_clicks.py).
+it may act (bot/clicks.py).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 import discord
 
 from adapters.discord import custom_ids as ids
+from bot.application import MockConfirmView, MockQuestionView, MockReportView, MockReviewView, MockSheetView
+from bot.clicks import MockAct
 from bot.i18n import t
-from bot.study.mock_clicks import MockAct
-from bot.study.views import MockConfirmView, MockQuestionView, MockReportView, MockReviewView, MockSheetView
 
 Style = discord.ButtonStyle
 ROW_WIDTH = 5

@@ -22,7 +22,7 @@ _PATTERNS = {
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
     "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
-    # a mock exam's button: m1:<mock>:<item>:<act>[:<token>] (bot/study/mock_clicks.MockAct)
+    # a mock exam's button: m1:<mock>:<item>:<act>[:<token>] (bot/clicks.MockAct)
     "m1": re.compile(rf"m1:{_ROUND}:([1-9][0-9]{{0,3}}):([pnbsghcr])(?::{_TOKEN})?"),
 }
 
@@ -72,7 +72,7 @@ class MockButton:
 
     mock_id: int
     item: int
-    act: str  # a bot.study.mock_clicks.MockAct value
+    act: str  # a bot.clicks.MockAct value
     token: str | None
 
 

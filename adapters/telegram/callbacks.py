@@ -22,13 +22,12 @@ from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, clip, message_ref, star_keyboard, user_ref
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply, TextReply
 from bot.application import Caller, TextView
-from bot.clicks import Act, Click
+from bot.clicks import Act, Click, MockAct, MockClick
 from bot.commands.catalog import command
 from bot.commands.parsing import Parsed
 from bot.i18n import t
 from bot.kinds import AnswerStatus, Platform
 from bot.reply_text import render_reply
-from bot.study.mock_clicks import MockAct, MockClick
 from bot.text import HTML, receipt_headline, render_receipt
 
 if TYPE_CHECKING:

@@ -23,13 +23,12 @@ from telegram.ext import (
 from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, message_ref, self_grade_keyboard, user_ref
 from bot.answering import AnswerReply, ReceiptReply, TextReply
-from bot.application import Caller, Reply
+from bot.application import Caller, Reply, StudyView
 from bot.attachments import Attachment
 from bot.commands import catalog
 from bot.commands.catalog import Permission
 from bot.kinds import ChatKind, ChatRef, Platform
 from bot.reply_text import render_reply
-from bot.study.views import StudyView
 from bot.text import HTML, render_receipt
 
 if TYPE_CHECKING:

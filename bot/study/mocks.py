@@ -10,7 +10,7 @@ mock handed in with nothing answered is no result: it is closed like a quit, not
 
 The paper is one person's: items drawn and ordered at random, options shuffled per item (the
 order stored with the items; answers kept in the bank's letters, bot/study/shuffle.py). One item
-is shown at a time, with its answer buttons on platforms that have them (bot/study/mock_clicks.py
+is shown at a time, with its answer buttons on platforms that have them (bot/clicks.py
 says which clicks may act).
 
 With several processes, each keeps the jobs of every open mock (a start or hand-in is broadcast);
@@ -25,6 +25,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot import grading
+from bot.clicks import AFTER, ON_ITEM, MockAct, MockClick
 from bot.clock import Clock
 from bot.firings import Firings
 from bot.i18n import bank_text
@@ -39,7 +40,6 @@ from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
 from bot.study import shuffle
 from bot.study.feed import StudyFeed
-from bot.study.mock_clicks import AFTER, ON_ITEM, MockAct, MockClick
 from bot.study.mock_records import Mock, MockAnswer, MockState, NewMock
 from bot.study.paper import draw, paper_of
 from bot.study.ports import MockOpen, MockStore
@@ -376,7 +376,7 @@ class Mocks:
         )
 
     async def click(self, chat_ref: ChatRef, user: UserRef, click: MockClick, language: str) -> MockClickView:
-        """A mock button pressed (bot/study/mock_clicks.py): None when it may not act (another
+        """A mock button pressed (bot/clicks.py): None when it may not act (another
         person's mock, another chat, a button the message does not carry, a stale item)."""
         mock = await self.store.get_mock(click.mock_id)
         if mock is None or not click.carried:

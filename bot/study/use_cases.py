@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from bot.answering import TextReply
 from bot.application import Caller, FileView, Reply, TextView
+from bot.clicks import MockClick
 from bot.clock import Clock
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
@@ -30,7 +31,6 @@ from bot.quiz_settings import QuizError
 from bot.reply_text import render_reply
 from bot.study.charts import ChartData, ChartRenderer
 from bot.study.feed import StudyFeed
-from bot.study.mock_clicks import MockClick
 from bot.study.mocks import Mocks
 from bot.study.ports import ReportStore, StudyStore
 from bot.study.practice import Practice
@@ -235,7 +235,7 @@ class StudyUseCases:
         return Reply(await self.mocks.review(self._user(caller), self._number(parsed), language), language)
 
     async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
-        """A mock button (bot/study/mock_clicks.py), in the chat's language; a refused click is a
+        """A mock button (bot/clicks.py), in the chat's language; a refused click is a
         sentence and changes nothing."""
         language = (await self.quiz.chat(chat)).settings.language
         try:

@@ -37,7 +37,7 @@ class MockQuestionView:
     remaining: int  # seconds left
     intro: MockIntro | None = None
     saved: int | None = None  # the number whose answer was just kept
-    mock_id: int = 0  # what the answer buttons name (bot/study/mock_clicks.py)
+    mock_id: int = 0  # what the answer buttons name (bot/clicks.py)
     buttons: tuple[tuple[str, str], ...] = ()  # (token, label) per answer button, in display order
     chosen: tuple[str, ...] = ()  # the tokens of the answer given so far
 
