@@ -117,10 +117,12 @@ class MockAct(StrEnum):
     SUBMIT = "h"  # hand in (asks first when items are unanswered)
     CONFIRM = "c"  # hand in although items are unanswered
     REVIEW = "r"  # open item `item` of a handed-in mock, from its report
+    OPEN_FORM = "t"  # open a form for a typed answer (platforms with forms; checked at its submit)
+    TYPE = "w"  # the typed answer from that form (`token` carries the text)
 
 
 # The acts that name the item on screen: refused when the mock shows another one by now.
-ON_ITEM = frozenset({MockAct.PICK, MockAct.NEXT, MockAct.BACK})
+ON_ITEM = frozenset({MockAct.PICK, MockAct.NEXT, MockAct.BACK, MockAct.TYPE})
 # The acts on a handed-in mock (its report); all others need the mock still open.
 AFTER = frozenset({MockAct.REVIEW})
 

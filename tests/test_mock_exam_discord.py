@@ -102,3 +102,32 @@ async def test_hand_in_asks_then_the_report_opens_each_wrong_item(seat: Seat) ->
         assert f"{letter}. {text}" in opened.content
     right = seen.answer[0]
     assert t("en", "mock.right_answer", answer=f"{right} (4)") in opened.content
+
+
+async def test_a_typed_item_is_answered_in_a_form_from_its_button(seat: Seat) -> None:
+    h = seat.h
+    await h.start()
+    assert h.app is not None
+    await seat.reply("mock", sub="start", options={"order": "ordered"})
+    user_id = await h.app.quiz.user_id(UserRef(Platform.DISCORD, str(seat.member.user.id), "x"))
+    mock = await h.app.mocks.store.open_mock(user_id)
+    assert mock is not None
+    fill = await seat.reply("mock", {"number": 4}, sub="go")  # the fill-in item: no options
+    opener = f"sb:mk:{mock.id}:4:t"
+    assert opener in mock_ids(fill) and not any(":4:p:" in cid for cid in mock_ids(fill))
+    assert await h.click(seat.member, fill, opener, channel=seat.channel) is None  # answered with a form
+    form = f"sb:mf:{mock.id}:4"
+    submitted = await h.server.submit_modal(seat.channel, seat.member, form, {"answer": "5e-4"})
+    turned = await h.reply(submitted)
+    assert turned is not None and turned.id == fill.id
+    assert t("en", "mock.kept", number=4) in turned.content and "Why attention?" in turned.content
+    assert (await h.app.mocks.store.answers(mock.id))[3].response == "5e-4"
+
+    # the same form for an item no longer on screen changes nothing
+    await h.click(seat.member, turned, f"sb:mk:{mock.id}:5:t", channel=seat.channel)
+    await seat.say("mock", {"number": 1}, sub="go")
+    stale = await h.reply(
+        await h.server.submit_modal(seat.channel, seat.member, f"sb:mf:{mock.id}:5", {"answer": "x"})
+    )
+    assert stale is not None and stale.content == t("en", "mock.button_refused")
+    assert 4 not in await h.app.mocks.store.answers(mock.id)

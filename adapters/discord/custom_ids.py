@@ -30,6 +30,8 @@ TEMPLATES = {
     MOCK: r"sb:mk:(?P<mock>[^:]*):(?P<item>[^:]*):(?P<act>[^:]*)(?::(?P<token>.*))?",
 }
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
+MOCK_FORM = "mf"  # sb:mf:<mock>:<item>   the typed-answer modal of a mock item
+MOCK_FORM_PATTERN = re.compile(r"sb:mf:(?P<mock>[^:]*):(?P<item>[^:]*)")
 SELF_LEVELS = ("full", "half", "zero")
 _ROUND = re.compile(r"[1-9][0-9]{0,17}")
 

@@ -18,6 +18,7 @@ from adapters.discord import custom_ids as ids
 from bot.application import MockConfirmView, MockQuestionView, MockReportView, MockReviewView, MockSheetView
 from bot.clicks import MockAct
 from bot.i18n import t
+from bot.kinds import InputKind
 
 Style = discord.ButtonStyle
 ROW_WIDTH = 5
@@ -92,8 +93,31 @@ def mock_buttons(view: object) -> discord.ui.View | None:
     return buttons if buttons.children else None
 
 
+class MockAnswerModal(discord.ui.Modal):
+    """The typed answer to a mock item (fill in, short answer), opened by its 作答 button. Its
+    submit is handled by the client's on_interaction (from the custom_id), so it still counts
+    after a restart; the core checks it as the click of the button that opened it."""
+
+    def __init__(self, mock_id: int, item: int, language: str) -> None:
+        title = t(language, "modal.title")[:45]
+        super().__init__(title=title, custom_id=f"{ids.PREFIX}:{ids.MOCK_FORM}:{mock_id}:{item}", timeout=900)
+        self.add_item(discord.ui.TextInput(
+            label=t(language, "modal.label")[:45], custom_id=ids.ANSWER_INPUT,
+            style=discord.TextStyle.paragraph, max_length=1000,
+        ))  # fmt: skip
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Answered in on_interaction; nothing to do here."""
+
+
+TYPED = (InputKind.TYPED, InputKind.SELF_GRADED)
+
+
 def _question(buttons: discord.ui.View, view: MockQuestionView) -> None:
     lang, mock_id, number = view.language, view.mock_id, view.number
+    if view.input_kind in TYPED:  # no options: a form takes the typed answer
+        label = t(lang, "button.answer")
+        buttons.add_item(_button(label, mock_id, number, MockAct.OPEN_FORM, style=Style.primary, row=0))
     chosen = set(view.chosen)
     options = view.buttons[: 3 * ROW_WIDTH]  # three rows of options; the last two for moving on
     for i, (token, label) in enumerate(options):

@@ -422,6 +422,14 @@ class Mocks:
                     return await self._view(mock, index, language)
                 return await self._keep(mock, index, ",".join(sorted(chosen)), language, advance=False)
             return await self._keep(mock, index, click.token, language)
+        if click.act is MockAct.TYPE:  # a form's text, for an item answered by typing
+            question = self._question(mock, index)
+            typed = question.type.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
+            if not typed or click.token is None:
+                return None
+            return await self._keep(mock, index, click.token, language)
+        if click.act is MockAct.OPEN_FORM:
+            return None  # a platform opens its form itself; the submit is what is checked
         if click.act in (MockAct.NEXT, MockAct.BACK, MockAct.GO):
             step = {MockAct.NEXT: 1, MockAct.BACK: -1, MockAct.GO: 0}[click.act]
             target = min(max(index + step, 0), len(mock.items) - 1)
