@@ -89,14 +89,12 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
         lines.append(t(lang, "mock.type_text", number=view.number))
     if view.response is not None:
         lines.append(t(lang, "mock.your_answer", answer=m.escape(view.response)))
-    lines.append(
-        t(
-            lang,
-            "mock.nav",
-            back=max(1, view.number - 1),
-            next=min(view.count, view.number + 1),
-        )
-    )
+    moves = []  # on a text platform the buttons' moves as commands
+    if view.number > 1:
+        moves.append(t(lang, "mock.nav_back", number=view.number - 1))
+    if view.number < view.count:
+        moves.append(t(lang, "mock.nav_next", number=view.number + 1))
+    lines.append(" · ".join([*moves, t(lang, "mock.nav_rest")]))
     return "\n".join(lines)
 
 
