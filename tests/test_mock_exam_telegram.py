@@ -127,3 +127,29 @@ async def test_hand_in_asks_first_then_a_one_screen_report_opens_each_wrong_item
         assert f"{letter}. {text}" in item["text"]
     assert t(ZH, "mock.right_answer", answer=f"{right}（4）") in item["text"]  # the letter with its text
     assert t(ZH, "mock.your_answer", answer=wrong) in item["text"]
+
+
+async def test_a_multiple_choice_is_toggled_on_its_item_then_next_moves_on(tg: TelegramHarness) -> None:
+    await tg.start(language=ZH)
+    await tg.say(LI.id, LI, "/mock")
+    mock = await open_mock(tg, LI)
+    message = message_of(tg, LI.id, await tg.say(LI.id, LI, "/mock 2"))  # Primes? (multiple choice)
+    for letter in ("A", "C"):
+        toast = await tg.click(LI.id, LI, message.message_id, f"m1:{mock.id}:2:p:{letter}")
+        assert toast == ""  # kept quietly: the item stays, its chosen options ticked
+        page = await edited(tg, LI.id, message.message_id)
+        assert "Primes?" in page["text"]
+    labels = [
+        b["text"] for b in message.buttons if b.get("callback_data", "").startswith(f"m1:{mock.id}:2:p:")
+    ]
+    assert labels == ["✓ A", "B", "✓ C", "D"]
+    item = mock.items[1]
+    kept = (await tg.app.mocks.store.answers(mock.id))[1].response  # type: ignore[union-attr]
+    assert shuffle.to_shown(tg.bank.question(item.question_id), item.order, kept or "") == "A,C"
+    await tg.click(LI.id, LI, message.message_id, f"m1:{mock.id}:2:p:C")  # pressed again: off
+    await edited(tg, LI.id, message.message_id)
+    await tg.click(LI.id, LI, message.message_id, f"m1:{mock.id}:2:n")  # 下一题 ▶
+    page = await edited(tg, LI.id, message.message_id)
+    assert "The sky is blue." in page["text"] and "3/5" in page["text"]
+    kept = (await tg.app.mocks.store.answers(mock.id))[1].response  # type: ignore[union-attr]
+    assert shuffle.to_shown(tg.bank.question(item.question_id), item.order, kept or "") == "A"
