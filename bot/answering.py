@@ -30,6 +30,7 @@ class TextReply:
     text: str
     language: str
     closed: bool = False  # the click names nothing that takes answers: adapters may drop buttons
+    view: object | None = None  # the study view the text lays out (a mock item): adapters add its buttons
 
 
 @dataclass(frozen=True, slots=True)

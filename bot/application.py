@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from bot.answering import Answering
 from bot.attachments import Attachment, OpenFile, attach
+from bot.clicks import MockClick
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
 from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
@@ -36,7 +37,15 @@ from bot.ports import StoreUnavailable
 from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
-from bot.study.views import StudyView
+
+# The mock exam's views, for the chat adapters that add their buttons (re-exported: adapters see
+# the application layer only).
+from bot.study.views import MockConfirmView as MockConfirmView
+from bot.study.views import MockQuestionView as MockQuestionView
+from bot.study.views import MockReportView as MockReportView
+from bot.study.views import MockReviewView as MockReviewView
+from bot.study.views import MockSheetView as MockSheetView
+from bot.study.views import StudyView as StudyView
 from bot.windows import Window
 
 
@@ -145,6 +154,16 @@ class Application:
         for provider in (study, uploads):
             for name in getattr(provider, "use_cases", frozenset()) & self._use_cases.keys():
                 self._use_cases[name] = getattr(provider, name)
+
+    async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
+        """A button under a mock exam's item, sheet, hand-in prompt or report (the study tools'
+        bot/study/use_cases.py carries it out; without them it is closed)."""
+        handler = getattr(self.study, "mock_click", None)
+        if handler is None:
+            language = await self.language(chat)
+            return Reply(TextView(t(language, "receipt.closed")), language)
+        reply: Reply = await handler(chat, user, click)
+        return reply
 
     async def language(self, chat: ChatRef) -> str:
         try:

@@ -6,6 +6,11 @@ and can be forged, so what it names is believed only when the click also came fr
 bot put that button: the round's own chat, the round's own message (a self-grade button sits
 on a receipt instead, in the same chat), and a message that really carries the control. The
 adapters pass plain values; anything that does not fit is answered "closed" and changes nothing.
+
+A mock exam's buttons (MockClick) name a paper and an item instead of a round: believed only when
+the paper is the clicker's own and was sat in this chat, the message really carries the button,
+and an answer or a move names the item the paper shows now (a button left on an older message is
+stale). bot/study/mocks.py applies that rule (`Mocks.click`); anything else changes nothing.
 """
 
 from __future__ import annotations
@@ -98,3 +103,41 @@ async def admitted(quiz: Quiz, click: Click) -> RoundContext | None:
     if context is None or not admits(context, click):
         return None
     return context
+
+
+# ---------------------------------------------------------------- mock exams
+
+
+class MockAct(StrEnum):
+    PICK = "p"  # an option (or true/false): answer it, or toggle it on a multiple choice
+    NEXT = "n"  # the next item
+    BACK = "b"  # the previous item
+    SHEET = "s"  # the answer sheet
+    GO = "g"  # back to the paper at `item` (from the sheet or the hand-in prompt)
+    SUBMIT = "h"  # hand in (asks first when items are unanswered)
+    CONFIRM = "c"  # hand in although items are unanswered
+    REVIEW = "r"  # open item `item` of a handed-in mock, from its report
+    OPEN_FORM = "t"  # open a form for a typed answer (platforms with forms; checked at its submit)
+    TYPE = "w"  # the typed answer from that form (`token` carries the text)
+
+
+# The acts that name the item on screen: refused when the mock shows another one by now.
+ON_ITEM = frozenset({MockAct.PICK, MockAct.NEXT, MockAct.BACK, MockAct.TYPE})
+# The acts on a handed-in mock (its report); all others need the mock still open.
+AFTER = frozenset({MockAct.REVIEW})
+
+
+@dataclass(frozen=True, slots=True)
+class MockClick:
+    mock_id: int
+    item: int  # 1-based number on the paper
+    act: MockAct
+    token: str | None
+    platform: Platform
+    chat_key: str
+    control: str  # the clicked button's payload
+    controls: frozenset[str] | None  # the payloads the message carries; None: the platform cannot say
+
+    @property
+    def carried(self) -> bool:
+        return self.controls is None or self.control in self.controls

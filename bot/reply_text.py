@@ -12,8 +12,10 @@ from bot.study.text import render_study
 from bot.study.views import (
     FavouritesView,
     MistakesView,
+    MockConfirmView,
     MockQuestionView,
     MockReportView,
+    MockReviewView,
     MockSheetView,
     ProgressView,
     ReportsView,
@@ -59,7 +61,7 @@ def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
     if isinstance(view, ContestStatusView):
         return render_contest_status(view, m)
     if isinstance(view, MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView
-                  | ProgressView | ReportsView):  # fmt: skip
+                  | ProgressView | ReportsView | MockConfirmView | MockReviewView):  # fmt: skip
         return render_study(view, m)
     if isinstance(view, DailyReply):
         return render_daily(view.daily, reply.language, just_set=view.just_set, m=m)

@@ -284,6 +284,7 @@ async def bootstrap(
                           owners)  # fmt: skip
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
+    mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does
     application = Application(quiz, dailies, contests, study=study, uploads=uploads)
     app = App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,

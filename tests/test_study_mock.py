@@ -16,6 +16,7 @@ from bot.i18n import bank_text, t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.model import QuestionType
 from bot.reply_text import render_reply
+from bot.study import shuffle
 from bot.study.paper import draw, paper_of
 from bot.study.views import MockQuestionView, MockReportView
 from studybot.bootstrap import PACKAGED_BANKS, bootstrap
@@ -58,7 +59,9 @@ async def make(tmp_path, clock):
             await app.close()
 
 
-def key_answer(question) -> str:
+def key_answer(question, order: str = "") -> str:
+    """The right answer as the person types it: in the letters the mock shows (options shuffled)."""
+    question = shuffle.shown(question, order)
     if question.type is QuestionType.MULTI:
         return "".join(question.answer)
     return question.answer[0]
@@ -104,8 +107,8 @@ async def test_every_key_answer_and_full_self_grades_give_100(make):
     assert "Item 1/62" in start and "1:30:00 left" in start
     mock = await app.mocks.store.open_mock(await app.quiz.user_id(ME.user))
     for number, item in enumerate(mock.items, 1):
-        text = await run(app, f"/mock {number} {key_answer(SHIPPED.question(item.question_id))}")
-        assert "saved" in text or "Answer sheet: 62/62" in text, text
+        text = await run(app, f"/mock {number} {key_answer(SHIPPED.question(item.question_id), item.order)}")
+        assert "kept" in text or "Answer sheet: 62/62" in text, text
     report = await run(app, "/mock submit")
     assert "Score: 80 / 100" in report and "2 short answers wait for your self-grade" in report
     for number in (61, 62):
@@ -113,10 +116,21 @@ async def test_every_key_answer_and_full_self_grades_give_100(make):
     assert "Score: 100 / 100" in report and "Passed (pass mark 60)" in report
 
 
-async def test_handing_in_at_once_gives_0_with_every_section(make):
+def wrong_answer(question, order: str = "") -> str:
+    """A wrong letter as the person sees the options."""
+    shown = shuffle.shown(question, order)
+    return next(letter for letter in shown.letters if letter not in shown.answer)
+
+
+async def test_handing_in_one_wrong_answer_gives_0_with_every_section(make):
     app = await make()
     await run(app, "/mock")
-    report = await run(app, "/模拟考试 交卷")
+    mock = await app.mocks.store.open_mock(await app.quiz.user_id(ME.user))
+    first = SHIPPED.question(mock.items[0].question_id)
+    await run(app, f"/mock 1 {wrong_answer(first, mock.items[0].order)}")
+    asked = await run(app, "/模拟考试 交卷")
+    assert asked.startswith("61 items of 62 are unanswered. Hand in anyway?")
+    report = await run(app, "/模拟考试 交卷 确认")
     assert "Score: 0 / 100" in report and "Not passed" in report
     for line in (
         "Single choice: 0 / 30",
@@ -126,9 +140,8 @@ async def test_handing_in_at_once_gives_0_with_every_section(make):
         "Short answer: 0 / 20",
     ):
         assert line in report
-    assert (
-        await app.storage.study.notebook(await app.quiz.user_id(ME.user), SHIPPED.id) == []
-    )  # blanks: no notebook
+    notebook = await app.storage.study.notebook(await app.quiz.user_id(ME.user), SHIPPED.id)
+    assert [m.question_id for m in notebook] == [first.id]  # blanks: no notebook
 
 
 async def test_a_restart_keeps_answers_and_the_clock(make, clock):
@@ -142,7 +155,7 @@ async def test_a_restart_keeps_answers_and_the_clock(make, clock):
     resumed = await run(again, "/mock")
     assert "Resuming your mock exam" in resumed and "1:00:00 left" in resumed
     sheet = await run(again, "/mock sheet")
-    assert "1/62 answered" in sheet and "3✓" in sheet and "5·🚩" in sheet
+    assert "1/62 answered" in sheet and "Unanswered: 1–2, 4–62" in sheet and "🚩 Flagged: 5" in sheet
     shown = await run(again, "/mock go 3")
     assert "Your answer: B" in shown
     assert set(again.scheduler.jobs) >= {"mock-end:1", "mock-remind:1"}
@@ -167,7 +180,7 @@ async def test_bad_input_gets_a_clear_message_and_nothing_is_lost(make, clock):
     app = await make()
     await run(app, "/mock")
     assert await run(app, "/mock 99 B") == "There is no item 99: this paper has items 1 to 62."
-    assert "saved" in await run(app, "/mock 2 C")
+    assert "kept" in await run(app, "/mock 2 C")
     twice = await run(app, "/mock")
     assert "Resuming" in twice
     assert "Answer sheet: 1/62" in await run(app, "/mock sheet")
@@ -183,11 +196,11 @@ async def test_mock_answers_feed_the_notebook_at_hand_in(make):
     await run(app, "/mock")
     mock = await app.mocks.store.open_mock(await app.quiz.user_id(ME.user))
     first = SHIPPED.question(mock.items[0].question_id)
-    wrong = next(letter for letter in first.letters if letter not in first.answer)
+    wrong = wrong_answer(first, mock.items[0].order)
     await run(app, f"/mock 1 {wrong}")
     user_id = await app.quiz.user_id(ME.user)
     assert await app.storage.study.notebook(user_id, SHIPPED.id) == []  # nothing graded yet
-    await run(app, "/mock submit")
+    await run(app, "/mock submit confirm")
     notebook = await app.storage.study.notebook(user_id, SHIPPED.id)
     assert [m.question_id for m in notebook] == [first.id]
     listed = await run(app, "/错题本")
@@ -206,7 +219,7 @@ async def test_bad_input_in_a_chinese_chat_gets_chinese_and_loses_nothing(make, 
     zh = "zh-CN"
     await run(app, "/mock")
     assert await run(app, "/mock 99 B") == t(zh, "mock.no_such_item", number=99, count=62)
-    assert (await run(app, "/mock 2 C")).startswith(t(zh, "mock.saved", number=2))
+    assert (await run(app, "/mock 2 C")).startswith(t(zh, "mock.kept", number=2))
     again = await run(app, "/模拟考试")  # twice: the same paper, not a second one
     assert again.startswith(t(zh, "mock.resumed", title=bank_text(zh, SHIPPED.title)))
     assert "1/62" in await run(app, "/mock sheet")
@@ -218,7 +231,9 @@ async def test_bad_input_in_a_chinese_chat_gets_chinese_and_loses_nothing(make, 
     assert isinstance(late.view, MockReportView) and late.view.used_seconds == 90 * 60
     assert t(zh, "mock.time_used", minutes=90, seconds=0) in render_reply(late)
     [handed] = await app.mocks.store.history(user_id, 5)
-    assert (await app.mocks.store.answers(handed.id))[1].response == "C"  # the answer given in time
+    kept = (await app.mocks.store.answers(handed.id))[1].response  # the answer given in time
+    second = handed.items[1]
+    assert shuffle.to_shown(SHIPPED.question(second.question_id), second.order, kept) == "C"
     again = await run(app, "/mock submit")
     assert again == t(zh, "mock.handed_in_by_clock", score=f"{handed.score:g}", total="100")
 

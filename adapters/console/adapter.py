@@ -29,7 +29,7 @@ from adapters.console.files import open_file, save_file
 from adapters.console.layout import terminal_width, wrap
 from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
 from bot.answering import AnswerReply, ReceiptReply, TextReply
-from bot.application import Application, Caller, HelpView, Reply
+from bot.application import Application, Caller, HelpView, MockQuestionView, Reply
 from bot.commands.catalog import command
 from bot.commands.parsing import Parsed
 from bot.i18n import t
@@ -188,6 +188,8 @@ class ConsoleAdapter:
             reply = await self.app.run_text(line, self.caller, open_file=open_file)
             if isinstance(reply.view, QuestionView):
                 await self.app.question_posted(reply.view.round_id, self._opened(reply.view))
+            elif isinstance(reply.view, MockQuestionView):
+                self._open = None  # what is typed now answers the mock's item, not an earlier question
             self.show(reply)
         else:
             await self._answer(line)

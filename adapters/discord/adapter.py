@@ -19,6 +19,7 @@ import yarl
 from adapters.discord import commands, custom_ids, transient
 from adapters.discord.answering import Answering, carried, payload
 from adapters.discord.live import LiveCounts
+from adapters.discord.mock_views import MockButton
 from adapters.discord.reactions import Reactions, parse_ref, supports
 from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal_embed, standings_embed
 from adapters.discord.replies import InFlight
@@ -69,7 +70,7 @@ class StudyClient(discord.AutoShardedClient):
         self.answering = adapter.answering
         self.tree = commands.StudyTree(self)
         commands.install(self.tree, adapter)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, MockButton)
 
     async def launch_shards(self) -> None:
         if self.shard_count is None and self.adapter.settings.gateway_url:

@@ -16,13 +16,14 @@ import discord
 
 from adapters.discord import custom_ids as ids
 from adapters.discord.live import LiveCounts
-from adapters.discord.render import receipt_text
+from adapters.discord.mock_views import MockAnswerModal, mock_buttons
+from adapters.discord.render import receipt_text, reply_content
 from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, self_grade_buttons
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply
-from bot.application import Application
-from bot.clicks import Act, Click
+from bot.application import Application, TextView
+from bot.clicks import Act, Click, MockAct, MockClick
 from bot.i18n import t
 from bot.kinds import Platform
 
@@ -47,8 +48,48 @@ class Answering:
         else:
             await self._guard(interaction, lambda: respond(interaction, self._answer(interaction, click)))
 
+    async def on_mock(self, interaction: discord.Interaction, mock_key: str, item_key: str, act: str,
+                      token: str | None) -> None:  # fmt: skip
+        """A mock exam's button: its message becomes what the click leads to (the next item, the
+        sheet, the hand-in prompt, the report, a reviewed item); a refusal is an ephemeral line."""
+        await self._guard(interaction, lambda: self._mock(interaction, mock_key, item_key, act, token))
+
+    async def _mock(self, interaction: discord.Interaction, mock_key: str, item_key: str, act: str,
+                    token: str | None, *, control: str | None = None) -> None:  # fmt: skip
+        message = interaction.message
+        mock_id, item = ids.round_id(mock_key), ids.round_id(item_key)
+        acts = {a.value: a for a in MockAct}
+        if message is None or mock_id is None or item is None or act not in acts or (
+            acts[act] is MockAct.TYPE and token is None
+        ):
+            await send(interaction, Reply(t(await chat_language(interaction), "receipt.closed")))
+            return
+        if acts[act] is MockAct.OPEN_FORM:  # a modal must be the first response: the submit is checked
+            modal = MockAnswerModal(mock_id, item, await chat_language(interaction))
+            await interaction.response.send_modal(modal)
+            return
+        click = MockClick(
+            mock_id=mock_id, item=item, act=acts[act], token=token, platform=Platform.DISCORD,
+            chat_key=chat_ref(interaction).chat_key, control=control or _custom_id(interaction),
+            controls=frozenset(cid for _, cid in carried(message)),
+        )  # fmt: skip
+        reply = await self.application.mock_click(chat_ref(interaction), user_ref(interaction.user), click)
+        if isinstance(reply.view, TextView):
+            await send(interaction, Reply(reply.view.text))
+            return
+        content = reply_content(reply) or "✓"
+        await interaction.response.edit_message(content=content, embed=None, view=mock_buttons(reply.view))
+
     async def on_modal_submit(self, interaction: discord.Interaction) -> None:
         data = payload(interaction)
+        mock_form = ids.MOCK_FORM_PATTERN.fullmatch(str(data.get("custom_id", "")))
+        if mock_form is not None:  # a mock item's typed answer: checked as its 作答 button's click
+            text = _input_value(data.get("components") or [], ids.ANSWER_INPUT)
+            mock_key, item_key = mock_form["mock"], mock_form["item"]
+            opener = ":".join([ids.PREFIX, ids.MOCK, mock_key, item_key, MockAct.OPEN_FORM.value])
+            await self._guard(interaction, lambda: self._mock(
+                interaction, mock_key, item_key, MockAct.TYPE.value, text, control=opener))  # fmt: skip
+            return
         round_id = ids.form_round(str(data.get("custom_id", "")))
         text = _input_value(data.get("components") or [], ids.ANSWER_INPUT)
         # A form is real only if opened from its round's Answer button, on the round's message.

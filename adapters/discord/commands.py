@@ -36,6 +36,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
+from adapters.discord.mock_views import mock_buttons
 from adapters.discord.render import attachment, reply_content, reply_embed
 from adapters.discord.replies import Reply, caller, chat_language, respond, send, user_language, user_ref
 from adapters.discord.transient import describe, transient
@@ -232,7 +233,8 @@ def rendered(reply: AppReply) -> Reply:
     """A reply by the kind of its view: embeds for boards, stats, standings and questions (a
     question with its buttons), text for the rest; files as attachments."""
     files = tuple(attachment(f) for f in reply.files)
-    buttons = question_buttons(reply.view) if isinstance(reply.view, QuestionView) else None
+    view = reply.view
+    buttons = question_buttons(view) if isinstance(view, QuestionView) else mock_buttons(view)
     embed = reply_embed(reply)
     content = reply_content(reply) or None  # besides an embed: the progress under its stats
     if embed is None and not content and not files:

@@ -15,6 +15,7 @@ MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
 GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
 STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
+MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/clicks.py)
 ANSWER_INPUT = "answer"  # the modal's text input
 
 # Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses
@@ -26,8 +27,11 @@ TEMPLATES = {
     MODAL: r"sb:m:(?P<round>.*)",
     GRADE: r"sb:g:(?P<round>[^:]*):(?P<arg>.*)",
     STAR: r"sb:st:(?P<round>.*)",
+    MOCK: r"sb:mk:(?P<mock>[^:]*):(?P<item>[^:]*):(?P<act>[^:]*)(?::(?P<token>.*))?",
 }
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
+MOCK_FORM = "mf"  # sb:mf:<mock>:<item>   the typed-answer modal of a mock item
+MOCK_FORM_PATTERN = re.compile(r"sb:mf:(?P<mock>[^:]*):(?P<item>[^:]*)")
 SELF_LEVELS = ("full", "half", "zero")
 _ROUND = re.compile(r"[1-9][0-9]{0,17}")
 
@@ -42,6 +46,10 @@ def round_id(text: str | None) -> int | None:
     if text is None or not _ROUND.fullmatch(text):
         return None
     return int(text)
+
+
+def mock(mock_id: int, item: int, act: str, token: str | None = None) -> str:
+    return ":".join([PREFIX, MOCK, str(mock_id), str(item), act] + ([token] if token is not None else []))
 
 
 def form_round(custom_id: str) -> int | None:

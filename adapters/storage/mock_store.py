@@ -26,7 +26,8 @@ def mock_from_row(row: Sequence[Any]) -> Mock:
     """A mocks row (MOCK_COLUMNS) as a Mock; shared with adapters/storage/postgres/mocks.py."""
     started, ends = from_db(row[7]), from_db(row[8])
     assert started is not None and ends is not None
-    items = tuple(MockItem(qid, section) for qid, section in json.loads(row[4]))
+    # [question id, section] before options were shuffled; [.., .., order] since
+    items = tuple(MockItem(*item) for item in json.loads(row[4]))
     sections = tuple(
         PaperSection(QuestionType(kind), count, points) for kind, count, points in json.loads(row[5])
     )
@@ -49,7 +50,8 @@ def mock_from_row(row: Sequence[Any]) -> Mock:
 
 def encode_paper(new: NewMock) -> tuple[str, str]:
     """The items and sections columns of a new mock, as JSON text."""
-    items = json.dumps([[i.question_id, i.section] for i in new.items])
+    items = json.dumps([[i.question_id, i.section, i.order] if i.order else [i.question_id, i.section]
+                        for i in new.items])
     sections = json.dumps([[str(s.type), s.count, s.points] for s in new.sections])
     return items, sections
 

@@ -30,6 +30,7 @@ from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.handlers import Handlers
 from adapters.telegram.live import CountEdits, CountedMessage
 from adapters.telegram.menu import set_commands
+from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.polling import ConfirmingPoller, HandlingWebhook
 from adapters.telegram.redaction import Redaction
 from adapters.telegram.render import (
@@ -242,10 +243,29 @@ class TelegramAdapter:
         else:
             html = render_reply(reply, HTML)
             if html.strip():
-                markup = language_keyboard() if isinstance(view, WelcomeView) else None
+                markup = language_keyboard() if isinstance(view, WelcomeView) else mock_keyboard(view)
                 await self.answer(message, html, markup)
         for file in reply.files:
             await self.send_file(message.chat.id, file)
+
+    async def replace_message(self, chat_id: int, message_id: int, html: str,
+                              markup: InlineKeyboardMarkup | None) -> None:  # fmt: skip
+        """Edit a message of ours into `html` with `markup` (a mock exam turning its page); a
+        new message if it cannot be edited (too old, or too long for one)."""
+        chunks = split_html(html)
+        if len(chunks) == 1:
+            try:
+                await self.bot.edit_message_text(
+                    chunks[0], chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML,
+                    link_preview_options=NO_PREVIEW, reply_markup=markup,
+                )  # fmt: skip
+                return
+            except BadRequest as exc:
+                if "not modified" in str(exc).lower():
+                    return
+                log.info("message %s:%s not edited (%s): sent anew", chat_id, message_id, exc)
+        await self.drop_keyboard(chat_id, message_id)
+        await self.send(chat_id, html, markup)
 
     async def send_file(self, chat_id: int, file: FileView) -> None:
         """An image as a photo, anything else as a document."""

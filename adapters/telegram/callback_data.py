@@ -22,6 +22,8 @@ _PATTERNS = {
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
     "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
+    # a mock exam's button: m1:<mock>:<item>:<act>[:<token>] (bot/clicks.MockAct)
+    "m1": re.compile(rf"m1:{_ROUND}:([1-9][0-9]{{0,3}}):([pnbsghcr])(?::{_TOKEN})?"),
 }
 
 
@@ -64,7 +66,19 @@ class ChooseLanguage:
     language: str  # zh-CN | zh-TW | en
 
 
-Action = AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | ChooseLanguage
+@dataclass(frozen=True, slots=True)
+class MockButton:
+    """A button under a mock item, its sheet, hand-in prompt or report."""
+
+    mock_id: int
+    item: int
+    act: str  # a bot.clicks.MockAct value
+    token: str | None
+
+
+Action = (
+    AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | ChooseLanguage | MockButton
+)
 
 
 def answer(round_id: int, token: str) -> str:
@@ -91,6 +105,10 @@ def language(code: str) -> str:
     return _checked(f"l1:{code}")
 
 
+def mock(mock_id: int, item: int, act: str, token: str | None = None) -> str:
+    return _checked(f"m1:{mock_id}:{item}:{act}" + (f":{token}" if token is not None else ""))
+
+
 def _checked(data: str) -> str:
     if parse(data) is None:
         raise ValueError(f"not a valid button payload: {data!r}")
@@ -108,6 +126,8 @@ def parse(data: object) -> Action | None:
         return None
     if kind == "l1":
         return ChooseLanguage(LANGUAGE_CODES[match.group(1)])
+    if kind == "m1":
+        return MockButton(int(match.group(1)), int(match.group(2)), match.group(3), match.group(4))
     round_id = int(match.group(1))
     if kind == "a1":
         return AnswerChoice(round_id, match.group(2))

@@ -18,14 +18,16 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
+from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, clip, message_ref, star_keyboard, user_ref
 from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply, TextReply
 from bot.application import Caller, TextView
-from bot.clicks import Act, Click
+from bot.clicks import Act, Click, MockAct, MockClick
 from bot.commands.catalog import command
 from bot.commands.parsing import Parsed
 from bot.i18n import t
 from bot.kinds import AnswerStatus, Platform
+from bot.reply_text import render_reply
 from bot.text import HTML, receipt_headline, render_receipt
 
 if TYPE_CHECKING:
@@ -87,6 +89,9 @@ class Callbacks:
             return
         tg_chat = message.chat
         chat, user = chat_ref(tg_chat), user_ref(query.from_user)
+        if isinstance(action, cd.MockButton):
+            await self._mock(toast, query, message, action)
+            return
         if isinstance(action, cd.ChooseLanguage):
             admin = await self.adapter.admins.is_admin(tg_chat, query.from_user)
             parsed = Parsed(command("lang"), {"language": action.language})
@@ -102,6 +107,25 @@ class Callbacks:
         )  # fmt: skip
         answer = await self.app.answering.click(click, user, chat)
         await self._show(toast, answer, act, tg_chat, message.message_id)
+
+    async def _mock(self, toast: Toast, query: CallbackQuery, message: MaybeInaccessibleMessage,
+                    action: cd.MockButton) -> None:  # fmt: skip
+        """A mock exam's button: the message becomes what it leads to (the next item, the sheet,
+        the hand-in prompt, the report, a reviewed item); a refusal is a toast and changes nothing."""
+        tg_chat = message.chat
+        click = MockClick(
+            mock_id=action.mock_id, item=action.item, act=MockAct(action.act), token=action.token,
+            platform=Platform.TELEGRAM, chat_key=str(tg_chat.id), control=str(query.data),
+            controls=_controls(message),
+        )  # fmt: skip
+        reply = await self.app.mock_click(chat_ref(tg_chat), user_ref(query.from_user), click)
+        if isinstance(reply.view, TextView):
+            await toast(reply.view.text)
+            return
+        saved = getattr(reply.view, "saved", None)
+        await toast(t(reply.language, "mock.kept", number=saved) if saved else "")
+        await self.adapter.replace_message(tg_chat.id, message.message_id, render_reply(reply, HTML),
+                                           mock_keyboard(reply.view))  # fmt: skip
 
     async def _show(self, toast: Toast, answer: AnswerReply, act: Act, tg_chat: TgChat,
                     message_id: int) -> None:  # fmt: skip

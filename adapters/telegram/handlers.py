@@ -7,7 +7,7 @@ Nothing here knows a particular command: a new catalog entry works with no chang
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from telegram import Chat as TgChat
 from telegram import ChatMember, Message, Update
@@ -20,13 +20,15 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, message_ref, self_grade_keyboard, user_ref
 from bot.answering import AnswerReply, ReceiptReply, TextReply
-from bot.application import Caller
+from bot.application import Caller, Reply, StudyView
 from bot.attachments import Attachment
 from bot.commands import catalog
 from bot.commands.catalog import Permission
 from bot.kinds import ChatKind, ChatRef, Platform
+from bot.reply_text import render_reply
 from bot.text import HTML, render_receipt
 
 if TYPE_CHECKING:
@@ -146,6 +148,9 @@ class Handlers:
             grade = answer.awaits_self_grade
             markup = self_grade_keyboard(receipt.round_id, receipt.language) if grade else None
             await self.adapter.answer(message, render_receipt(receipt, HTML), markup)
+        elif isinstance(answer, TextReply) and answer.view is not None:  # a mock item: with its buttons
+            html = render_reply(Reply(cast(StudyView, answer.view), answer.language), HTML)
+            await self.adapter.answer(message, html, mock_keyboard(answer.view))
         elif isinstance(answer, TextReply):
             await self.adapter.answer(message, HTML.escape(answer.text))
 

@@ -91,6 +91,14 @@ LEVEL = Arg("level", ArgKind.CHOICE, required=True, choices=(
     Choice("half", "cmd.choice.half", ("部分", "2")),
     Choice("zero", "cmd.choice.zero", ("不会", "不會", "3")),
 ))  # fmt: skip
+# /mock start ordered: the same paper in bank order, options as written (shuffled by default).
+MOCK_ORDER = Arg("order", ArgKind.CHOICE, choices=(
+    Choice("ordered", "cmd.choice.ordered", ("顺序", "順序", "原序")),
+))  # fmt: skip
+# /mock submit confirm: hand in although items are unanswered (a bare /mock submit asks first).
+MOCK_CONFIRM = Arg("confirm", ArgKind.CHOICE, choices=(
+    Choice("confirm", "cmd.choice.confirm", ("确认", "確認", "yes")),
+))  # fmt: skip
 REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1)
 NOTE = Arg("note", ArgKind.TEXT)
 
@@ -131,16 +139,19 @@ CATALOG: tuple[Command, ...] = (
             aliases=("导入", "匯入")),
     Command(("bank", "confirm"), "bank_confirm", permission=ADMIN, aliases=("确认", "確認")),
     # study tools (bot/study/use_cases.py)
-    Command(("mock", "start"), "mock_start", (Arg("bank", ArgKind.WORD),), aliases=("开始", "開始")),
-    Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT, required=True)),
+    Command(("mock", "start"), "mock_start", (MOCK_ORDER, Arg("bank", ArgKind.WORD)),
+            aliases=("开始", "開始")),
+    # "/mock 6" shows item 6; "/mock 6 B" answers it.
+    Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT)),
             aliases=("答", "a")),
     Command(("mock", "go"), "mock_go", (NUMBER,), aliases=("看", "第")),
     Command(("mock", "flag"), "mock_flag", (NUMBER,), aliases=("标记", "標記")),
     Command(("mock", "sheet"), "mock_sheet", aliases=("答题卡", "答題卡")),
-    Command(("mock", "submit"), "mock_submit", aliases=("交卷",)),
+    Command(("mock", "submit"), "mock_submit", (MOCK_CONFIRM,), aliases=("交卷",)),
     Command(("mock", "quit"), "mock_quit", aliases=("放弃", "放棄")),
     Command(("mock", "grade"), "mock_grade", (ITEM, LEVEL), aliases=("自评", "自評")),
     Command(("mock", "report"), "mock_report", aliases=("成绩", "成績")),
+    Command(("mock", "review"), "mock_review", (NUMBER,), aliases=("订正", "訂正", "错题", "錯題")),
     Command(("mistakes", "list"), "mistakes", (TAG,)),
     Command(("mistakes", "practice"), "mistakes_practice", (TAG,), aliases=("练习", "練習")),
     Command(("mistakes", "export"), "mistakes_export", aliases=("导出", "匯出")),

@@ -1,5 +1,6 @@
-"""A mock exam as stored: the paper drawn for one person (its items in order, by section), the
-clock (wall time: `ends_at` is kept, so a restart loses nothing), and each item's answer."""
+"""A mock exam as stored: the paper drawn for one person (its items in order, by section, each
+with the order its options are shown in), the clock (wall time: `ends_at` is kept, so a restart
+loses nothing), and each item's answer."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ class MockState(StrEnum):
 class MockItem:
     question_id: str
     section: int  # index into Mock.sections
+    order: str = ""  # the bank's option letters in the order shown (bot/study/shuffle.py); "": bank order
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,13 @@ Answers are stored as given (validated, not graded), so a restart keeps them; th
 stored `ends_at`. The scheduler holds two jobs per open mock — a reminder 10 minutes before the
 end and the automatic hand-in — rebuilt from the database by `restore()` at start-up. A command
 that arrives after the end hands in first, so no answer is taken late. Results go to the person's
-mock history and, at hand-in, to the study tools (notebook, FSRS); never to a leaderboard.
+mock history and, at hand-in, to the study tools (notebook, FSRS); never to a leaderboard. A
+mock handed in with nothing answered is no result: it is closed like a quit, not kept as 0.
+
+The paper is one person's: items drawn and ordered at random, options shuffled per item (the
+order stored with the items; answers kept in the bank's letters, bot/study/shuffle.py). One item
+is shown at a time, with its answer buttons on platforms that have them (bot/clicks.py
+says which clicks may act).
 
 With several processes, each keeps the jobs of every open mock (a start or hand-in is broadcast);
 the reminder and the time-up notice are firings claimed once (`mock:<id>:remind`, `…:timed-out`).
@@ -15,30 +21,35 @@ from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from bot import grading
+from bot.clicks import AFTER, ON_ITEM, MockAct, MockClick
 from bot.clock import Clock
 from bot.firings import Firings
 from bot.i18n import bank_text
 from bot.invalid_response import InvalidResponse
-from bot.kinds import ChatRef, UserRef
+from bot.kinds import ChatRef, InputKind, UserRef
 from bot.messages import notice
-from bot.model import Bank, Question, QuestionType
+from bot.model import Bank, Question
 from bot.outbox import Outbox
 from bot.ports import RESYNC, Broadcast, Scheduler
-from bot.presenting import correct_label, response_label
+from bot.presenting import correct_label, correct_tokens, option_views, response_label
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.study import shuffle
 from bot.study.feed import StudyFeed
 from bot.study.mock_records import Mock, MockAnswer, MockState, NewMock
 from bot.study.paper import draw, paper_of
 from bot.study.ports import MockOpen, MockStore
 from bot.study.records import Outcome, StudyAnswer
 from bot.study.views import (
+    MockConfirmView,
     MockIntro,
     MockQuestionView,
     MockReportView,
+    MockReviewView,
     MockSheetView,
     PendingShort,
     SheetRow,
@@ -50,6 +61,9 @@ log = logging.getLogger("studybot.mock")
 REMIND_BEFORE = timedelta(minutes=10)
 MAX_RESPONSE = 1000
 _OUTCOMES = {"correct": Outcome.RIGHT, "partial": Outcome.PARTLY, "wrong": Outcome.WRONG}
+# The banks a chat may name, as /bank list names them: (name, bank) (bot/bank_uploads.py).
+BankNames = Callable[[ChatRef], list[tuple[str, Bank]]]
+MockClickView = MockQuestionView | MockSheetView | MockConfirmView | MockReportView | MockReviewView | None
 
 
 def end_job(mock_id: int) -> str:
@@ -82,28 +96,42 @@ class Mocks:
         self.rng = rng
         self.firings = firings or Firings()
         self.broadcast = broadcast
+        self.bank_names: BankNames | None = None  # set by bootstrap: the names /bank list shows
+        # When each open mock last showed an item here: a question asked after that takes typed
+        # text; after a restart (empty) the mock's start stands in.
+        self._shown: dict[int, datetime] = {}
         if broadcast is not None:
             broadcast.subscribe("mock", self._changed)
             broadcast.subscribe(RESYNC, self._resync)
 
     # ------------------------------------------------------------ sitting
 
+    def find_bank(self, chat_ref: ChatRef, name: str) -> Bank:
+        """The bank `name` names in this chat, as /bank list names it (a chat's own upload first),
+        else by its id; QuizError listing the names it could be."""
+        visible = self.bank_names(chat_ref) if self.bank_names is not None else []
+        if not visible:
+            visible = sorted(self.quiz.banks.items())
+        folded = name.casefold()
+        for candidates in (visible, [(b.id, b) for b in self.quiz.banks.values()]):
+            found = next((b for shown, b in reversed(candidates) if shown.casefold() == folded), None)
+            if found is not None:
+                return found
+        raise QuizError("error.unknown_bank", bank=name, banks=", ".join(shown for shown, _ in visible))
+
     async def start(
-        self, chat_ref: ChatRef, user: UserRef, bank_id: str | None, language: str
+        self, chat_ref: ChatRef, user: UserRef, bank_id: str | None, language: str, *, ordered: bool = False
     ) -> MockQuestionView:
-        """Start a mock on the bank (the chat's by default), or resume the one in progress."""
+        """Start a mock on the bank (the chat's by default; named as /bank list names it), or
+        resume the one in progress. `ordered`: the paper in bank order, options unshuffled."""
         user_id = await self.quiz.user_id(user)
         current = await self._open(user_id)
         if current is not None:
             return await self._view(current, current.position, language, intro=True, resumed=True)
         chat = await self.quiz.chat(chat_ref)
-        bank = self.quiz.banks.get(bank_id) if bank_id else self.quiz.bank_for(chat)
-        if bank is None:
-            raise QuizError(
-                "error.unknown_bank", bank=bank_id or "", banks=", ".join(sorted(self.quiz.banks))
-            )
+        bank = self.find_bank(chat_ref, bank_id) if bank_id else self.quiz.bank_for(chat)
         paper = paper_of(bank)
-        sections, items = draw(bank, paper, self.rng)
+        sections, items = draw(bank, paper, self.rng, ordered=ordered)
         now = self.clock.now()
         new = NewMock(
             user_id,
@@ -140,34 +168,47 @@ class Mocks:
         unreadable answer is refused now and not at hand-in."""
         mock = await self._sitting(user)
         index = mock.position if number is None else self._index(mock, number)
+        return await self._keep(mock, index, text, language)
+
+    async def _keep(
+        self, mock: Mock, index: int, text: str, language: str, *, advance: bool = True
+    ) -> MockQuestionView | MockSheetView:
         question = self._question(mock, index)
+        order = mock.items[index].order
         text = text.strip()
         if not text:
             raise QuizError("mock.empty_answer", number=index + 1)
         if len(text) > MAX_RESPONSE:
             raise QuizError("mock.answer_too_long", limit=MAX_RESPONSE)
-        try:
-            read = grading.grade(question, text)
+        try:  # read against the options as this person sees them
+            read = grading.grade(shuffle.shown(question, order), text)
         except InvalidResponse as exc:
             raise QuizError(exc.key, **exc.params) from None
-        kept = text if question.type in (QuestionType.FILL, QuestionType.SHORT) else read.response
-        following = min(index + 1, len(mock.items) - 1)
+        # A typed answer is kept as typed (its grading reads it again at hand-in); a choice in
+        # the bank's letters.
+        typed = question.type.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
+        kept = text if typed else shuffle.to_bank(question, order, read.response)
+        following = min(index + 1, len(mock.items) - 1) if advance else index
         if not await self.store.save_answer(mock.id, index, kept, following):
             raise QuizError("mock.none")
+        if not advance:
+            return await self._view(mock, index, language)
         if index + 1 >= len(mock.items):
-            return await self.sheet(user, language)
+            return await self.sheet_of(mock, language)
         return await self._view(mock, following, language, saved=index + 1)
 
     async def typed(
         self, chat_ref: ChatRef, user: UserRef, text: str, language: str
     ) -> MockQuestionView | MockSheetView | None:
         """A plain typed text as the answer to the current item of the person's mock when it is
-        open in this chat and no question was asked there since it began; else None."""
+        open in this chat and no question was asked there since the mock last showed an item
+        (an earlier practice question does not take it); else None."""
         mock = await self.store.open_mock(await self.quiz.user_id(user))
         if mock is None or mock.chat_id != (await self.quiz.chat(chat_ref)).id:
             return None
         current = await self.quiz.current_round(chat_ref)
-        if current is not None and current.opened_at > mock.started_at:
+        shown = max(mock.started_at, self._shown.get(mock.id, mock.started_at))
+        if current is not None and current.opened_at > shown:
             return None
         return await self.answer(user, None, text, language)
 
@@ -181,7 +222,10 @@ class Mocks:
         return await self._view(mock, index, language)
 
     async def sheet(self, user: UserRef, language: str) -> MockSheetView:
-        mock = await self._sitting(user)
+        return await self.sheet_of(await self._sitting(user), language)
+
+    async def sheet_of(self, mock: Mock, language: str) -> MockSheetView:
+        mock = await self.store.get_mock(mock.id) or mock  # its position now
         answers = await self.store.answers(mock.id)
         rows = []
         for number, section in enumerate(mock.sections):
@@ -196,11 +240,18 @@ class Mocks:
             )
             rows.append(SheetRow(section.type, items))
         answered = sum(1 for a in answers.values() if a.response is not None)
-        return MockSheetView(language, tuple(rows), answered, len(mock.items), self._remaining(mock))
+        return MockSheetView(
+            language, tuple(rows), answered, len(mock.items), self._remaining(mock), mock.id,
+            mock.position + 1,
+        )  # fmt: skip
 
-    async def submit(self, user: UserRef, language: str) -> MockReportView:
-        """Hand in (交卷). After the time is up the mock was (or is now) handed in by the clock:
-        its report says so, with the answers kept until the end."""
+    async def submit(
+        self, user: UserRef, language: str, *, confirmed: bool = False
+    ) -> MockReportView | MockConfirmView | None:
+        """Hand in (交卷). With items unanswered it asks first (MockConfirmView) unless
+        `confirmed`; with nothing answered at all the mock is closed as no result (None). After
+        the time is up the mock was (or is now) handed in by the clock: its report says so,
+        with the answers kept until the end."""
         user_id = await self.quiz.user_id(user)
         mock = await self.store.open_mock(user_id)
         if mock is None:
@@ -210,8 +261,26 @@ class Mocks:
                 score, total = _points(last.score or 0), _points(last.total)
                 raise QuizError("mock.handed_in_by_clock", score=score, total=total)
             raise QuizError("mock.none")
+        return await self._submit_open(mock, language, confirmed=confirmed)
+
+    async def _submit_open(
+        self, mock: Mock, language: str, *, confirmed: bool
+    ) -> MockReportView | MockConfirmView | None:
         timed_out = self.clock.now() >= mock.ends_at
+        if not timed_out and not confirmed:
+            answers = await self.store.answers(mock.id)
+            blank = tuple(
+                i + 1 for i in range(len(mock.items)) if answers.get(i, MockAnswer(i)).response is None
+            )
+            if blank:
+                return MockConfirmView(
+                    language, mock.id, blank, len(mock.items), self._remaining(mock), mock.position + 1
+                )
         handed = await self._hand_in(mock, timed_out=timed_out)
+        if handed.state is MockState.QUIT:  # nothing answered: no result
+            if timed_out:
+                raise _late(handed)
+            return None
         return await self._report(handed, language, timed_out=timed_out)
 
     async def quit(self, user: UserRef) -> None:
@@ -257,6 +326,121 @@ class Mocks:
         if mock is None:
             raise QuizError("mock.no_report")
         return await self._report(mock, language)
+
+    async def review(self, user: UserRef, number: int | None, language: str) -> MockReviewView:
+        """Item `number` of the last mock handed in (the first one not right when None): its
+        options as shown in that mock, the answer given and the right one with its text."""
+        user_id = await self.quiz.user_id(user)
+        await self._open(user_id)  # hands in one whose time is up
+        mock = await self.store.last_handed_in(user_id)
+        if mock is None:
+            raise QuizError("mock.no_report")
+        answers = await self.store.answers(mock.id)
+        wrong = tuple(
+            i + 1 for i in range(len(mock.items)) if answers.get(i, MockAnswer(i)).verdict != "correct"
+        )
+        if number is None:
+            if not wrong:
+                raise QuizError("mock.none_wrong")
+            number = wrong[0]
+        index = self._index(mock, number)
+        return self._review(mock, index, answers.get(index, MockAnswer(index)), wrong, language)
+
+    def _review(
+        self, mock: Mock, index: int, entry: MockAnswer, wrong: tuple[int, ...], language: str
+    ) -> MockReviewView:
+        question = self._question(mock, index)
+        order = mock.items[index].order
+        seen = shuffle.shown(question, order)
+        given = (
+            response_label(seen, shuffle.to_shown(question, order, entry.response), language)
+            if entry.response is not None
+            else ""
+        )
+        return MockReviewView(
+            language,
+            mock.id,
+            index + 1,
+            len(mock.items),
+            question.type,
+            bank_text(language, question.stem),
+            tuple((letter, bank_text(language, text)) for letter, text in seen.options),
+            correct_tokens(seen) if seen.options else (),
+            given,
+            correct_label(seen, language),
+            bank_text(language, question.explanation),
+            entry.verdict,
+            bank_text(language, question.answer[0]) if entry.verdict == "pending" else "",
+            tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
+            wrong,
+        )
+
+    async def click(self, chat_ref: ChatRef, user: UserRef, click: MockClick, language: str) -> MockClickView:
+        """A mock button pressed (bot/clicks.py): None when it may not act (another
+        person's mock, another chat, a button the message does not carry, a stale item)."""
+        mock = await self.store.get_mock(click.mock_id)
+        if mock is None or not click.carried:
+            return None
+        chat = await self.quiz.chat(chat_ref)
+        if (
+            mock.user_id != await self.quiz.user_id(user)
+            or mock.chat_id != chat.id
+            or str(click.platform) != str(chat.ref.platform)
+            or click.chat_key != chat.ref.chat_key
+            or not 1 <= click.item <= len(mock.items)
+        ):
+            return None
+        index = click.item - 1
+        if click.act in AFTER:
+            if mock.state not in (MockState.GRADING, MockState.DONE):
+                return None
+            answers = await self.store.answers(mock.id)
+            wrong = tuple(
+                i + 1 for i in range(len(mock.items)) if answers.get(i, MockAnswer(i)).verdict != "correct"
+            )
+            return self._review(mock, index, answers.get(index, MockAnswer(index)), wrong, language)
+        if mock.state is not MockState.OPEN:
+            return None
+        if self.clock.now() >= mock.ends_at:
+            handed = await self._hand_in(mock, timed_out=True)
+            raise _late(handed)
+        if click.act in ON_ITEM and index != mock.position:
+            return None  # a button of an item no longer on screen
+        if click.act is MockAct.PICK:
+            question, order = self._question(mock, index), mock.items[index].order
+            tokens = {o.token for o in option_views(shuffle.shown(question, order), language)}
+            if click.token not in tokens:
+                return None
+            if question.type.input_kind is InputKind.CHOOSE_MANY:  # toggled into the kept answer
+                entry = (await self.store.answers(mock.id)).get(index, MockAnswer(index))
+                chosen = set(
+                    shuffle.to_shown(question, order, entry.response).split(",") if entry.response else ()
+                )
+                chosen ^= {click.token}
+                if not chosen:
+                    await self.store.save_answer(mock.id, index, None, index)
+                    return await self._view(mock, index, language)
+                return await self._keep(mock, index, ",".join(sorted(chosen)), language, advance=False)
+            return await self._keep(mock, index, click.token, language)
+        if click.act is MockAct.TYPE:  # a form's text, for an item answered by typing
+            question = self._question(mock, index)
+            typed = question.type.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
+            if not typed or click.token is None:
+                return None
+            return await self._keep(mock, index, click.token, language)
+        if click.act is MockAct.OPEN_FORM:
+            return None  # a platform opens its form itself; the submit is what is checked
+        if click.act in (MockAct.NEXT, MockAct.BACK, MockAct.GO):
+            step = {MockAct.NEXT: 1, MockAct.BACK: -1, MockAct.GO: 0}[click.act]
+            target = min(max(index + step, 0), len(mock.items) - 1)
+            await self.store.set_position(mock.id, target)
+            return await self._view(mock, target, language)
+        if click.act is MockAct.SHEET:
+            return await self.sheet_of(mock, language)
+        result = await self._submit_open(mock, language, confirmed=click.act is MockAct.CONFIRM)
+        if result is None:
+            raise QuizError("mock.empty_hand_in")
+        return result
 
     # ------------------------------------------------------------ the clock
 
@@ -334,6 +518,14 @@ class Mocks:
         now = self.clock.now()
         at = min(now, mock.ends_at) if timed_out else now
         answers = await self.store.answers(mock.id)
+        if all(a.response is None for a in answers.values()):
+            # Nothing answered: no result (not a 0 in the history), closed like a quit.
+            if await self.store.quit(mock.id, at):
+                self._unschedule(mock.id)
+                await self._tell(mock.id)
+            closed = await self.store.get_mock(mock.id)
+            assert closed is not None
+            return closed
         grades: dict[int, tuple[str, float]] = {}
         studied: list[StudyAnswer] = []
         for index, item in enumerate(mock.items):
@@ -378,7 +570,7 @@ class Mocks:
             raise QuizError("mock.none")
         if self.clock.now() >= mock.ends_at:
             handed = await self._hand_in(mock, timed_out=True)
-            raise QuizError("mock.time_was_up", score=_points(handed.score or 0), total=_points(handed.total))
+            raise _late(handed)
         return mock
 
     def _bank(self, mock: Mock) -> Bank:
@@ -415,7 +607,11 @@ class Mocks:
         saved: int | None = None,
     ) -> MockQuestionView:
         question = self._question(mock, index)
+        self._shown[mock.id] = self.clock.now()
+        order = mock.items[index].order
+        seen = shuffle.shown(question, order)
         entry = (await self.store.answers(mock.id)).get(index, MockAnswer(index))
+        given = shuffle.to_shown(question, order, entry.response) if entry.response is not None else None
         bank = self._bank(mock)
         shown_intro = None
         if intro:
@@ -435,12 +631,15 @@ class Mocks:
             question.type.input_kind,
             mock.points(index),
             bank_text(language, question.stem),
-            tuple((letter, bank_text(language, text)) for letter, text in question.options),
-            response_label(question, entry.response, language) if entry.response is not None else None,
+            tuple((letter, bank_text(language, text)) for letter, text in seen.options),
+            response_label(seen, given, language) if given is not None else None,
             entry.flagged,
             self._remaining(mock),
             shown_intro,
             saved,
+            mock.id,
+            tuple((o.token, o.label) for o in option_views(seen, language)),
+            tuple(given.split(",")) if given and seen.type.is_choice else (),
         )
 
     async def _report(self, mock: Mock, language: str, *, timed_out: bool = False) -> MockReportView:
@@ -452,7 +651,10 @@ class Mocks:
             question = self._question(mock, index)
             entry = answers.get(index, MockAnswer(index))
             per_section[mock.items[index].section] += (entry.fraction or 0.0) * mock.points(index)
-            given = response_label(question, entry.response, language) if entry.response is not None else ""
+            order = mock.items[index].order
+            seen = shuffle.shown(question, order)
+            shown_response = shuffle.to_shown(question, order, entry.response or "")
+            given = response_label(seen, shown_response, language) if entry.response is not None else ""
             if entry.verdict == "pending":
                 pending.append(
                     PendingShort(
@@ -469,7 +671,7 @@ class Mocks:
                         index + 1,
                         bank_text(language, question.stem),
                         given,
-                        correct_label(question, language),
+                        correct_label(seen, language),
                         bank_text(language, question.explanation),
                     )
                 )
@@ -489,8 +691,17 @@ class Mocks:
             tuple(wrong),
             tuple(pending),
             timed_out,
+            mock.id,
         )
 
 
 def _points(value: float) -> str:
     return f"{value:g}"
+
+
+def _late(handed: Mock) -> QuizError:
+    """What a command arriving after the end is told: the paper was handed in by the clock (or,
+    with nothing answered, closed as no result)."""
+    if handed.state is MockState.QUIT:
+        return QuizError("mock.time_up_empty")
+    return QuizError("mock.time_was_up", score=_points(handed.score or 0), total=_points(handed.total))

@@ -1,6 +1,9 @@
 """Drawing a mock-exam paper from a bank: each declared section takes its count of questions of
 its type, at random (the injected RNG) when the bank has more, all of them when it has fewer (the
-section is then smaller and its full marks with it). A bank that declares no paper gets one from
+section is then smaller and its full marks with it). Within a section the items come in a random
+order and each choice item's options are shuffled (bot/study/shuffle.py), as one person's paper;
+`ordered` sits the same paper as the bank prints it: the first items of each type, in bank order,
+options as written. A bank that declares no paper gets one from
 its counts: every question, by type, at its own points, a minute per point, pass at 60%."""
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import random
 
 from bot.model import Bank, Paper, PaperSection, QuestionType
 from bot.study.mock_records import MockItem
+from bot.study.shuffle import draw_order
 
 _ORDER = tuple(QuestionType)
 
@@ -28,19 +32,21 @@ def paper_of(bank: Bank) -> Paper:
 
 
 def draw(
-    bank: Bank, paper: Paper, rng: random.Random
+    bank: Bank, paper: Paper, rng: random.Random, *, ordered: bool = False
 ) -> tuple[tuple[PaperSection, ...], tuple[MockItem, ...]]:
     """The sections as sat (counts cut to what the bank has; empty ones dropped) and the items
-    in order: section by section, each in bank order."""
+    in order: section by section, shuffled (in bank order when `ordered`)."""
     sections: list[PaperSection] = []
     items: list[MockItem] = []
     for section in paper.sections:
         pool = [q for q in bank.questions if q.type is section.type]
         if not pool:
             continue
-        chosen = rng.sample(pool, section.count) if len(pool) > section.count else pool
-        chosen.sort(key=lambda q: q.number)
+        if ordered:
+            chosen = sorted(pool, key=lambda q: q.number)[: section.count]
+        else:
+            chosen = rng.sample(pool, min(section.count, len(pool)))  # a random pick, in random order
         index = len(sections)
         sections.append(PaperSection(section.type, len(chosen), section.points))
-        items += [MockItem(q.id, index) for q in chosen]
+        items += [MockItem(q.id, index, "" if ordered else draw_order(q, rng)) for q in chosen]
     return tuple(sections), tuple(items)

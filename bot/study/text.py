@@ -8,8 +8,10 @@ from bot.kinds import InputKind
 from bot.study.views import (
     FavouritesView,
     MistakesView,
+    MockConfirmView,
     MockQuestionView,
     MockReportView,
+    MockReviewView,
     MockSheetView,
     ProgressView,
     ReportsView,
@@ -25,6 +27,19 @@ def _pts(value: float) -> str:
 def clock(seconds: int) -> str:
     hours, rest = divmod(max(0, seconds), 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+def numbers(values: tuple[int, ...] | list[int], limit: int = 40) -> str:
+    """1 2 3 5 7 8 9 as "1–3, 5, 7–9": a run of consecutive numbers as one range, so a list of
+    unanswered items stays one line on a phone; past `limit` ranges, "…"."""
+    runs: list[list[int]] = []
+    for value in sorted(values):
+        if runs and value == runs[-1][1] + 1:
+            runs[-1][1] = value
+        else:
+            runs.append([value, value])
+    parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:limit]]
+    return ", ".join(parts) + (", …" if len(runs) > limit else "")
 
 
 def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
@@ -45,14 +60,15 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
                 pass_mark=_pts(intro.pass_mark),
             )
         )
-        for qtype, count, points in intro.sections:
-            lines.append(
-                "  "
-                + t(lang, "mock.section", qtype=t(lang, f"type.{qtype}"), count=count, points=_pts(points))
+        lines.append(
+            " · ".join(
+                t(lang, "mock.section", qtype=t(lang, f"type.{qtype}"), count=count, points=_pts(points))
+                for qtype, count, points in intro.sections
             )
-        lines += [t(lang, "mock.how"), ""]
-    if view.saved is not None:
-        lines.append(t(lang, "mock.saved", number=view.saved))
+        )
+        lines += [t(lang, "mock.how_one_by_one"), ""]
+    if view.saved is not None:  # kept, not graded: no tick
+        lines.append(t(lang, "mock.kept", number=view.saved))
     header = t(
         lang,
         "mock.question_header",
@@ -66,33 +82,76 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
     lines.append(m.escape(view.stem))
     lines += [f"{letter}. {m.escape(text)}" for letter, text in view.options]
     if view.input_kind is InputKind.TRUE_FALSE:
-        lines.append(t(lang, "mock.how_judge", number=view.number))
+        lines.append(t(lang, "mock.type_judge", number=view.number))
     elif view.input_kind in (InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY):
-        lines.append(t(lang, "mock.how_choice", number=view.number))
+        lines.append(t(lang, "mock.type_choice", number=view.number))
     else:
-        lines.append(t(lang, "mock.how_text", number=view.number))
+        lines.append(t(lang, "mock.type_text", number=view.number))
     if view.response is not None:
         lines.append(t(lang, "mock.your_answer", answer=m.escape(view.response)))
+    moves = []  # on a text platform the buttons' moves as commands
+    if view.number > 1:
+        moves.append(t(lang, "mock.nav_back", number=view.number - 1))
+    if view.number < view.count:
+        moves.append(t(lang, "mock.nav_next", number=view.number + 1))
+    lines.append(" · ".join([*moves, t(lang, "mock.nav_rest")]))
     return "\n".join(lines)
 
 
 def render_mock_sheet(view: MockSheetView, m: Markup = PLAIN) -> str:
+    """Per section one line (its numbers and how many are answered), then the unanswered and
+    flagged numbers as ranges: a 62-item paper in a handful of lines."""
     lang = view.language
     lines = [
         m.bold(
             t(lang, "mock.sheet_title", answered=view.answered, count=view.count, left=clock(view.remaining))
         )
     ]
+    blank: list[int] = []
+    flagged: list[int] = []
     for row in view.rows:
-        cells = [
-            f"{n}{'✓' if answered else '·'}{'🚩' if flagged else ''}" for n, answered, flagged in row.items
-        ]
-        lines.append(f"{t(lang, f'type.{row.qtype}')}: " + " ".join(cells))
-    lines.append(t(lang, "mock.sheet_legend"))
+        if not row.items:
+            continue
+        done = sum(1 for _, answered, _ in row.items if answered)
+        marks = "".join("●" if answered else "○" for _, answered, _ in row.items)
+        lines.append(
+            t(
+                lang,
+                "mock.sheet_section",
+                qtype=t(lang, f"type.{row.qtype}"),
+                items=numbers([n for n, _, _ in row.items]),
+                answered=done,
+                count=len(row.items),
+            )
+            + (f" {marks}" if len(marks) <= 10 else "")
+        )
+        tens = [marks[i : i + 10] for i in range(0, len(marks), 10)]
+        if len(marks) > 10:  # in tens, two to a line: narrower than a phone screen
+            lines += [" ".join(tens[i : i + 2]) for i in range(0, len(tens), 2)]
+        blank += [n for n, answered, _ in row.items if not answered]
+        flagged += [n for n, _, flag in row.items if flag]
+    lines.append(t(lang, "mock.sheet_blank", numbers=numbers(blank)) if blank else t(lang, "mock.sheet_full"))
+    if flagged:
+        lines.append(t(lang, "mock.sheet_flagged", numbers=numbers(flagged)))
+    lines.append(t(lang, "mock.sheet_how", number=view.position))
     return "\n".join(lines)
 
 
+def render_mock_confirm(view: MockConfirmView, m: Markup = PLAIN) -> str:
+    lang = view.language
+    return "\n".join(
+        [
+            m.bold(t(lang, "mock.confirm_title", count=len(view.unanswered), total=view.count)),
+            t(lang, "mock.sheet_blank", numbers=numbers(view.unanswered)),
+            t(lang, "mock.confirm_how", number=view.unanswered[0] if view.unanswered else view.position,
+              left=clock(view.remaining)),
+        ]
+    )  # fmt: skip
+
+
 def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
+    """One screen: score and verdict, time, a line per section, and the numbers of the items to
+    go over (each opened with /mock review N)."""
     lang = view.language
     lines = []
     if view.timed_out:
@@ -104,33 +163,56 @@ def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
         lines.append(t(lang, "mock.passed" if view.passed else "mock.failed", pass_mark=_pts(view.pass_mark)))
     minutes, seconds = divmod(view.used_seconds, 60)
     lines.append(t(lang, "mock.time_used", minutes=minutes, seconds=seconds))
-    for qtype, score, full in view.sections:
-        lines.append(
-            "  "
-            + t(
-                lang,
-                "mock.section_score",
-                qtype=t(lang, f"type.{qtype}"),
-                score=_pts(score),
-                total=_pts(full),
-            )
+    lines.append(
+        " · ".join(
+            t(lang, "mock.section_score", qtype=t(lang, f"type.{qtype}"), score=_pts(score), total=_pts(full))
+            for qtype, score, full in view.sections
         )
-    if view.wrong:
-        lines += ["", m.bold(t(lang, "mock.wrong_title", count=len(view.wrong)))]
-        for item in view.wrong:
-            given = m.escape(item.given) if item.given else t(lang, "mock.blank")
-            lines.append(f"{item.number}. {m.escape(item.stem)}")
-            lines.append("   " + t(lang, "mock.wrong_row", given=given, right=m.escape(item.right)))
-            if item.explanation:
-                lines.append("   " + m.italic(m.escape(item.explanation)))
+    )
+    answered_wrong = [w.number for w in view.wrong if w.given]
+    blank = [w.number for w in view.wrong if not w.given]
+    if answered_wrong:
+        lines.append(
+            t(lang, "mock.wrong_numbers", count=len(answered_wrong), numbers=numbers(answered_wrong))
+        )
+    if blank:
+        lines.append(t(lang, "mock.blank_numbers", count=len(blank), numbers=numbers(blank)))
     if view.pending:
-        lines += ["", m.bold(t(lang, "mock.grade_title"))]
-        for short in view.pending:
-            lines.append(f"{short.number}. {m.escape(short.stem)}")
-            lines.append("   " + t(lang, "mock.your_answer", answer=m.escape(short.response)))
-            lines.append("   " + t(lang, "mock.reference", answer=m.escape(short.reference)))
-            lines += [f"   • {m.escape(p)}" for p in short.key_points]
-            lines.append("   " + t(lang, "mock.grade_how", number=short.number))
+        lines.append(t(lang, "mock.pending_numbers", numbers=numbers([p.number for p in view.pending])))
+    if view.wrong or view.pending:
+        first = (view.pending or view.wrong)[0].number
+        lines.append(t(lang, "mock.review_how", number=first))
+    return "\n".join(lines)
+
+
+def render_mock_review(view: MockReviewView, m: Markup = PLAIN) -> str:
+    """One item of a handed-in mock: the options as the person saw them (the right ones marked),
+    their answer, the right answer with its text, the explanation."""
+    lang = view.language
+    lines = [m.bold(t(lang, "mock.review_header", number=view.number, count=view.count,
+                      qtype=t(lang, f"type.{view.qtype}")))]  # fmt: skip
+    lines.append(m.escape(view.stem))
+    right = set(view.right_tokens)
+    lines += [
+        f"{'✔' if letter in right else '  '} {letter}. {m.escape(text)}" for letter, text in view.options
+    ]
+    given = m.escape(view.given) if view.given else t(lang, "mock.blank")
+    lines.append(t(lang, "mock.your_answer", answer=given))
+    texts = [text for letter, text in view.options if letter in right]
+    shown_right = (
+        t(lang, "mock.answer_with_text", answer=view.right, text=" / ".join(texts)) if texts else view.right
+    )
+    if view.verdict == "pending":
+        lines.append(t(lang, "mock.reference", answer=m.escape(view.reference)))
+        lines += [f"• {m.escape(p)}" for p in view.key_points]
+        lines.append(t(lang, "mock.grade_how", number=view.number))
+    else:
+        lines.append(t(lang, "mock.right_answer", answer=m.escape(shown_right)))
+        if view.explanation:
+            lines.append(m.italic(m.escape(view.explanation)))
+    later = [n for n in view.wrong if n > view.number]
+    if later:
+        lines.append(t(lang, "mock.review_next", number=later[0]))
     return "\n".join(lines)
 
 
@@ -243,6 +325,10 @@ def render_study(view: StudyView, m: Markup = PLAIN) -> str:
         return render_mock_sheet(view, m)
     if isinstance(view, MockReportView):
         return render_mock_report(view, m)
+    if isinstance(view, MockConfirmView):
+        return render_mock_confirm(view, m)
+    if isinstance(view, MockReviewView):
+        return render_mock_review(view, m)
     if isinstance(view, MistakesView):
         return render_mistakes(view, m)
     if isinstance(view, FavouritesView):

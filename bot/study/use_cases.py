@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from bot.answering import TextReply
 from bot.application import Caller, FileView, Reply, TextView
+from bot.clicks import MockClick
 from bot.clock import Clock
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
@@ -77,6 +78,7 @@ class StudyUseCases:
             "mock_quit",
             "mock_grade",
             "mock_report",
+            "mock_review",
             "mistakes",
             "mistakes_practice",
             "mistakes_export",
@@ -146,7 +148,7 @@ class StudyUseCases:
             return TextReply(exc.render(language), language)
         if view is None:
             return None
-        return TextReply(render_reply(Reply(view, language)), language)
+        return TextReply(render_reply(Reply(view, language)), language, view=view)
 
     async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply:
         """The ☆ under a question or reveal: star that question for the clicker."""
@@ -192,16 +194,20 @@ class StudyUseCases:
 
     async def mock_start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         bank = parsed.args.get("bank")
-        view = await self.mocks.start(caller.chat, self._user(caller), str(bank) if bank else None, language)
+        view = await self.mocks.start(
+            caller.chat, self._user(caller), str(bank) if bank else None, language,
+            ordered=parsed.args.get("order") == "ordered",
+        )  # fmt: skip
         return Reply(view, language)
 
     async def mock_go(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(await self.mocks.show(self._user(caller), self._number(parsed), language), language)
 
     async def mock_answer(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        view = await self.mocks.answer(
-            self._user(caller), self._number(parsed), str(parsed.args["response"]), language
-        )
+        response = parsed.args.get("response")
+        if response is None:  # "/mock 6": go to item 6
+            return await self.mock_go(parsed, caller, language)
+        view = await self.mocks.answer(self._user(caller), self._number(parsed), str(response), language)
         return Reply(view, language)
 
     async def mock_flag(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -211,7 +217,11 @@ class StudyUseCases:
         return Reply(await self.mocks.sheet(self._user(caller), language), language)
 
     async def mock_submit(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        return Reply(await self.mocks.submit(self._user(caller), language), language)
+        confirmed = parsed.args.get("confirm") == "confirm"
+        view = await self.mocks.submit(self._user(caller), language, confirmed=confirmed)
+        if view is None:  # nothing answered: no result
+            return Reply(TextView(t(language, "mock.empty_hand_in")), language)
+        return Reply(view, language)
 
     async def mock_quit(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         await self.mocks.quit(self._user(caller))
@@ -224,6 +234,21 @@ class StudyUseCases:
 
     async def mock_report(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(await self.mocks.last_report(self._user(caller), language), language)
+
+    async def mock_review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return Reply(await self.mocks.review(self._user(caller), self._number(parsed), language), language)
+
+    async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
+        """A mock button (bot/clicks.py), in the chat's language; a refused click is a
+        sentence and changes nothing."""
+        language = (await self.quiz.chat(chat)).settings.language
+        try:
+            view = await self.mocks.click(chat, user, click, language)
+        except QuizError as exc:
+            return Reply(TextView(exc.render(language)), language)
+        if view is None:
+            return Reply(TextView(t(language, "mock.button_refused")), language)
+        return Reply(view, language)
 
     # ------------------------------------------------------------ mistake notebook
 

@@ -37,6 +37,9 @@ class MockQuestionView:
     remaining: int  # seconds left
     intro: MockIntro | None = None
     saved: int | None = None  # the number whose answer was just kept
+    mock_id: int = 0  # what the answer buttons name (bot/clicks.py)
+    buttons: tuple[tuple[str, str], ...] = ()  # (token, label) per answer button, in display order
+    chosen: tuple[str, ...] = ()  # the tokens of the answer given so far
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,42 @@ class MockSheetView:
     answered: int
     count: int
     remaining: int
+    mock_id: int = 0
+    position: int = 1  # the item shown last (1-based): the sheet's "back to the paper"
+
+
+@dataclass(frozen=True, slots=True)
+class MockConfirmView:
+    """Hand-in asked for with items unanswered: which, and how to confirm."""
+
+    language: str
+    mock_id: int
+    unanswered: tuple[int, ...]  # numbers
+    count: int
+    remaining: int
+    position: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MockReviewView:
+    """One item of a handed-in mock, opened from its report: the options as the person saw them,
+    their answer and the right one with its text."""
+
+    language: str
+    mock_id: int
+    number: int
+    count: int
+    qtype: QuestionType
+    stem: str
+    options: tuple[tuple[str, str], ...]  # (letter, text) as shown in the mock
+    right_tokens: tuple[str, ...]  # the right options' letters (none for a typed item)
+    given: str  # "" when unanswered
+    right: str  # the right answer's label
+    explanation: str
+    verdict: str | None  # correct / partial / wrong / pending
+    reference: str = ""  # a short answer's reference, shown for its self-grade
+    key_points: tuple[str, ...] = ()
+    wrong: tuple[int, ...] = ()  # all the wrong numbers, for "next wrong"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +123,7 @@ class MockReportView:
     wrong: tuple[WrongItem, ...]
     pending: tuple[PendingShort, ...]
     timed_out: bool = False
+    mock_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +183,8 @@ class ReportsView:
 StudyView = (
     MockQuestionView
     | MockSheetView
+    | MockConfirmView
+    | MockReviewView
     | MockReportView
     | MistakesView
     | FavouritesView

@@ -1,0 +1,70 @@
+"""A mock item's options in the order one person sees them: the bank's letters keep their
+places on screen (A, B, C, D), the texts behind them are permuted.
+
+`order` is the bank letters in display order ("CADB": the first option shown is the bank's C);
+"" means the bank's own order (a question without options, or a mock sat in bank order). It is
+stored with the mock's items, so a restart shows the same paper. Answers are kept in the bank's
+letters, so grading, the notebook and FSRS never see the shuffle; only what is shown and read
+on screen goes through `shown` / `to_bank` / `to_shown`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from bot.model import Question
+
+
+def draw_order(question: Question, rng: random.Random) -> str:
+    """A random display order of the question's options ("" if it has none)."""
+    if not question.type.has_options or len(question.options) < 2:
+        return ""
+    letters = list(question.letters)
+    rng.shuffle(letters)
+    return "".join(letters)
+
+
+def valid(question: Question, order: str) -> bool:
+    """Whether `order` is a permutation of the question's letters (a bank edited since the mock
+    began may have changed them: then the bank's order is used)."""
+    return bool(order) and sorted(order) == sorted(question.letters)
+
+
+def shown(question: Question, order: str) -> Question:
+    """The question as displayed: display letter i carries the text of bank letter order[i]; its
+    answer is in display letters."""
+    if not valid(question, order):
+        return question
+    to_shown = _mapping(question, order)
+    options = tuple((letter, question.option_text(order[i])) for i, letter in enumerate(question.letters))
+    answer = tuple(sorted(to_shown[a] for a in question.answer if a in to_shown))
+    return replace(question, options=options, answer=answer)
+
+
+def to_bank(question: Question, order: str, response: str) -> str:
+    """A response read against the displayed question, in the bank's letters."""
+    if not valid(question, order):
+        return response
+    back = {shown_: bank for bank, shown_ in _mapping(question, order).items()}
+    return _remap(response, back)
+
+
+def to_shown(question: Question, order: str, response: str) -> str:
+    """A stored response (bank letters) in the letters the person saw."""
+    if not valid(question, order):
+        return response
+    return _remap(response, _mapping(question, order))
+
+
+def _mapping(question: Question, order: str) -> dict[str, str]:
+    """bank letter → display letter."""
+    return {bank: question.letters[i] for i, bank in enumerate(order)}
+
+
+def _remap(response: str, mapping: dict[str, str]) -> str:
+    # A choice response is its letters joined by "," (one letter for a single choice).
+    parts = response.split(",")
+    if not all(p in mapping for p in parts):
+        return response
+    return ",".join(sorted(mapping[p] for p in parts))
