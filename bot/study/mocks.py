@@ -72,6 +72,7 @@ class Mocks:
         rng: random.Random,
         firings: Firings | None = None,
         broadcast: Broadcast | None = None,
+        remind_before: timedelta = REMIND_BEFORE,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -82,6 +83,7 @@ class Mocks:
         self.rng = rng
         self.firings = firings or Firings()
         self.broadcast = broadcast
+        self.remind_before = remind_before  # the config's study.mock_reminder_minutes
         if broadcast is not None:
             broadcast.subscribe("mock", self._changed)
             broadcast.subscribe(RESYNC, self._resync)
@@ -271,10 +273,20 @@ class Mocks:
                 self._schedule(mock)
 
     def _schedule(self, mock: Mock) -> None:
-        remind_at = mock.ends_at - REMIND_BEFORE
+        # Coroutine functions, not lambdas returning a coroutine: APScheduler awaits only the
+        # former and would run a lambda in a thread, dropping the hand-in it builds.
+        mock_id = mock.id
+
+        async def remind() -> None:
+            await self._remind(mock_id)
+
+        async def time_up() -> None:
+            await self._time_up(mock_id)
+
+        remind_at = mock.ends_at - self.remind_before
         if remind_at > self.clock.now() and remind_at > mock.started_at:
-            self.scheduler.at(remind_job(mock.id), remind_at, lambda: self._remind(mock.id))
-        self.scheduler.at(end_job(mock.id), mock.ends_at, lambda: self._time_up(mock.id))
+            self.scheduler.at(remind_job(mock_id), remind_at, remind)
+        self.scheduler.at(end_job(mock_id), mock.ends_at, time_up)
 
     async def _tell(self, mock_id: int) -> None:
         if self.broadcast is not None:
