@@ -273,7 +273,10 @@ async def bootstrap(
     )
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
     feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
-    mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast)
+    mocks = Mocks(
+        quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast,
+        remind_before=timedelta(minutes=config.study.mock_reminder_minutes),
+    )  # fmt: skip
     charts = ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders)
