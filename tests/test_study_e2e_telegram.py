@@ -1,18 +1,27 @@
 """The study tools end to end on Telegram (real python-telegram-bot against the fake Bot API,
 under a ManualClock), in a Chinese private chat: a mock exam across a restart keeps its answers
-and its clock, a wrong answer goes into /mistakes and leaves after two right ones, /review serves
+and its clock, a short mock on the real clock and the real APScheduler reminds and hands in by
+itself with nothing typed, a wrong answer goes into /mistakes and leaves after two right ones, /review serves
 a due card and reschedules it, /stats sends a PNG whose Chinese labels are drawn, and a /report
 in a group reaches its admin, who resolves it, and the reporter hears back."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.clock import SystemClock
 from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.model import Bank
 from bot.text import local_time
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeMessage, FakeUser
+from tests.fakes.telegram_server import FakeTelegramServer
+from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper
 from tests.study_e2e import assert_cjk_chart
 from tests.test_telegram_harness import (
     BOB,
@@ -50,11 +59,33 @@ async def click_answer(tg: TelegramHarness, message: FakeMessage, right: bool) -
     return toast
 
 
-async def notice(tg: TelegramHarness, chat_id: int, text: str) -> dict[str, Any]:
+async def notice(tg: TelegramHarness, chat_id: int, text: str, timeout: float = 5) -> dict[str, Any]:
     """The bot's next message in `chat_id` with `text` in it (whatever else it sent meanwhile)."""
     return await tg.server.wait_for_request(
-        "sendMessage", lambda p: p["chat_id"] == chat_id and text in p["text"]
+        "sendMessage", lambda p: p["chat_id"] == chat_id and text in p["text"], timeout=timeout
     )
+
+
+@pytest.fixture
+async def live(telegram_server: FakeTelegramServer, tmp_path: Path, bank: Bank):  # noqa: F811
+    """The harness on the real clock and the real APScheduler, with the three-second paper."""
+    harness = TelegramHarness(telegram_server, tmp_path, with_short_paper(bank), SystemClock())
+    yield harness
+    await harness.stop()
+
+
+async def test_a_timed_mock_reminds_and_hands_in_by_itself_on_the_real_clock(live: TelegramHarness) -> None:
+    app = await live.start(language=ZH, study=STUDY)
+    started = await live.say(LI.id, LI, "/mock")  # and nothing more is typed
+    assert started["text"].startswith("<b>" + t(ZH, "mock.started", title="Sample bank"))
+    (mock,) = await app.storage.mocks.open_mocks()
+    reminder = await notice(live, LI.id, "⏰", timeout=TIMEOUT)
+    assert reminder["text"] == t(ZH, "mock.reminder", count=1, unanswered=ITEMS)
+    handed_in = await notice(live, LI.id, "⏰", timeout=TIMEOUT)
+    assert datetime.now(UTC) >= mock.ends_at  # at the deadline, not before
+    assert handed_in["text"] == t(ZH, "mock.timed_out", score="0", total=TOTAL)
+    done = await app.storage.mocks.get_mock(mock.id)
+    assert done is not None and done.submitted_at == mock.ends_at
 
 
 async def test_a_mock_keeps_its_answers_and_its_clock_across_a_restart(tg: TelegramHarness) -> None:

@@ -1,5 +1,6 @@
 """Shared harness for the Telegram tests (no tests of its own): the real app and the real PTB
-Application through TelegramAdapter, against the fake Bot API server, under a ManualClock.
+Application through TelegramAdapter, against the fake Bot API server, under a ManualClock (or, given
+a SystemClock, on the real clock and the real APScheduler).
 
 Import the fixtures in a test module:
 ``from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401`` and
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from adapters.telegram import TelegramAdapter
-from bot.clock import ManualClock
+from bot.clock import ManualClock, SystemClock
 from bot.i18n import LANGUAGES, t
 from bot.kinds import ChatKind, ChatRef, Platform, RoundKind
 from bot.model import Bank
@@ -39,7 +40,9 @@ GROUP_REF = ChatRef(Platform.TELEGRAM, str(GROUP.id), ChatKind.GROUP)  # GROUP a
 class TelegramHarness:
     """Builds (and rebuilds, for restarts) app + adapter over one database and one fake server."""
 
-    def __init__(self, server: FakeTelegramServer, data_dir: Path, bank: Bank, clock: ManualClock) -> None:
+    def __init__(
+        self, server: FakeTelegramServer, data_dir: Path, bank: Bank, clock: ManualClock | SystemClock
+    ) -> None:
         self.server = server
         self.data_dir = data_dir
         self.bank = bank
@@ -60,7 +63,7 @@ class TelegramHarness:
         )  # fmt: skip
         app = await bootstrap(
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
-            scheduler=ManualScheduler(self.clock),
+            scheduler=ManualScheduler(self.clock) if isinstance(self.clock, ManualClock) else None,
         )  # fmt: skip
         settings = replace(telegram_settings(cfg), poll_timeout=5, **self._adapter_options)
         adapter = TelegramAdapter(app.application, settings)
