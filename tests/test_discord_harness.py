@@ -187,6 +187,15 @@ async def harness_fixture(discord_to_fake: FakeDiscord, study_world: StudyWorld,
     await h.stop()
 
 
+@pytest.fixture(name="live_harness")
+async def live_harness_fixture(discord_to_fake: FakeDiscord, study_world: StudyWorld, tmp_path: Path):  # noqa: F811
+    """The harness on the real clock and the real APScheduler: for timers (deadlines, contest
+    steps, a mock's hand-in) with short real durations, waited for with timeouts."""
+    h = Harness(discord_to_fake, study_world, tmp_path, make_bank(), clock=SystemClock())
+    yield h
+    await h.stop()
+
+
 # ---------------------------------------------------------------- the harness's own tests
 
 

@@ -10,19 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.clock import SystemClock
 from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.text import local_time
-from tests.conftest import make_bank
-from tests.fakes.discord_fixtures import StudyWorld
 from tests.fakes.discord_models import FakeChannel, FakeMember, MessageRecord
-from tests.fakes.discord_server import FakeDiscord
 from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper
 from tests.study_e2e import assert_cjk_chart
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
@@ -32,6 +27,7 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     embed_text,
     fake_discord,
     harness_fixture,
+    live_harness_fixture,
     study_world,
 )
 
@@ -113,16 +109,10 @@ def seat(request: pytest.FixtureRequest, harness: Harness) -> Seat:
 
 
 @pytest.fixture(params=["dm", "server"])
-async def live_seat(
-    request: pytest.FixtureRequest,
-    discord_to_fake: FakeDiscord,  # noqa: F811
-    study_world: StudyWorld,  # noqa: F811
-    tmp_path: Path,
-):
+def live_seat(request: pytest.FixtureRequest, live_harness: Harness) -> Seat:
     """A seat on the real clock and the real APScheduler, with the three-second paper."""
-    h = Harness(discord_to_fake, study_world, tmp_path, with_short_paper(make_bank()), clock=SystemClock())
-    yield seat_in(h, request.param)
-    await h.stop()
+    live_harness.bank = with_short_paper(live_harness.bank)
+    return seat_in(live_harness, request.param)
 
 
 async def test_a_timed_mock_reminds_and_hands_in_by_itself_on_the_real_clock(live_seat: Seat) -> None:

@@ -8,19 +8,13 @@ in a group reaches its admin, who resolves it, and the reporter hears back."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bot.clock import SystemClock
 from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.model import Bank
 from bot.text import local_time
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeMessage, FakeUser
-from tests.fakes.telegram_server import FakeTelegramServer
 from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper
 from tests.study_e2e import assert_cjk_chart
 from tests.test_telegram_harness import (
@@ -31,6 +25,7 @@ from tests.test_telegram_harness import (
     TelegramHarness,
     round_of,
     tg_fixture,  # noqa: F401
+    tg_live_fixture,  # noqa: F401
 )
 
 ZH = "zh-CN"
@@ -66,15 +61,9 @@ async def notice(tg: TelegramHarness, chat_id: int, text: str, timeout: float = 
     )
 
 
-@pytest.fixture
-async def live(telegram_server: FakeTelegramServer, tmp_path: Path, bank: Bank):  # noqa: F811
-    """The harness on the real clock and the real APScheduler, with the three-second paper."""
-    harness = TelegramHarness(telegram_server, tmp_path, with_short_paper(bank), SystemClock())
-    yield harness
-    await harness.stop()
-
-
-async def test_a_timed_mock_reminds_and_hands_in_by_itself_on_the_real_clock(live: TelegramHarness) -> None:
+async def test_a_timed_mock_reminds_and_hands_in_by_itself_on_the_real_clock(tg_live: TelegramHarness):
+    live = tg_live
+    live.bank = with_short_paper(live.bank)  # three seconds
     app = await live.start(language=ZH, study=STUDY)
     started = await live.say(LI.id, LI, "/mock")  # and nothing more is typed
     assert started["text"].startswith("<b>" + t(ZH, "mock.started", title="Sample bank"))
