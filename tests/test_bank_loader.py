@@ -419,7 +419,9 @@ def test_broken_fixtures_fail_to_load(path: Path) -> None:
         load_bank(path)
 
 
-PAPER = "paper:\n  minutes: {minutes}\n  pass_mark: 1\n  sections:\n    - {{type: single, count: 1, points: 1}}\n"
+PAPER = (
+    "paper:\n  minutes: {minutes}\n  pass_mark: 1\n  sections:\n    - {{type: single, count: 1, points: 1}}\n"
+)
 
 
 @pytest.mark.parametrize("minutes", ["90", "0.05", "1440"])
