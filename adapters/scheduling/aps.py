@@ -19,6 +19,7 @@ nobody awaits ("coroutine … was never awaited") and the job would silently do 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 from collections.abc import Callable
@@ -54,6 +55,7 @@ def awaited(action: Callable[[], object]) -> Callable[[], object]:
     """`action` as a coroutine function APScheduler awaits on the loop, whatever it returns: a
     coroutine (an `async def`, or a lambda calling one) is awaited; a plain result is dropped."""
 
+    @functools.wraps(action)  # APScheduler's log lines name the action, not this wrapper
     async def run() -> None:
         result = action()
         if inspect.isawaitable(result):
