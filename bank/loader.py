@@ -77,7 +77,7 @@ def build_paper(data: dict | None) -> Paper | None:
     sections = tuple(
         PaperSection(QuestionType(s["type"]), int(s["count"]), float(s["points"])) for s in data["sections"]
     )
-    return Paper(sections, int(data["minutes"]), float(data["pass_mark"]))
+    return Paper(sections, float(data["minutes"]), float(data["pass_mark"]))
 
 
 def _by_line(problem: BankProblem) -> tuple[int, str]:

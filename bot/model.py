@@ -109,7 +109,7 @@ class Paper:
     time allowed and the score that passes."""
 
     sections: tuple[PaperSection, ...]
-    minutes: int
+    minutes: float  # a fraction for a paper shorter than a minute (a test's, or a drill's)
     pass_mark: float
 
     @property

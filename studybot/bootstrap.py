@@ -274,7 +274,10 @@ async def bootstrap(
     )
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
     feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
-    mocks = Mocks(quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast)
+    mocks = Mocks(
+        quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast,
+        remind_before=timedelta(minutes=config.study.mock_reminder_minutes),
+    )  # fmt: skip
     charts = ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))

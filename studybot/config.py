@@ -210,6 +210,8 @@ class StudyConfig(BaseModel):
 
     graduate_after: PositiveInt = Field(2, description="right answers in a row that leave the notebook")
     slow_seconds: Positive = Field(60.0, description="seconds after which a right answer rates Hard")
+    # How long before a mock exam's end the learner is reminded.
+    mock_reminder_minutes: Positive = Field(10.0, description="a positive number of minutes")
 
 
 class QuizRateConfig(BaseModel):

@@ -417,3 +417,21 @@ def test_schema_is_valid_and_accepts_the_sample() -> None:
 def test_broken_fixtures_fail_to_load(path: Path) -> None:
     with pytest.raises(BankError):
         load_bank(path)
+
+
+PAPER = (
+    "paper:\n  minutes: {minutes}\n  pass_mark: 1\n  sections:\n    - {{type: single, count: 1, points: 1}}\n"
+)
+
+
+@pytest.mark.parametrize("minutes", ["90", "0.05", "1440"])
+def test_a_papers_time_is_any_positive_number_of_minutes_up_to_a_day(minutes: str) -> None:
+    bank = load_bank_text(SAMPLE.read_text(encoding="utf-8") + PAPER.format(minutes=minutes))
+    assert bank.paper is not None and bank.paper.minutes == float(minutes)  # 0.05: three seconds
+
+
+@pytest.mark.parametrize("minutes", ["0", "-1", "1441", "soon"])
+def test_a_papers_time_of_none_or_more_than_a_day_is_refused(minutes: str) -> None:
+    with pytest.raises(BankError) as caught:
+        load_bank_text(SAMPLE.read_text(encoding="utf-8") + PAPER.format(minutes=minutes))
+    assert "minutes" in str(caught.value)

@@ -1,5 +1,5 @@
 """The console as a real process with piped input: signals, Ctrl-D, multi-line and oversized
-answers, and the log kept out of the conversation."""
+answers, the log kept out of the conversation, and a timed mock handing in by itself."""
 
 from __future__ import annotations
 
@@ -8,15 +8,19 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from bot.i18n import t
 from tests.process import BotProcess
+from tests.short_mock import ITEMS, REMIND_MINUTES, TIMEOUT, TOTAL, short_paper_file
 from tests.test_console import run_console
 
 SAMPLE_BANK = Path(__file__).resolve().parent / "banks" / "sample.yaml"
 READY = "studybot console"
+ZH = "zh-CN"
 
 
 def sample_config(tmp_path: Path, extra: str = "") -> Path:
@@ -128,3 +132,35 @@ def test_a_bad_limit_is_refused_with_the_key(tmp_path):
     )  # fmt: skip
     assert result.returncode == 2
     assert "quiz_per_minute.private" in result.stderr
+
+
+async def test_a_timed_mock_reminds_and_hands_in_by_itself_with_nothing_typed(tmp_path):
+    """The real scheduler and clock: after `/mock` nothing more is typed; the reminder and then, at
+    the deadline, the hand-in notice with the score are printed all the same."""
+    config = tmp_path / "c.yaml"
+    bank = short_paper_file(tmp_path)
+    config.write_text(
+        f"language: zh-CN\ndefault_bank: sample\nbank_paths: [{bank}]\n"
+        f"study: {{mock_reminder_minutes: {REMIND_MINUTES}}}\n"
+    )
+    bot = await BotProcess.start(tmp_path / "data", config)
+    try:
+        bot.send("/mock")
+        await bot.wait_for(t(ZH, "mock.started", title="示例题库 Sample bank"))
+        bot.send("/mock 1 A")  # one answer (a blank paper is no result), then nothing more is typed
+        await bot.wait_for(t(ZH, "mock.kept", number=1))
+        await bot.wait_for(t(ZH, "mock.reminder", count=1, unanswered=ITEMS - 1), timeout=TIMEOUT)
+        # A scores 0 or 1 point: the paper's options are shuffled; the notice up to the score
+        await bot.wait_for(t(ZH, "mock.timed_out", score="§", total=TOTAL).split("§")[0], timeout=TIMEOUT)
+        assert any(t(ZH, "mock.timed_out", score=s, total=TOTAL) in bot.output for s in ("0", "1"))
+        arrived = datetime.now(UTC)
+        with sqlite3.connect(tmp_path / "data" / "studybot.db") as db:
+            ((ends_at, submitted_at, state),) = db.execute("SELECT ends_at, submitted_at, state FROM mocks")
+        assert state == "done" and submitted_at == ends_at  # handed in as of the deadline...
+        assert arrived >= datetime.fromisoformat(ends_at)  # ...and told then, not before
+        bot.send("/quit")
+        assert await bot.quit() == 0
+    finally:
+        if bot.proc.returncode is None:
+            await bot.kill()
+    assert "RuntimeWarning" not in bot.output and "never awaited" not in bot.output

@@ -1,13 +1,17 @@
 """Dailies on Discord end to end (real discord.py against the fake): buttons, receipts, the live
-count, the reveal edit and the leaderboard; reaction mode; and a click after a restart."""
+count, the reveal edit and the leaderboard; reaction mode; a click after a restart; and, on the
+real clock and APScheduler, a daily set seconds ahead posted and revealed by itself."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
+from bot.clock import zone
 from bot.kinds import RoundKind, RoundState
 from bot.model import QuestionType
 from tests.conftest import make_bank
+from tests.fakes.discord_models import MessageRecord
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,
@@ -16,10 +20,13 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     embed_text,
     fake_discord,
     harness_fixture,
+    live_harness_fixture,
     study_world,
 )
 
 SUCCESS, SECONDARY = 3, 2
+# A daily on the real clock: set this many seconds ahead (HH:MM:SS), closing this long after.
+LEAD, DEADLINE = 2, 2
 
 
 def only(*types: QuestionType):
@@ -132,3 +139,34 @@ async def test_a_click_after_a_restart_still_counts(harness: Harness) -> None:
     await h.app.scheduler.advance(3600)
     assert "Right: carol" in embed_text(question)
     assert all(b["disabled"] for cid, b in buttons(question).items() if cid != f"sb:st:{round_.id}")
+
+
+async def test_a_daily_set_seconds_ahead_is_posted_and_revealed_by_itself(live_harness: Harness) -> None:
+    """On the real clock and the real APScheduler, with nothing typed after the command: the daily
+    is posted at its local time and its message edited into the reveal at the deadline."""
+    h = live_harness
+    h.bank = only(QuestionType.SINGLE)
+    await h.start()
+    server, alice = h.server, h.world.admin
+    fire_at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD + 1)
+    local = fire_at.astimezone(zone("Asia/Shanghai"))  # the channel's timezone (the default)
+    options = {"time": f"{local:%H:%M:%S}", "deadline": f"{DEADLINE}s"}
+    reply = await h.command(alice, "daily", options, sub="set")
+    assert reply is not None and f"every day at {local:%H:%M:%S} (Asia/Shanghai)" in reply.content
+
+    def posted() -> MessageRecord | None:
+        titles = (
+            (m, m.data["embeds"][0].get("title", ""))
+            for m in server.messages_in(h.general)
+            if m.data.get("embeds")
+        )
+        return next((m for m, title in titles if title.startswith("Daily question · ")), None)
+
+    question = await server.wait_for(posted, LEAD + 10, "the daily")
+    assert datetime.now(UTC) >= fire_at  # at its time, not before
+    round_ = await h.last_round()
+    receipt = await h.click(alice, question, f"sb:a:{round_.id}:B")
+    assert receipt is not None and receipt.content.startswith("Recorded: B.")
+    await server.wait_for(lambda: "Answer revealed" in embed_text(question), DEADLINE + 10, "the reveal")
+    assert datetime.now(UTC) >= fire_at + timedelta(seconds=DEADLINE)
+    assert "Right: alice" in embed_text(question)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from adapters.discord import DiscordAdapter, DiscordSettings
-from bot.clock import ManualClock
+from bot.clock import ManualClock, SystemClock
 from bot.commands.catalog import groups
 from bot.model import Bank
 from bot.outbox import Pacer
@@ -45,7 +45,8 @@ class Harness:
     world: StudyWorld
     data_dir: Path
     bank: Bank
-    clock: ManualClock = field(default_factory=lambda: ManualClock(START))
+    # A ManualClock runs jobs by hand (ManualScheduler); a SystemClock, on the real APScheduler.
+    clock: ManualClock | SystemClock = field(default_factory=lambda: ManualClock(START))
     app: App | None = None
     adapter: DiscordAdapter | None = None
     config: dict[str, Any] = field(default_factory=dict)
@@ -60,7 +61,7 @@ class Harness:
         )  # fmt: skip
         self.app = app = await bootstrap(
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
-            scheduler=ManualScheduler(self.clock),
+            scheduler=ManualScheduler(self.clock) if isinstance(self.clock, ManualClock) else None,
         )  # fmt: skip
         shards = cfg.discord_shards
         settings = DiscordSettings(self.server.token, api_base=cfg.discord_api_base,
@@ -182,6 +183,15 @@ def buttons(message: MessageRecord) -> dict[str, dict[str, Any]]:
 @pytest.fixture(name="harness")
 async def harness_fixture(discord_to_fake: FakeDiscord, study_world: StudyWorld, tmp_path: Path):  # noqa: F811
     h = Harness(discord_to_fake, study_world, tmp_path, make_bank())
+    yield h
+    await h.stop()
+
+
+@pytest.fixture(name="live_harness")
+async def live_harness_fixture(discord_to_fake: FakeDiscord, study_world: StudyWorld, tmp_path: Path):  # noqa: F811
+    """The harness on the real clock and the real APScheduler: for timers (deadlines, contest
+    steps, a mock's hand-in) with short real durations, waited for with timeouts."""
+    h = Harness(discord_to_fake, study_world, tmp_path, make_bank(), clock=SystemClock())
     yield h
     await h.stop()
 

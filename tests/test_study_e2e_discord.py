@@ -1,6 +1,7 @@
 """The study tools end to end on Discord (real discord.py against the fake Discord, under a
 ManualClock), for a learner in a DM with the bot and in a server channel (answered ephemerally):
-a mock exam across a restart keeps its answers and its clock, a wrong answer goes into /mistakes
+a mock exam across a restart keeps its answers and its clock, a short mock on the real clock and
+the real APScheduler reminds and hands in by itself with nothing typed, a wrong answer goes into /mistakes
 and leaves after two right ones, /review serves a due card and reschedules it, /stats attaches a
 PNG whose Chinese labels are drawn; and a /report in the server reaches its admin, who resolves
 it, and the reporter hears back."""
@@ -8,6 +9,7 @@ it, and the reporter hears back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.text import local_time
 from tests.fakes.discord_models import FakeChannel, FakeMember, MessageRecord
+from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper
 from tests.study_e2e import assert_cjk_chart
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
@@ -24,6 +27,7 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     embed_text,
     fake_discord,
     harness_fixture,
+    live_harness_fixture,
     study_world,
 )
 
@@ -92,12 +96,42 @@ class Seat:
         await self.h.app.scheduler.advance(seconds)  # type: ignore[attr-defined]
 
 
-@pytest.fixture(params=["dm", "server"])
-def seat(request: pytest.FixtureRequest, harness: Harness) -> Seat:
-    if request.param == "dm":
+def seat_in(harness: Harness, where: str) -> Seat:
+    if where == "dm":
         channel, member = harness.server.dm(harness.world.student.user)
         return Seat(harness, channel, member)
     return Seat(harness, harness.general, harness.world.student)
+
+
+@pytest.fixture(params=["dm", "server"])
+def seat(request: pytest.FixtureRequest, harness: Harness) -> Seat:
+    return seat_in(harness, request.param)
+
+
+@pytest.fixture(params=["dm", "server"])
+def live_seat(request: pytest.FixtureRequest, live_harness: Harness) -> Seat:
+    """A seat on the real clock and the real APScheduler, with the three-second paper."""
+    live_harness.bank = with_short_paper(live_harness.bank)
+    return seat_in(live_harness, request.param)
+
+
+async def test_a_timed_mock_reminds_and_hands_in_by_itself_on_the_real_clock(live_seat: Seat) -> None:
+    seat, h = live_seat, live_seat.h
+    await h.start(study=STUDY)
+    assert h.app is not None
+    started = await seat.say("mock", sub="start")
+    assert t("en", "mock.started", title="Sample bank") in started
+    # one answer (a blank paper is no result), then nothing more is typed
+    await seat.say("mock", {"number": 1, "answer": "A"}, sub="answer")
+    (mock,) = await h.app.storage.mocks.open_mocks()
+    reminder_text = t("en", "mock.reminder", count=1, unanswered=ITEMS - 1)
+    await h.server.wait_for(lambda: seat.posted(reminder_text), TIMEOUT, "the reminder")
+    # A scores 0 or 1 point: the paper's options are shuffled
+    timed_out = [t("en", "mock.timed_out", score=s, total=TOTAL) for s in ("0", "1")]
+    await h.server.wait_for(lambda: any(seat.posted(x) for x in timed_out), TIMEOUT, "the automatic hand-in")
+    assert datetime.now(UTC) >= mock.ends_at  # at the deadline, not before
+    done = await h.app.storage.mocks.get_mock(mock.id)
+    assert done is not None and done.submitted_at == mock.ends_at
 
 
 async def test_a_mock_keeps_its_answers_and_its_clock_across_a_restart(seat: Seat) -> None:

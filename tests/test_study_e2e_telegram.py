@@ -1,11 +1,13 @@
 """The study tools end to end on Telegram (real python-telegram-bot against the fake Bot API,
 under a ManualClock), in a Chinese private chat: a mock exam across a restart keeps its answers
-and its clock, a wrong answer goes into /mistakes and leaves after two right ones, /review serves
+and its clock, a short mock on the real clock and the real APScheduler reminds and hands in by
+itself with nothing typed, a wrong answer goes into /mistakes and leaves after two right ones, /review serves
 a due card and reschedules it, /stats sends a PNG whose Chinese labels are drawn, and a /report
 in a group reaches its admin, who resolves it, and the reporter hears back."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.i18n import t
@@ -13,6 +15,7 @@ from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.text import local_time
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeMessage, FakeUser
+from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper
 from tests.study_e2e import assert_cjk_chart
 from tests.test_telegram_harness import (
     BOB,
@@ -22,6 +25,7 @@ from tests.test_telegram_harness import (
     TelegramHarness,
     round_of,
     tg_fixture,  # noqa: F401
+    tg_live_fixture,  # noqa: F401
 )
 
 ZH = "zh-CN"
@@ -50,11 +54,42 @@ async def click_answer(tg: TelegramHarness, message: FakeMessage, right: bool) -
     return toast
 
 
-async def notice(tg: TelegramHarness, chat_id: int, text: str) -> dict[str, Any]:
+async def notice(tg: TelegramHarness, chat_id: int, text: str, timeout: float = 5) -> dict[str, Any]:
     """The bot's next message in `chat_id` with `text` in it (whatever else it sent meanwhile)."""
     return await tg.server.wait_for_request(
-        "sendMessage", lambda p: p["chat_id"] == chat_id and text in p["text"]
+        "sendMessage", lambda p: p["chat_id"] == chat_id and text in p["text"], timeout=timeout
     )
+
+
+async def test_a_timed_mock_reminds_and_hands_in_by_itself_on_the_real_clock(tg_live: TelegramHarness):
+    live = tg_live
+    live.bank = with_short_paper(live.bank)  # three seconds
+    app = await live.start(language=ZH, study=STUDY)
+    started = await live.say(LI.id, LI, "/mock")
+    assert started["text"].startswith("<b>" + t(ZH, "mock.started", title="Sample bank"))
+    await live.say(LI.id, LI, "/mock 1 A")  # one answer (a blank paper is no result), then nothing
+    (mock,) = await app.storage.mocks.open_mocks()
+    reminder = await notice(live, LI.id, "⏰", timeout=TIMEOUT)
+    assert reminder["text"] == t(ZH, "mock.reminder", count=1, unanswered=ITEMS - 1)
+    handed_in = await notice(live, LI.id, "⏰", timeout=TIMEOUT)
+    assert datetime.now(UTC) >= mock.ends_at  # at the deadline, not before
+    # A scores 0 or 1 point: the paper's options are shuffled
+    assert handed_in["text"] in {t(ZH, "mock.timed_out", score=s, total=TOTAL) for s in ("0", "1")}
+    done = await app.storage.mocks.get_mock(mock.id)
+    assert done is not None and done.submitted_at == mock.ends_at
+
+
+async def test_a_blank_timed_mock_is_no_result(tg_live: TelegramHarness):
+    """Time up on a paper with nothing answered: the learner is told there is no result."""
+    live = tg_live
+    live.bank = with_short_paper(live.bank)
+    app = await live.start(language=ZH, study=STUDY)
+    await live.say(LI.id, LI, "/mock")
+    (mock,) = await app.storage.mocks.open_mocks()
+    await notice(live, LI.id, "⏰", timeout=TIMEOUT)  # the reminder
+    told = await notice(live, LI.id, "⏰", timeout=TIMEOUT)
+    assert told["text"] == t(ZH, "mock.time_up_empty")
+    assert await app.storage.mocks.history(mock.user_id, 10) == []  # nothing kept in the history
 
 
 async def test_a_mock_keeps_its_answers_and_its_clock_across_a_restart(tg: TelegramHarness) -> None:

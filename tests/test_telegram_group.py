@@ -1,8 +1,12 @@
 """Telegram groups end to end: an admin's daily with three members answering (a double click, a
-tampered button), the reveal at the deadline, the leaderboard; admin-only contests."""
+tampered button), the reveal at the deadline, the leaderboard; on the real clock and APScheduler,
+a daily set seconds ahead posted and revealed by itself, and admin-only contests."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+from bot.clock import zone
 from bot.i18n import t
 from bot.model import QuestionType
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
@@ -18,7 +22,13 @@ from tests.test_telegram_harness import (
     buttons,
     round_of,
     tg_fixture,  # noqa: F401
+    tg_live_fixture,  # noqa: F401
 )
+
+# The real contest timer, short: long enough for both players' clicks to arrive on a loaded machine.
+SECONDS, PAUSE = 3, 0.2
+# A daily on the real clock: set this many seconds ahead (HH:MM:SS), closing this long after.
+LEAD, DEADLINE = 2, 2
 
 
 async def test_group_daily_answers_reveal_and_leaderboard(tg: TelegramHarness) -> None:
@@ -80,6 +90,26 @@ async def test_group_daily_answers_reveal_and_leaderboard(tg: TelegramHarness) -
     assert chat is not None and len(await app.store.round_answers(round_id)) == 3
 
 
+async def test_a_daily_set_seconds_ahead_is_posted_and_revealed_by_itself(tg_live: TelegramHarness) -> None:
+    """On the real clock and the real APScheduler, with nothing typed after the command: the daily
+    is posted at its local time and turned into its reveal at the deadline."""
+    tg, server = tg_live, tg_live.server
+    await tg.start()
+    server.set_member_status(GROUP.id, BOSS, "creator")
+    fire_at = datetime.now(UTC).replace(microsecond=0) + timedelta(seconds=LEAD + 1)
+    local = fire_at.astimezone(zone("Asia/Shanghai"))  # the group's timezone (the default)
+    reply = await tg.say(GROUP, BOSS, f"/daily set {local:%H:%M:%S} {DEADLINE}s physics")
+    assert reply["text"].startswith(f"Daily question set: every day at {local:%H:%M:%S} (Asia/Shanghai)")
+    question = await tg.question(GROUP.id, timeout=LEAD + 10)
+    assert datetime.now(UTC) >= fire_at  # at its time, not before
+    assert question.text.startswith("Daily question · Q3 · True or false")
+    toast = await tg.click(GROUP, ANN, question.message_id, f"a1:{round_of(question)}:true")
+    assert toast == t("en", "receipt.recorded", choice="True")
+    await tg.reveal(question, timeout=DEADLINE + 10)
+    assert datetime.now(UTC) >= fire_at + timedelta(seconds=DEADLINE)
+    assert "Correct answer: True" in question.text and "Right: Ann" in question.text
+
+
 async def answer(tg: TelegramHarness, user, message: FakeMessage, right: bool) -> str:
     """Answer a contest question (found by its number in the bank) right or wrong; the toast."""
     number = int(message.text.split(" · Q")[1].split(" ")[0])
@@ -96,35 +126,36 @@ async def answer(tg: TelegramHarness, user, message: FakeMessage, right: bool) -
     return await tg.click(GROUP, user, message.message_id, f"a1:{round_id}:{token}")
 
 
-async def test_contest_is_for_admins_and_runs_to_the_results(tg: TelegramHarness) -> None:
+async def test_contest_is_for_admins_and_runs_to_the_results(tg_live: TelegramHarness) -> None:
+    """On the real clock and the real APScheduler: the first question's timer, the pauses and the
+    steps after them all fire by themselves."""
+    tg = tg_live
     server = tg.server
-    app = await tg.start()
+    app = await tg.start(contest={"pause_seconds": PAUSE})
     server.set_member_status(GROUP.id, BOSS, "administrator")
 
-    refused = await tg.say(GROUP, BOB, "/contest start 3 20")
+    refused = await tg.say(GROUP, BOB, f"/contest start 3 {SECONDS}")
     assert refused["text"] == t("en", "error.not_admin")
     assert not (await app.contests.status(GROUP_REF)).running
 
-    server.user_message(GROUP, BOSS, "/contest start 3 20")
+    server.user_message(GROUP, BOSS, f"/contest start 3 {SECONDS}")
     started = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)
-    assert started["text"] == t("en", "contest.started", count=3, seconds=20)
+    assert started["text"] == t("en", "contest.started", count=3, seconds=SECONDS)
     running = await server.wait_for_request(  # the reply to the admin's command
         "sendMessage", lambda p: p["chat_id"] == GROUP.id and p["text"].startswith("Contest running")
     )
     assert running["reply_parameters"]["message_id"]
     for position in range(1, 4):
-        message = await tg.question(GROUP.id)
-        assert f"Question {position} of 3" in message.text and "20 seconds" in message.text
+        message = await tg.question(GROUP.id)  # after the pause, by itself
+        assert f"Question {position} of 3" in message.text and f"{SECONDS} seconds" in message.text
         toast = await answer(tg, ANN, message, right=True)
         assert toast == t("en", "receipt.recorded", choice=_choice(message))
         await answer(tg, BOB, message, right=position == 2)
-        if position == 1:  # nobody has joined before the first question: it runs its full time
-            await tg.advance(20)
-        await tg.reveal(message)
+        # Nobody has joined before the first question: it runs its full time on the timer; the
+        # later ones close as soon as both players have answered.
+        await tg.reveal(message, timeout=SECONDS + 10)
         standings = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)
         assert standings["text"].startswith(f"<b>Standings after {position} of 3</b>")
-        if position < 3:
-            await tg.advance(5)  # the pause between questions
     final = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)
     assert final["text"].startswith("<b>🏆 The contest is over</b>")
     final = server.last_message(GROUP.id).text.splitlines()

@@ -1,10 +1,12 @@
 """Shared harness for the Telegram tests (no tests of its own): the real app and the real PTB
-Application through TelegramAdapter, against the fake Bot API server, under a ManualClock.
+Application through TelegramAdapter, against the fake Bot API server, under a ManualClock (or, given
+a SystemClock, on the real clock and the real APScheduler).
 
 Import the fixtures in a test module:
 ``from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401`` and
 ``from tests.test_telegram_harness import tg_fixture  # noqa: F401`` (the fixture is named `tg`;
-the function's other name keeps linters from reading a `tg` parameter as a redefinition).
+the function's other name keeps linters from reading a `tg` parameter as a redefinition);
+`tg_live_fixture` (named `tg_live`) is the same on the real clock.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import pytest
 
 from adapters.telegram import TelegramAdapter
-from bot.clock import ManualClock
+from bot.clock import ManualClock, SystemClock
 from bot.i18n import LANGUAGES, t
 from bot.kinds import ChatKind, ChatRef, Platform, RoundKind
 from bot.model import Bank
@@ -39,7 +41,9 @@ GROUP_REF = ChatRef(Platform.TELEGRAM, str(GROUP.id), ChatKind.GROUP)  # GROUP a
 class TelegramHarness:
     """Builds (and rebuilds, for restarts) app + adapter over one database and one fake server."""
 
-    def __init__(self, server: FakeTelegramServer, data_dir: Path, bank: Bank, clock: ManualClock) -> None:
+    def __init__(
+        self, server: FakeTelegramServer, data_dir: Path, bank: Bank, clock: ManualClock | SystemClock
+    ) -> None:
         self.server = server
         self.data_dir = data_dir
         self.bank = bank
@@ -60,7 +64,7 @@ class TelegramHarness:
         )  # fmt: skip
         app = await bootstrap(
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
-            scheduler=ManualScheduler(self.clock),
+            scheduler=ManualScheduler(self.clock) if isinstance(self.clock, ManualClock) else None,
         )  # fmt: skip
         settings = replace(telegram_settings(cfg), poll_timeout=5, **self._adapter_options)
         adapter = TelegramAdapter(app.application, settings)
@@ -122,18 +126,19 @@ class TelegramHarness:
         answer = await self.server.wait_for_callback_answer(query_id)
         return answer.get("text", "")
 
-    async def question(self, chat_id: int) -> FakeMessage:
+    async def question(self, chat_id: int, timeout: float = 5) -> FakeMessage:
         """The next question the bot posts into the chat (a message starting with a round header)."""
         params = await self.server.wait_for_request(
-            "sendMessage", lambda p: p["chat_id"] == chat_id and _is_question(p["text"])
+            "sendMessage", lambda p: p["chat_id"] == chat_id and _is_question(p["text"]), timeout=timeout
         )
         return next(m for m in reversed(self.server.messages_in(chat_id)) if m.params is params)
 
-    async def reveal(self, message: FakeMessage) -> dict[str, Any]:
+    async def reveal(self, message: FakeMessage, timeout: float = 5) -> dict[str, Any]:
         """Wait for the edit that turns a question message into its reveal."""
         return await self.server.wait_for_request(
             "editMessageText",
             lambda p: p["message_id"] == message.message_id and p["text"].startswith("<b>Answer revealed"),
+            timeout=timeout,
         )
 
     async def round_id(self, message: FakeMessage) -> int:
@@ -165,5 +170,14 @@ def buttons(message: FakeMessage) -> dict[str, str]:
 @pytest.fixture(name="tg")
 async def tg_fixture(telegram_server: FakeTelegramServer, tmp_path: Path, bank: Bank, clock: ManualClock):
     harness = TelegramHarness(telegram_server, tmp_path, bank, clock)
+    yield harness
+    await harness.stop()
+
+
+@pytest.fixture(name="tg_live")
+async def tg_live_fixture(telegram_server: FakeTelegramServer, tmp_path: Path, bank: Bank):
+    """The harness on the real clock and the real APScheduler: for timers (deadlines, contest
+    steps, a mock's hand-in) with short real durations, waited for with timeouts."""
+    harness = TelegramHarness(telegram_server, tmp_path, bank, SystemClock())
     yield harness
     await harness.stop()

@@ -10,11 +10,19 @@ a run due while that many are still running. A one-shot job (`at`) is often repl
 own id by the very run it belongs to (a contest step schedules the next step, then waits for its
 posts to go out; in a 429 storm that takes longer than the pause), so one-shot jobs may overlap:
 otherwise the next step would be skipped and the contest would stall for good.
+
+Every action is handed to APScheduler wrapped in a coroutine function that awaits what the action
+returns. APScheduler's asyncio executor awaits only a coroutine *function*; anything else it runs in
+a worker thread and throws its result away, so `lambda: self._time_up(id)` would build a coroutine
+nobody awaits ("coroutine … was never awaited") and the job would silently do nothing.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from apscheduler.jobstores.base import JobLookupError
@@ -43,6 +51,19 @@ def daily_trigger(schedule: DailySchedule) -> CronTrigger:
     )
 
 
+def awaited(action: Callable[[], object]) -> Callable[[], object]:
+    """`action` as a coroutine function APScheduler awaits on the loop, whatever it returns: a
+    coroutine (an `async def`, or a lambda calling one) is awaited; a plain result is dropped."""
+
+    @functools.wraps(action)  # APScheduler's log lines name the action, not this wrapper
+    async def run() -> None:
+        result = action()
+        if inspect.isawaitable(result):
+            await result
+
+    return run
+
+
 class ApsScheduler:
     def __init__(self) -> None:
         self._scheduler = AsyncIOScheduler(
@@ -61,14 +82,14 @@ class ApsScheduler:
 
     def at(self, job_id: str, when: datetime, action: Action) -> None:
         self._scheduler.add_job(
-            action, DateTrigger(run_date=when), id=job_id, replace_existing=True, misfire_grace_time=None,
-            max_instances=ONE_SHOT_OVERLAP,
+            awaited(action), DateTrigger(run_date=when), id=job_id, replace_existing=True,
+            misfire_grace_time=None, max_instances=ONE_SHOT_OVERLAP,
         )  # fmt: skip
 
     def daily(self, job_id: str, schedule: DailySchedule, action: Action, grace_seconds: float) -> None:
         trigger = daily_trigger(schedule)
         self._scheduler.add_job(
-            action,
+            awaited(action),
             trigger,
             id=job_id,
             replace_existing=True,
@@ -79,7 +100,8 @@ class ApsScheduler:
         )
 
     def every(self, job_id: str, seconds: float, action: Action) -> None:
-        self._scheduler.add_job(action, IntervalTrigger(seconds=seconds), id=job_id, replace_existing=True)
+        trigger = IntervalTrigger(seconds=seconds)
+        self._scheduler.add_job(awaited(action), trigger, id=job_id, replace_existing=True)
 
     def cancel(self, job_id: str) -> None:
         try:

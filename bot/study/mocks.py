@@ -86,6 +86,7 @@ class Mocks:
         rng: random.Random,
         firings: Firings | None = None,
         broadcast: Broadcast | None = None,
+        remind_before: timedelta = REMIND_BEFORE,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -100,6 +101,7 @@ class Mocks:
         # When each open mock last showed an item here: a question asked after that takes typed
         # text; after a restart (empty) the mock's start stands in.
         self._shown: dict[int, datetime] = {}
+        self.remind_before = remind_before  # the config's study.mock_reminder_minutes
         if broadcast is not None:
             broadcast.subscribe("mock", self._changed)
             broadcast.subscribe(RESYNC, self._resync)
@@ -455,10 +457,20 @@ class Mocks:
                 self._schedule(mock)
 
     def _schedule(self, mock: Mock) -> None:
-        remind_at = mock.ends_at - REMIND_BEFORE
+        # Coroutine functions, not lambdas returning a coroutine: APScheduler awaits only the
+        # former and would run a lambda in a thread, dropping the hand-in it builds.
+        mock_id = mock.id
+
+        async def remind() -> None:
+            await self._remind(mock_id)
+
+        async def time_up() -> None:
+            await self._time_up(mock_id)
+
+        remind_at = mock.ends_at - self.remind_before
         if remind_at > self.clock.now() and remind_at > mock.started_at:
-            self.scheduler.at(remind_job(mock.id), remind_at, lambda: self._remind(mock.id))
-        self.scheduler.at(end_job(mock.id), mock.ends_at, lambda: self._time_up(mock.id))
+            self.scheduler.at(remind_job(mock_id), remind_at, remind)
+        self.scheduler.at(end_job(mock_id), mock.ends_at, time_up)
 
     async def _tell(self, mock_id: int) -> None:
         if self.broadcast is not None:
@@ -505,13 +517,16 @@ class Mocks:
         chat = await self.quiz.store.get_chat(mock.chat_id)
         if chat is None:
             return
-        score, total = _points(handed.score or 0), _points(handed.total)
+        language = chat.settings.language
+        if handed.state is MockState.QUIT:  # nothing was answered: no result to tell
+            told = notice("mock.time_up_empty", language)
+        else:
+            score, total = _points(handed.score or 0), _points(handed.total)
+            told = notice("mock.timed_out", language, score=score, total=total)
         async with self.quiz.store.unit_of_work():
             if not await self.firings.once(f"mock:{mock.id}:timed-out"):
                 return  # another process told them
-            await self.outbox.owe(
-                chat, notice("mock.timed_out", chat.settings.language, score=score, total=total)
-            )
+            await self.outbox.owe(chat, told)
         await self.outbox.drain(chat.id)
 
     async def _hand_in(self, mock: Mock, *, timed_out: bool) -> Mock:

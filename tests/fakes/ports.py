@@ -3,6 +3,12 @@
 The scheduler fake keeps jobs in a dict and runs those due when the test says the time has come,
 so scheduling logic is tested under a ManualClock without waiting; tests/test_scheduler_real.py
 runs the same logic on real APScheduler jobs.
+
+It is never kinder than APScheduler: APScheduler's asyncio executor awaits only a coroutine
+function and runs anything else in a worker thread, throwing away what it returns, so an action
+such as `lambda: self._time_up(id)` would build a coroutine nobody awaits and the job would do
+nothing. The fake refuses such an action when it is scheduled (APScheduler's own test, so a
+`functools.partial` of an `async def` passes), and the mistake fails a test instead of a timer.
 """
 
 from __future__ import annotations
@@ -10,6 +16,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import datetime
+
+from apscheduler.util import iscoroutinefunction_partial
 
 from bot.clock import ManualClock
 from bot.daily_times import next_occurrence
@@ -25,19 +33,34 @@ class _Job:
     every: float | None = None
 
 
+class DroppedAction(TypeError):
+    """An action APScheduler would run in a thread and whose coroutine it would drop."""
+
+
+def refuse_dropped(job_id: str, action: Action) -> Action:
+    """`action` if APScheduler's executor would await it; otherwise raise DroppedAction."""
+    if not iscoroutinefunction_partial(action):
+        raise DroppedAction(
+            f"job {job_id!r}: {action!r} is not a coroutine function; APScheduler would run it in a"
+            " thread and drop the coroutine it returns (pass an `async def`)"
+        )
+    return action
+
+
 class ManualScheduler:
     def __init__(self, clock: ManualClock) -> None:
         self.clock = clock
         self.jobs: dict[str, _Job] = {}
 
     def at(self, job_id: str, when: datetime, action: Action) -> None:
-        self.jobs[job_id] = _Job(when, action)
+        self.jobs[job_id] = _Job(when, refuse_dropped(job_id, action))
 
     def daily(self, job_id: str, schedule: DailySchedule, action: Action, grace_seconds: float) -> None:
+        action = refuse_dropped(job_id, action)
         self.jobs[job_id] = _Job(next_occurrence(schedule, self.clock.now()), action, schedule)
 
     def every(self, job_id: str, seconds: float, action: Action) -> None:
-        self.jobs[job_id] = _Job(None, action, every=seconds)
+        self.jobs[job_id] = _Job(None, refuse_dropped(job_id, action), every=seconds)
 
     def cancel(self, job_id: str) -> None:
         self.jobs.pop(job_id, None)
