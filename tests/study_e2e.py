@@ -9,7 +9,6 @@ and checks the chart process draws the very same PNG."""
 from __future__ import annotations
 
 import io
-
 from pathlib import Path
 
 from matplotlib.ft2font import FT2Font

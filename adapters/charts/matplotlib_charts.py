@@ -210,10 +210,11 @@ class MatplotlibCharts:
         scores = [100 * p.share for p in data.mocks]
         passes = [100 * p.pass_share for p in data.mocks]
         if len(set(passes)) == 1:
-            ax.axhline(passes[0], color=GREY, linestyle="--", linewidth=1, label=s(data.pass_legend))
+            pass_line = ax.axhline(passes[0], color=GREY, linestyle="--", linewidth=1,
+                                   label=s(data.pass_legend))  # fmt: skip
         else:  # papers with different pass marks: each mock's own
-            ax.plot(xs, passes, color=GREY, linestyle="--", linewidth=1, drawstyle="steps-mid",
-                    label=s(data.pass_legend))  # fmt: skip
+            (pass_line,) = ax.plot(xs, passes, color=GREY, linestyle="--", linewidth=1, drawstyle="steps-mid",
+                                   label=s(data.pass_legend))  # fmt: skip
         ax.plot(xs, scores, color=BLUE, linewidth=2, zorder=2)
         ax.scatter(xs, scores, zorder=3, s=30,
                    color=[GREEN if p.share >= p.pass_share else RED for p in data.mocks])  # fmt: skip
@@ -227,4 +228,4 @@ class MatplotlibCharts:
         ax.set_ylim(0, 112)
         ax.yaxis.set_major_locator(FixedLocator([0, 20, 40, 60, 80, 100]))
         ax.yaxis.set_major_formatter(PercentFormatter(100, decimals=0))
-        ax.legend(**_LEGEND)
+        ax.legend(handles=[pass_line], **_LEGEND)

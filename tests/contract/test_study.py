@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.kinds import AnswerPolicy, RevealPolicy, RoundKind
-from bot.study.feed import StudyFeed
 from bot.records import NewAnswer
+from bot.study.feed import StudyFeed
 from bot.study.records import Card, Outcome, Reminder
 from bot.study.spaced import SpacedRepetition
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
@@ -97,7 +97,8 @@ async def test_answers_by_day_counts_final_and_right_answers_between_day_starts(
     times = [day - timedelta(days=2), day - timedelta(minutes=1), day, day + timedelta(hours=7, minutes=59),
              day + timedelta(hours=23, minutes=59), day + timedelta(days=1)]  # fmt: skip
     for i, when in enumerate(times):
-        rnd = await store.open_round(new_round(chat.id, question=f"s-{i}", opened=when - timedelta(minutes=1)))
+        opened = when - timedelta(minutes=1)
+        rnd = await store.open_round(new_round(chat.id, question=f"s-{i}", opened=opened))
         await store.record_answers([answer(rnd.id, me, at=when, right=i % 2 == 0)])
     pending = await store.open_round(new_round(chat.id, question="s-9", opened=day))
     await store.record_answers([
