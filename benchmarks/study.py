@@ -95,7 +95,7 @@ def chart_data() -> Any:
 def bare_savefig() -> None:
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(8, 10.4), dpi=100)  # the chart's size with ten tags
+    figure = Figure(figsize=(8, 11.2), dpi=100)  # the chart's size with ten tags
     figure.savefig(io.BytesIO(), format="png")
 
 
@@ -307,7 +307,7 @@ async def main_async(args: argparse.Namespace) -> Report:
         render = timed(lambda: charts.render(data), args.renders)
         base_p50, render_p50 = percentile(base, 50), percentile(render, 50)
         fonts = " + ".join(chart_fonts("zh-CN").families)
-        report.section(f"/stats chart (matplotlib Agg, fonts {fonts}, 800x1040 px, ten tags)")
+        report.section(f"/stats chart (matplotlib Agg, fonts {fonts}, 800x1120 px, ten tags)")
         report.line("baseline: bare savefig of an empty figure, p50", fmt_ms(base_p50))
         report.check(
             "progress chart render, p50",

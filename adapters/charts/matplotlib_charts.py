@@ -133,11 +133,18 @@ class MatplotlibCharts:
             return drawable(text, fonts)
 
         rows = max(1, len(data.tags))
-        figure = Figure(figsize=(8, 7.4 + 0.3 * rows), dpi=self.dpi, layout="constrained")
-        figure.suptitle(s(data.title), fontsize=16)  # no bold: the CJK font has one weight
+        height = 8.2 + 0.3 * rows  # inches: the tag panel grows with its rows
+        figure = Figure(figsize=(8, height), dpi=self.dpi)
+        figure.suptitle(s(data.title), fontsize=16, y=1 - 0.12 / height)  # one weight: no bold
+        # Fixed margins rather than a layout engine (which draws everything twice, doubling the
+        # time): tag names are cut to TAG_NAME_WIDTH, so the left margin always holds them.
+        top, bottom, gap = 0.75, 0.35, 0.8  # inches: above the panels, below them, between two
+        panels = height - top - bottom - 3 * gap
         tags_ax, activity_ax, forecast_ax, mock_ax = figure.subplots(
-            4, 1, height_ratios=[1.2 + 0.3 * rows, 2.0, 1.7, 1.7]
-        )
+            4, 1, height_ratios=[1.2 + 0.3 * rows, 2.0, 1.7, 1.7],
+            gridspec_kw={"left": 0.185, "right": 0.925, "top": 1 - top / height, "bottom": bottom / height,
+                         "hspace": gap / (panels / 4)},  # a share of the panels' mean height
+        )  # fmt: skip
         self._tags(tags_ax, data, s)
         self._activity(activity_ax, data, s)
         self._forecast(forecast_ax, data, s)
