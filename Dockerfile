@@ -16,7 +16,8 @@ COPY bot ./bot
 COPY adapters ./adapters
 COPY bank ./bank
 COPY studybot ./studybot
-# PostgreSQL (several processes on one database) and /metrics come with the image: compose.yaml
+# PostgreSQL (several processes on one database) and /metrics come with the image: compose.yaml.
+# The /stats charts need no system font: their CJK font is a Python dependency (noto-cjk-sans-otc).
 RUN pip install '.[postgres,metrics]' && rm -rf /app/build
 
 USER studybot

@@ -52,28 +52,50 @@ T0 = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)
 
 
 def chart_data() -> Any:
-    """A full chart in Chinese: ten tags, thirty days of activity, a fortnight's forecast."""
+    """A full chart in Chinese: ten tags, thirty days of activity with its trend line, a
+    fortnight's forecast, eight mock exams."""
     from bot.i18n import t
-    from bot.study.charts import ChartData
+    from bot.study.charts import ChartData, MockPoint, TagBar
 
     rng = random.Random(1)
     tags = ("机器学习", "深度学习", "注意力机制", "数据标注", "模型评估", "优化算法", "卷积网络",
             "自然语言处理", "强化学习", "数据清洗")  # fmt: skip
+    bars = []
+    for tag in tags:
+        total = rng.randrange(1, 30)
+        right = rng.randrange(0, total + 1)
+        bars.append(TagBar(tag, right, total, t("zh-CN", "progress.chart_bar", pct=f"{100 * right // total}%",
+                                                right=right, total=total)))  # fmt: skip
+    answers = tuple(rng.randrange(0, 40) for _ in range(30))
     return ChartData(
-        t("zh-CN", "progress.chart_title"),
-        t("zh-CN", "progress.chart_tags"),
-        tuple((tag, rng.random()) for tag in tags),
-        t("zh-CN", "progress.chart_activity"),
-        tuple(rng.randrange(0, 40) for _ in range(30)),
-        t("zh-CN", "progress.chart_forecast"),
-        tuple(rng.randrange(0, 25) for _ in range(14)),
+        language="zh-CN",
+        title=t("zh-CN", "progress.chart_title"),
+        tag_title=t("zh-CN", "progress.chart_tags"),
+        tags=tuple(sorted(bars, key=lambda bar: bar.share)),
+        no_tags=t("zh-CN", "progress.chart_no_tags"),
+        activity_title=t("zh-CN", "progress.chart_activity"),
+        days=tuple(f"11月{d}日" for d in range(1, 31)),
+        answers=answers,
+        right=tuple(rng.randrange(0, n + 1) for n in answers),
+        answers_legend=t("zh-CN", "progress.chart_answers"),
+        accuracy_legend=t("zh-CN", "progress.chart_accuracy", days=7),
+        trend_days=7,
+        forecast_title=t("zh-CN", "progress.chart_forecast"),
+        forecast_days=(t("zh-CN", "progress.chart_today"), *(f"12月{d}日" for d in range(2, 15))),
+        forecast=tuple(rng.randrange(0, 25) for _ in range(14)),
+        mock_title=t("zh-CN", "progress.chart_mocks"),
+        mocks=tuple(
+            MockPoint(f"11月{3 * k + 1}日", rng.random(), 0.6, f"{rng.randrange(100)}/100") for k in range(8)
+        ),
+        no_mocks=t("zh-CN", "progress.chart_no_mocks"),
+        pass_legend=t("zh-CN", "progress.chart_pass"),
     )
 
 
 def bare_savefig() -> None:
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(8, 9), dpi=100)
+    figure = Figure(figsize=(8, 11.2), dpi=100)  # the chart's size with ten tags
     figure.savefig(io.BytesIO(), format="png")
 
 
@@ -275,7 +297,8 @@ async def main_async(args: argparse.Namespace) -> Report:
         report.results["environment"] = env
 
         stderr(f"chart: {args.renders} renders one after another ...")
-        from adapters.charts.matplotlib_charts import MatplotlibCharts, cjk_font
+        from adapters.charts.fonts import chart_fonts
+        from adapters.charts.matplotlib_charts import MatplotlibCharts
 
         charts, data = MatplotlibCharts(), chart_data()
         charts.render(data)
@@ -283,7 +306,8 @@ async def main_async(args: argparse.Namespace) -> Report:
         base = timed(bare_savefig, args.renders)
         render = timed(lambda: charts.render(data), args.renders)
         base_p50, render_p50 = percentile(base, 50), percentile(render, 50)
-        report.section(f"/stats chart (matplotlib Agg, font {cjk_font()}, 800x900 px)")
+        fonts = " + ".join(chart_fonts("zh-CN").families)
+        report.section(f"/stats chart (matplotlib Agg, fonts {fonts}, 800x1120 px, ten tags)")
         report.line("baseline: bare savefig of an empty figure, p50", fmt_ms(base_p50))
         report.check(
             "progress chart render, p50",

@@ -112,12 +112,15 @@ View = (
 @dataclass(frozen=True, slots=True)
 class FileView:
     """A file sent with a reply: an image (a chart: a photo on Telegram, an attachment on
-    Discord, a file in the data directory on the console) or a document (an export)."""
+    Discord, a file in the data directory on the console) or a document (an export). A `latest`
+    file shows how things stand now (the /stats chart): where files are kept, it replaces the
+    earlier one of its name instead of being kept beside it."""
 
     filename: str
     data: bytes
     caption: str = ""
     image: bool = False
+    latest: bool = False
 
 
 @dataclass(frozen=True, slots=True)

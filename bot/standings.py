@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.kinds import Platform
+from bot.kinds import ChatKind, Platform
 from bot.messages import LeaderboardView, LeaderRow, ShowLeaderboard, ShowStats, StatsView
 from bot.records import ScoreRow
 from bot.windows import ALL_TIME_KEY, window_key
@@ -61,7 +61,8 @@ async def stats(quiz: Quiz, cmd: ShowStats) -> StatsView:
         answers=totals.answers,
         correct=totals.correct,
         points=totals.points,
-        rank=mine.rank if mine else None,
+        # A private chat's board has one person on it: no rank to tell there.
+        rank=mine.rank if mine and cmd.chat.kind is not ChatKind.PRIVATE else None,
         streak=streak.current,
         best_streak=streak.best,
         language=chat.settings.language,

@@ -45,7 +45,7 @@ ALLOWED_FOR_SCHEDULING = ("bot.ports", "bot.records", "bot.kinds", "bot.clock", 
 INFRASTRUCTURE = {
     "storage": (ALLOWED_FOR_STORAGE, ("aiosqlite", "asyncpg", "pydantic")),
     "scheduling": (ALLOWED_FOR_SCHEDULING, ("apscheduler",)),
-    "charts": (("bot.study.charts",), ("matplotlib",)),  # the ChartRenderer port
+    "charts": (("bot.study.charts",), ("matplotlib", "noto_cjk_sans_otc")),  # the port, its font
     "ops": (("bot.metrics",), ("aiohttp", "prometheus_client")),  # health checks and metrics
 }
 

@@ -10,12 +10,12 @@ import io
 import pytest
 
 from adapters.charts.chart_process import ChartProcess
-from adapters.charts.matplotlib_charts import MatplotlibCharts, cjk_font
+from adapters.charts.matplotlib_charts import MatplotlibCharts
 from bot.application import Application, Caller
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import QuestionView, SubmitAnswer
 from bot.reply_text import render_reply
-from bot.study.charts import ChartData
+from bot.study.charts import ChartData, MockPoint, TagBar
 
 # The recording port speaks for the console.
 PRIVATE = ChatRef(Platform.CONSOLE, "10", ChatKind.PRIVATE, title="Ann")
@@ -109,7 +109,12 @@ async def test_group_admins_see_the_weakest_tags_and_members_are_refused(app):
     await answer(app, view, right=False, user=BOB)
     assert "Only admins" in render_reply(await ask(app, "/stats group", Caller(GROUP, BOB)))
     shown = render_reply(await ask(app, "/stats group", Caller(GROUP, ANN, admin=True)))
-    assert "The group's weakest tags" in shown and "0%" in shown
+    # One tag answered: it is not "the weakest" of anything.
+    assert shown == "📊 The group's accuracy by tag\nmath: 0% (0/1)"
+    view = (await ask(app, "/quiz judge", Caller(GROUP, BOB))).view
+    await answer(app, view, right=True, user=BOB)
+    shown = render_reply(await ask(app, "/stats group", Caller(GROUP, ANN, admin=True)))
+    assert shown == "📉 The group's weakest tags\nmath: 0% (0/1)"  # physics at 100 % is not weak
 
 
 def _ink(png: bytes) -> tuple[int, int]:
@@ -129,18 +134,29 @@ def _ink(png: bytes) -> tuple[int, int]:
 
 
 CHINESE = ChartData(
-    "学习进度",
-    "各标签正确率",
-    (("机器学习", 0.5), ("注意力", 0.8)),
-    "近 30 天答题数",
-    (1,) * 30,
-    "未来 14 天到期卡片",
-    (2,) * 14,
+    language="zh-CN",
+    title="学习进度",
+    tag_title="各标签正确率",
+    tags=(TagBar("机器学习", 0, 2, "0%（0/2）"), TagBar("注意力", 4, 5, "80%（4/5）")),
+    no_tags="还没有答过带标签的题",
+    activity_title="近 30 天答题数",
+    days=tuple(f"11月{d}日" for d in range(1, 31)),
+    answers=(1,) * 30,
+    right=(1, 0) * 15,
+    answers_legend="答题数",
+    accuracy_legend="正确率（近 7 天）",
+    trend_days=7,
+    forecast_title="未来 14 天到期卡片",
+    forecast_days=("今天", *(f"12月{d}日" for d in range(2, 15))),
+    forecast=(2,) * 14,
+    mock_title="模拟考试成绩（%）",
+    mocks=(MockPoint("11月20日", 0.52, 0.6, "52/100"), MockPoint("11月27日", 0.71, 0.6, "71/100")),
+    no_mocks="还没有交卷的模拟考试",
+    pass_legend="及格线",
 )
 
 
 def test_chinese_labels_are_drawn_not_boxes():
-    assert cjk_font() is not None, "no CJK font installed (.ci/run installs fonts-wqy-microhei)"
     import warnings
 
     with warnings.catch_warnings():

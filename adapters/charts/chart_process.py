@@ -6,16 +6,23 @@ late (benchmarks/study.py). A separate process has its own interpreter: the loop
 the PNG. One worker, started on the first chart (spawned: no fork of a process with threads),
 draws the charts one after another, at a lower priority than the bot; it is started again if it
 dies.
+
+What the child would say (a Python warning, a matplotlib log line such as "building the font
+cache") is not printed on its stderr, which is the console's screen: it goes to the bot's own
+log through a queue, where the parent's handlers (a file in console mode) take it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import logging.handlers
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING
 
 from bot.study.charts import ChartData
@@ -26,10 +33,26 @@ if TYPE_CHECKING:
 _drawer: MatplotlibCharts | None = None  # in the child: one renderer, fonts loaded once
 
 
-def _lower_priority() -> None:
-    """In the child: when the CPUs are busy, the bot's event loop goes before a chart."""
+def _start_child(log_queue: Queue[logging.LogRecord]) -> None:
+    """In the child: its log and warnings go to the parent's log; when the CPUs are busy, the
+    bot's event loop goes before a chart."""
+    root = logging.getLogger()
+    root.handlers[:] = [logging.handlers.QueueHandler(log_queue)]
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+
+
+class _IntoParentLog(logging.Handler):
+    """A record from the child, handled by the parent's logger of the same name."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        record.msg = f"chart process: {record.getMessage()}"
+        record.args = None
+        logger = logging.getLogger(record.name)
+        if logger.isEnabledFor(record.levelno):
+            logger.handle(record)
 
 
 def _draw(data: ChartData) -> bytes:
@@ -45,11 +68,18 @@ def _draw(data: ChartData) -> bytes:
 class ChartProcess:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._context = multiprocessing.get_context("spawn")
+        self._log: Queue[logging.LogRecord] | None = None
+        self._listener: logging.handlers.QueueListener | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
+        if self._log is None:
+            self._log = self._context.Queue()
+            self._listener = logging.handlers.QueueListener(self._log, _IntoParentLog())
+            self._listener.start()
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                max_workers=1, mp_context=self._context, initializer=_start_child, initargs=(self._log,)
             )
         return self._pool
 
@@ -65,3 +95,9 @@ class ChartProcess:
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+        listener, self._listener = self._listener, None
+        if listener is not None:  # after the child: what it said last is still logged
+            await asyncio.to_thread(listener.stop)
+        if self._log is not None:
+            self._log.close()
+            self._log = None

@@ -1,10 +1,12 @@
 """Files a reply carries (a chart, an export), written where the console's person can open them:
-the data directory, under the file's own name, never over an earlier file; and files a command
-names (`/bank import PATH`), opened from this machine."""
+the data directory, under the file's own name: an export never over an earlier file, the /stats
+chart (a `latest` file) over the last one, so one `progress.png` always shows how things stand;
+and files a command names (`/bank import PATH`), opened from this machine."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from bot.application import FileView
@@ -12,10 +14,17 @@ from bot.attachments import Attachment
 
 
 def save_file(directory: Path, attachment: FileView) -> Path:
-    """Write the file into `directory` and return its path; a name already taken gets -2, -3…"""
+    """Write the file into `directory` and return its path; a name already taken gets -2, -3…,
+    unless the file is the `latest` of its name: then it replaces the one there."""
     directory.mkdir(parents=True, exist_ok=True)
     name = Path(attachment.filename).name or "file"  # no directories from the name
     path = directory / name
+    if attachment.latest:
+        # Written beside it, then renamed over it: a viewer never opens half a picture.
+        part = path.with_name(f".{name}.part")
+        part.write_bytes(attachment.data)
+        os.replace(part, path)
+        return path.resolve()
     number = 1
     while True:
         try:

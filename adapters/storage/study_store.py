@@ -3,6 +3,7 @@ answers they are fed from (answers.studied). Shares the SqliteStore's connection
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -150,6 +151,20 @@ class SqliteStudyStore:
         )
         return [int(v or 0) for v in row] if row else [0] * len(bounds)
 
+    async def due_by_day(self, user_id: int, bank_id: str, day_starts: Sequence[datetime]) -> list[int]:
+        if len(day_starts) < 2:
+            return []
+        bounds = [to_db(b) for b in day_starts]
+        # Today: due before tomorrow and not reviewed since today began; then each day's own.
+        cases = ["sum(due < ? AND (last_review IS NULL OR last_review < ?))"]
+        cases += ["sum(due >= ? AND due < ?)"] * (len(bounds) - 2)
+        params = [bounds[1], bounds[0], *(p for a, b in itertools.pairwise(bounds[1:]) for p in (a, b))]
+        row = await self.store.one(
+            f"SELECT {', '.join(cases)} FROM study_cards WHERE user_id = ? AND bank_id = ? AND due < ?",
+            [*params, user_id, bank_id, bounds[-1]],
+        )
+        return [int(v or 0) for v in row] if row else [0] * (len(bounds) - 1)
+
     async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
         rows = await self.store.all(
             f"SELECT {_MISTAKE_COLUMNS} FROM mistakes WHERE user_id = ? AND bank_id = ? AND active = 1 "
@@ -195,14 +210,24 @@ class SqliteStudyStore:
         )
         return {r[0]: (int(r[1]), int(r[2])) for r in rows}
 
-    async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
-        """Final answers per UTC day (YYYY-MM-DD) since `since`."""
-        rows = await self.store.all(
-            "SELECT substr(answered_at, 1, 10), count(*) FROM answers WHERE user_id = ? AND answered_at >= ? "
-            "GROUP BY 1",
-            (user_id, to_db(since)),
+    async def answers_by_day(self, user_id: int, day_starts: Sequence[datetime]) -> list[tuple[int, int]]:
+        """(final answers, right answers) between each start and the next."""
+        if len(day_starts) < 2:
+            return []
+        bounds = [to_db(b) for b in day_starts]
+        cases = ", ".join(
+            "sum(answered_at >= ? AND answered_at < ?), sum(answered_at >= ? AND answered_at < ? "
+            "AND verdict = 'correct')"
+            for _ in bounds[1:]
         )
-        return {r[0]: int(r[1]) for r in rows}
+        params = [p for a, b in itertools.pairwise(bounds) for p in (a, b, a, b)]
+        row = await self.store.one(
+            f"SELECT {cases} FROM answers WHERE user_id = ? AND verdict != 'pending' "
+            "AND answered_at >= ? AND answered_at < ?",
+            [*params, user_id, bounds[0], bounds[-1]],
+        )
+        values = [int(v or 0) for v in row] if row else [0] * (2 * (len(bounds) - 1))
+        return list(zip(values[::2], values[1::2], strict=True))
 
     # ------------------------------------------------------------ practice positions, reminders
 

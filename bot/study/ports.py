@@ -35,6 +35,16 @@ class StudyStore(Protocol):
         """How many cards fall due by each bound (cumulative)."""
         ...
 
+    async def due_by_day(
+        self, user_id: int, bank_id: str, day_starts: Sequence[datetime]
+    ) -> list[int]:
+        """The cards due on each day of a forecast, the days given by their starts (today's start
+        first, then the start of each following day; one count fewer than starts): today's count
+        holds every card due before tomorrow, overdue ones too, but not a card reviewed since
+        today began (what is done today is not due today); each later day's, the cards due
+        within it."""
+        ...
+
     async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
         """The questions in the notebook (active entries), most missed first."""
         ...
@@ -53,8 +63,9 @@ class StudyStore(Protocol):
         """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
         ...
 
-    async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
-        """Final answers per UTC day (YYYY-MM-DD) since `since`."""
+    async def answers_by_day(self, user_id: int, day_starts: Sequence[datetime]) -> list[tuple[int, int]]:
+        """(final answers, right answers) of one person between each start and the next (one
+        pair fewer than starts): the days of the person's chat, in its time zone."""
         ...
 
     async def practice_position(self, user_id: int, bank_id: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.kinds import InputKind
+from bot.study.progress import TEXT_TAGS
 from bot.study.views import (
     FavouritesView,
     MistakesView,
@@ -245,14 +246,26 @@ def _pct(right: int, total: int) -> str:
     return f"{100 * right / total:.0f}%" if total else "—"
 
 
+def _tag_rows(view: ProgressView, m: Markup) -> tuple[bool, list[str]]:
+    """Whether some tags are weaker than others, and the rows to show: the weak ones, weakest
+    first, when there are; else every tag (all at the same accuracy: none is the weakest)."""
+    weak = view.weak_tags
+    rows = weak or view.by_tag
+    return bool(weak), [
+        t(view.language, "progress.accuracy_row", label=m.escape(tag), pct=_pct(r, n), right=r, total=n)
+        for tag, r, n in rows[:TEXT_TAGS]
+    ]
+
+
 def render_progress(view: ProgressView, m: Markup = PLAIN) -> str:
     lang = view.language
+    weak, tag_rows = _tag_rows(view, m)
     if view.group:
-        lines = [m.bold(t(lang, "progress.group_title"))]
+        title = "progress.group_title" if weak or not view.by_tag else "progress.group_by_tag"
+        lines = [m.bold(t(lang, title))]
         if not view.by_tag:
             lines.append(t(lang, "progress.nothing"))
-        lines += [f"{m.escape(tag)}: {_pct(r, n)} ({r}/{n})" for tag, r, n in view.by_tag]
-        return "\n".join(lines)
+        return "\n".join(lines + tag_rows)
     lines = [render_stats(view.summary, m), ""] if view.summary is not None else []
     lines += [
         m.bold(t(lang, "progress.title")),
@@ -270,14 +283,11 @@ def render_progress(view: ProgressView, m: Markup = PLAIN) -> str:
                 total=total,
             )
         )
-    if view.by_tag:
-        lines.append(t(lang, "progress.weakest"))
-        lines += [
-            "  " + t(lang, "progress.accuracy_row", label=m.escape(tag), pct=_pct(r, n), right=r, total=n)
-            for tag, r, n in view.by_tag[:5]
-        ]
+    if tag_rows:
+        lines.append(t(lang, "progress.weakest" if weak else "progress.by_tag"))
+        lines += ["  " + row for row in tag_rows]
     lines.append(t(lang, "progress.notebook", count=view.notebook))
-    lines.append(t(lang, "progress.due", today=view.due_today, week=view.due_week))
+    lines.append(t(lang, "progress.due_days", today=view.due_today, week=view.due_week))
     if view.summary is None:  # the summary has the streak already
         lines.append(t(lang, "progress.streak", count=view.streak))
     if view.mocks:

@@ -23,7 +23,7 @@ from bot.clock import Clock
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
 from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import QuestionView, ShowStats, StatsView, notice
+from bot.messages import QuestionView, ShowStats, notice
 from bot.model import Bank, Question, QuestionType
 from bot.outbox import Outbox
 from bot.quiz import Quiz
@@ -31,18 +31,18 @@ from bot.quiz_settings import QuizError
 from bot.records import Chat
 from bot.reply_text import render_reply
 from bot.study.bank_owners import BankOwners
-from bot.study.charts import ChartData, ChartRenderer
+from bot.study.charts import ChartRenderer
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.ports import ReportStore, StudyStore
 from bot.study.practice import Practice
+from bot.study.progress import ACTIVITY_DAYS, CHART_MOCKS, FORECAST_DAYS, LocalDays, chart_data, progress_view
 from bot.study.records import Report
 from bot.study.reminders import ReviewReminders
 from bot.study.views import (
     FavouritesView,
     MistakesView,
     NotebookRow,
-    ProgressView,
     ReportRow,
     ReportsView,
 )
@@ -348,7 +348,11 @@ class StudyUseCases:
         zone = (await self.quiz.chat(caller.chat)).settings.timezone
         from bot.text import local_time
 
-        return Reply(TextView(t(language, "review.done", when=local_time(following, zone))), language)
+        # "Today's reviews are done" only when the next card is not due later today (the chat's
+        # today, as /stats counts it); else just "nothing due now".
+        done_today = following >= LocalDays.at(now, zone).start(1)
+        key = "review.done" if done_today else "review.done_for_now"
+        return Reply(TextView(t(language, key, when=local_time(following, zone))), language)
 
     # ------------------------------------------------------------ favourites
 
@@ -400,65 +404,42 @@ class StudyUseCases:
         other = parsed.args.get("user")
         if isinstance(other, UserRef):  # someone else's plain stats, as before
             return Reply(await self.quiz.stats(ShowStats(caller.chat, other)), language)
-        group = parsed.args.get("of") == "group"
-        if group and not (caller.private or caller.admin):
+        # In a private chat the chat's answers are the caller's own: "group" shows them as /stats.
+        group = parsed.args.get("of") == "group" and not caller.private
+        if group and not caller.admin:
             raise QuizError("error.not_admin")
         chat = await self.quiz.chat(caller.chat)
         bank = self.quiz.bank_for(chat)
         await self.feed.catch_up()
         if group:
             answered = await self.store.answered(None, bank.id, chat.id)
-            view = _progress(language, bank, answered, group=True)
-            return Reply(view, language)
+            return Reply(progress_view(language, bank, answered, group=True), language)
         user = self._user(caller)
         user_id = await self.quiz.user_id(user)
         answered = await self.store.answered(user_id, bank.id)
-        now = self.clock.now()
-        day, week = now + timedelta(days=1), now + timedelta(days=7)
-        forecast_bounds = [now + timedelta(days=d + 1) for d in range(14)]
-        due_today, due_week, *cumulative = await self.store.due_counts(
-            user_id, bank.id, [day, week, *forecast_bounds]
-        )
+        days = LocalDays.at(self.clock.now(), chat.settings.timezone)
+        due = await self.store.due_by_day(user_id, bank.id, days.starts(0, FORECAST_DAYS))
         # In the reply's language, which on Discord is the caller's client's, not the channel's.
         stats = dataclasses.replace(await self.quiz.stats(ShowStats(caller.chat, user)), language=language)
-        mocks = await self.mocks.store.history(user_id, 5)
-        view = _progress(
+        mocks = await self.mocks.store.history(user_id, CHART_MOCKS)
+        view = progress_view(
             language,
             bank,
             answered,
             notebook=len(await self.store.notebook(user_id, bank.id)),
-            due=(due_today, due_week),
+            due=due,
             streak=stats.streak,
+            mocks=mocks,
+            days=days,
             summary=stats,
-            mocks=tuple(
-                (
-                    (m.submitted_at or m.started_at).date().isoformat(),
-                    m.score or 0.0,
-                    m.total,
-                    (m.score or 0.0) >= m.pass_mark,
-                )
-                for m in mocks
-            ),
         )
         files: tuple[FileView, ...] = ()
         if self.charts is not None:
-            start = (now - timedelta(days=29)).replace(hour=0, minute=0, second=0, microsecond=0)
-            per_day = await self.store.activity(user_id, start)
-            activity = tuple(
-                per_day.get((start + timedelta(days=d)).date().isoformat(), 0) for d in range(30)
-            )
-            forecast = tuple(b - a for a, b in zip([0, *cumulative], cumulative, strict=False))
-            data = ChartData(
-                t(language, "progress.chart_title"),
-                t(language, "progress.chart_tags"),
-                tuple((tag, right / total) for tag, right, total in view.by_tag[:10] if total),
-                t(language, "progress.chart_activity"),
-                activity,
-                t(language, "progress.chart_forecast"),
-                forecast,
-            )
-            png = await self.charts.render(data)
-            files = (FileView("progress.png", png, t(language, "progress.chart_title"), image=True),)
+            per_day = await self.store.answers_by_day(user_id, days.starts(1 - ACTIVITY_DAYS, ACTIVITY_DAYS))
+            png = await self.charts.render(chart_data(view, days, per_day, due, mocks))
+            # One picture of how things stand: a newer chart replaces it where files are kept.
+            title = t(language, "progress.chart_title")
+            files = (FileView("progress.png", png, title, image=True, latest=True),)
         return Reply(view, language, files=files)
 
     # ------------------------------------------------------------ error reports
@@ -616,43 +597,3 @@ def _answer_text(question: Question, language: str) -> str:
     return correct_label(question, language)
 
 
-def _progress(
-    language: str,
-    bank: Bank,
-    answered: dict[str, tuple[int, int]],
-    *,
-    group: bool = False,
-    notebook: int = 0,
-    due: tuple[int, int] = (0, 0),
-    streak: int = 0,
-    mocks: tuple[tuple[str, float, float, bool], ...] = (),
-    summary: StatsView | None = None,
-) -> ProgressView:
-    by_type: dict[QuestionType, list[int]] = {q: [0, 0] for q in QuestionType}
-    by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for question in bank.questions:
-        right, total = answered.get(question.id, (0, 0))
-        by_type[question.type][0] += right
-        by_type[question.type][1] += total
-        for tag in question.tags:
-            by_tag[tag][0] += right
-            by_tag[tag][1] += total
-    tags = sorted(
-        ((tag, r, n) for tag, (r, n) in by_tag.items() if n),
-        key=lambda row: (row[1] / row[2], -row[2], row[0]),
-    )
-    practised = sum(1 for q in bank.questions if answered.get(q.id, (0, 0))[1])
-    return ProgressView(
-        language,
-        practised,
-        len(bank.questions),
-        tuple((q, r, n) for q, (r, n) in by_type.items() if n),
-        tuple(tags[: 5 if group else 10]),
-        notebook,
-        due[0],
-        due[1],
-        streak,
-        mocks,
-        group,
-        summary,
-    )

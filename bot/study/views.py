@@ -156,12 +156,22 @@ class ProgressView:
     by_type: tuple[tuple[QuestionType, int, int], ...]  # type, right, answered
     by_tag: tuple[tuple[str, int, int], ...]  # tag, right, answered (weakest first)
     notebook: int
-    due_today: int
-    due_week: int
+    due_today: int  # due before tomorrow in the chat's time zone, not counting cards done today
+    due_week: int  # the same over today and the six days after it
     streak: int
-    mocks: tuple[tuple[str, float, float, bool], ...]  # date, score, total, passed
+    mocks: tuple[tuple[str, float, float, bool], ...]  # local date, score, total, passed
     group: bool = False  # a group's weakest tags, not one person's
     summary: StatsView | None = None  # the person's points, rank and streak in this chat
+
+    @property
+    def weak_tags(self) -> tuple[tuple[str, int, int], ...]:
+        """The tags answered less well than the best one, weakest first: none when every tag
+        stands at the same accuracy (then no tag is the weakest)."""
+        if not self.by_tag:
+            return ()
+        best = max(self.by_tag, key=lambda row: row[1] / row[2])
+        # Compared as fractions (right * other total), so 1/3 and 2/6 are the same accuracy.
+        return tuple(row for row in self.by_tag if row[1] * best[2] < best[1] * row[2])
 
 
 @dataclass(frozen=True, slots=True)

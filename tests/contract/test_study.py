@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.kinds import AnswerPolicy, RevealPolicy, RoundKind
+from bot.records import NewAnswer
 from bot.study.feed import StudyFeed
-from bot.study.records import Outcome, Reminder
+from bot.study.records import Card, Outcome, Reminder
 from bot.study.spaced import SpacedRepetition
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
 
@@ -87,16 +88,51 @@ async def test_answered_counts_right_and_final_answers_per_question(storage):
     assert await study.answered(me, "other") == {}
 
 
-async def test_activity_counts_answers_per_utc_day_since_a_time(storage):
+async def test_answers_by_day_counts_final_and_right_answers_between_day_starts(storage):
     store, study = storage.store, storage.study
     chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
     (me,) = await store.ensure_users([user_ref("me")])
-    days = [T0 - timedelta(days=3), T0, T0 + timedelta(hours=20), T0 + timedelta(days=1, hours=1)]
-    for i, day in enumerate(days):
-        rnd = await store.open_round(new_round(chat.id, question=f"s-{i}", opened=day))
-        await store.record_answers([answer(rnd.id, me, at=day + timedelta(minutes=1))])
-    assert await study.activity(me, T0 - timedelta(days=1)) == {"2026-12-02": 2, "2026-12-03": 1}
-    assert await study.activity(me + 1, T0 - timedelta(days=7)) == {}
+    # Days starting at 16:00 UTC (midnight in Shanghai): 15:59 UTC is the day before, 16:00 the day.
+    day = T0.replace(hour=16)
+    times = [day - timedelta(days=2), day - timedelta(minutes=1), day, day + timedelta(hours=7, minutes=59),
+             day + timedelta(hours=23, minutes=59), day + timedelta(days=1)]  # fmt: skip
+    for i, when in enumerate(times):
+        opened = when - timedelta(minutes=1)
+        rnd = await store.open_round(new_round(chat.id, question=f"s-{i}", opened=opened))
+        await store.record_answers([answer(rnd.id, me, at=when, right=i % 2 == 0)])
+    pending = await store.open_round(new_round(chat.id, question="s-9", opened=day))
+    await store.record_answers([
+        NewAnswer(pending.id, me, "why", day + timedelta(hours=1), "pending", 0.0, 0.0, "2026-W49", "2026-12")
+    ])  # fmt: skip
+    starts = [day - timedelta(days=1), day, day + timedelta(days=1)]
+    assert await study.answers_by_day(me, starts) == [(1, 0), (3, 2)]  # the pending answer is not final
+    assert await study.answers_by_day(me + 1, starts) == [(0, 0), (0, 0)]
+    assert await study.answers_by_day(me, starts[:1]) == []
+
+
+async def test_due_by_day_leaves_out_of_today_the_cards_done_today(storage):
+    study = storage.study
+    await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await storage.store.ensure_users([user_ref("me")])
+    today = T0.replace(hour=16)  # the chat's day starts at 16:00 UTC
+    days = [today + timedelta(days=k) for k in range(4)]
+
+    def card(question: str, due: timedelta, reviewed: timedelta | None) -> Card:
+        last = today + reviewed if reviewed is not None else None
+        return Card(me, "sample", question, 2, None, 3.0, 5.0, today + due, last, 1, 0)
+
+    await study.save_study([], [
+        card("overdue", -timedelta(days=3), -timedelta(days=5)),  # due before today: due today
+        card("later-today", timedelta(hours=20), -timedelta(days=2)),
+        card("done-today", timedelta(hours=2), timedelta(hours=1)),  # reviewed today, due again today
+        card("tomorrow", timedelta(days=1), None),
+        card("done-today-due-tomorrow", timedelta(days=1, hours=3), timedelta(minutes=5)),
+        card("day-after", timedelta(days=2, hours=23, minutes=59), -timedelta(days=1)),
+        card("too-late", timedelta(days=3), -timedelta(days=1)),
+    ], [])  # fmt: skip
+    assert await study.due_by_day(me, "sample", days) == [2, 2, 1]
+    assert await study.due_by_day(me, "other", days) == [0, 0, 0]
+    assert await study.due_by_day(me, "sample", days[:1]) == []
 
 
 async def test_practice_positions_and_review_reminders_are_kept_per_person(storage):

@@ -155,6 +155,20 @@ class PostgresStudyStore:
         )  # fmt: skip
         return [int(v or 0) for v in row] if row else [0] * len(bounds)
 
+    async def due_by_day(self, user_id: int, bank_id: str, day_starts: Sequence[datetime]) -> list[int]:
+        if len(day_starts) < 2:
+            return []
+        # $3 today's start, $4 tomorrow's, ...: today's cards exclude those reviewed since $3.
+        cases = ["count(*) FILTER (WHERE due < $4 AND (last_review IS NULL OR last_review < $3))"]
+        later = range(1, len(day_starts) - 1)
+        cases += [f"count(*) FILTER (WHERE due >= ${k + 3} AND due < ${k + 4})" for k in later]
+        row = await self.store.one(
+            f"SELECT {', '.join(cases)} FROM study_cards "
+            f"WHERE user_id = $1 AND bank_id = $2 AND due < ${len(day_starts) + 2}",
+            user_id, bank_id, *(to_db(b) for b in day_starts),
+        )  # fmt: skip
+        return [int(v or 0) for v in row] if row else [0] * (len(day_starts) - 1)
+
     async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
         rows = await self.store.all(
             f"SELECT {MISTAKE_COLUMNS} FROM mistakes "
@@ -200,14 +214,24 @@ class PostgresStudyStore:
         )  # fmt: skip
         return {r[0]: (int(r[1]), int(r[2])) for r in rows}
 
-    async def activity(self, user_id: int, since: datetime) -> dict[str, int]:
-        """Final answers per UTC day (YYYY-MM-DD) since `since`."""
-        rows = await self.store.all(
-            "SELECT substr(answered_at, 1, 10), count(*) FROM answers "
-            "WHERE user_id = $1 AND answered_at >= $2 GROUP BY 1",
-            user_id, to_db(since),
+    async def answers_by_day(self, user_id: int, day_starts: Sequence[datetime]) -> list[tuple[int, int]]:
+        """(final answers, right answers) between each start and the next."""
+        if len(day_starts) < 2:
+            return []
+        # $1 the person, $2.. the starts: day k runs from $(k+2) to $(k+3).
+        cases = ", ".join(
+            f"count(*) FILTER (WHERE answered_at >= ${k + 2} AND answered_at < ${k + 3}), "
+            f"count(*) FILTER (WHERE answered_at >= ${k + 2} AND answered_at < ${k + 3} "
+            "AND verdict = 'correct')"
+            for k in range(len(day_starts) - 1)
+        )
+        row = await self.store.one(
+            f"SELECT {cases} FROM answers WHERE user_id = $1 AND verdict != 'pending' "
+            f"AND answered_at >= $2 AND answered_at < ${len(day_starts) + 1}",
+            user_id, *(to_db(b) for b in day_starts),
         )  # fmt: skip
-        return {r[0]: int(r[1]) for r in rows}
+        values = [int(v or 0) for v in row] if row else [0] * (2 * (len(day_starts) - 1))
+        return list(zip(values[::2], values[1::2], strict=True))
 
     # ------------------------------------------------------------ practice positions, reminders
 
