@@ -17,6 +17,7 @@ from bot.study.views import (
     MockSheetView,
     ProgressView,
     ReportsView,
+    RunSummaryView,
 )
 from bot.text import (
     PLAIN,
@@ -59,7 +60,7 @@ def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
     if isinstance(view, ContestStatusView):
         return render_contest_status(view, m)
     if isinstance(view, MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView
-                  | ProgressView | ReportsView):  # fmt: skip
+                  | ProgressView | ReportsView | RunSummaryView):  # fmt: skip
         return render_study(view, m)
     if isinstance(view, DailyReply):
         return render_daily(view.daily, reply.language, just_set=view.just_set, m=m)

@@ -15,6 +15,7 @@ MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
 GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
 STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
+NEXT = "n"  # sb:n:<round>             下一题 ▶ under a graded practice answer: the clicker's next question
 ANSWER_INPUT = "answer"  # the modal's text input
 
 # Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses
@@ -26,6 +27,7 @@ TEMPLATES = {
     MODAL: r"sb:m:(?P<round>.*)",
     GRADE: r"sb:g:(?P<round>[^:]*):(?P<arg>.*)",
     STAR: r"sb:st:(?P<round>.*)",
+    NEXT: r"sb:n:(?P<round>.*)",
 }
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
 SELF_LEVELS = ("full", "half", "zero")

@@ -21,6 +21,7 @@ _PATTERNS = {
     "s1": re.compile(rf"s1:{_ROUND}"),
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
+    "n1": re.compile(rf"n1:{_ROUND}"),
     "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
 }
 
@@ -60,11 +61,20 @@ class Favourite:
 
 
 @dataclass(frozen=True, slots=True)
+class NextQuestion:
+    """下一题 ▶ under a graded practice answer: the clicker's next practice question."""
+
+    round_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseLanguage:
     language: str  # zh-CN | zh-TW | en
 
 
-Action = AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | ChooseLanguage
+Action = (
+    AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | NextQuestion | ChooseLanguage
+)
 
 
 def answer(round_id: int, token: str) -> str:
@@ -85,6 +95,10 @@ def self_grade(round_id: int, level: str) -> str:
 
 def favourite(round_id: int) -> str:
     return _checked(f"f1:{round_id}")
+
+
+def next_question(round_id: int) -> str:
+    return _checked(f"n1:{round_id}")
 
 
 def language(code: str) -> str:
@@ -117,4 +131,6 @@ def parse(data: object) -> Action | None:
         return SubmitSelection(round_id)
     if kind == "f1":
         return Favourite(round_id)
+    if kind == "n1":
+        return NextQuestion(round_id)
     return SelfGradeLevel(round_id, match.group(2))

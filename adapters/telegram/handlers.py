@@ -20,8 +20,8 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram.render import chat_ref, message_ref, self_grade_keyboard, user_ref
-from bot.answering import AnswerReply, ReceiptReply, TextReply
+from adapters.telegram.render import chat_ref, message_ref, receipt_keyboard, user_ref
+from bot.answering import AnswerReply, NextReply, ReceiptReply, TextReply
 from bot.application import Caller
 from bot.attachments import Attachment
 from bot.commands import catalog
@@ -140,10 +140,10 @@ class Handlers:
 
     async def _typed(self, message: Message, answer: AnswerReply) -> None:
         if isinstance(answer, ReceiptReply):
-            receipt = answer.receipt
-            grade = answer.awaits_self_grade
-            markup = self_grade_keyboard(receipt.round_id, receipt.language) if grade else None
-            await self.adapter.answer(message, render_receipt(receipt, HTML), markup)
+            markup = receipt_keyboard(answer)  # self-grade buttons, or 下一题 ▶ once graded
+            await self.adapter.answer(message, render_receipt(answer.receipt, HTML), markup)
+        elif isinstance(answer, NextReply):  # 下一题 typed: the next question, as /quiz posts it
+            await self.adapter.show(message, answer.reply)
         elif isinstance(answer, TextReply):
             await self.adapter.answer(message, HTML.escape(answer.text))
 

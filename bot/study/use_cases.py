@@ -29,10 +29,11 @@ from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
 from bot.reply_text import render_reply
 from bot.study.charts import ChartData, ChartRenderer
+from bot.study.drill import FAVOURITES, MISTAKES, REVIEW, Drill, Spec
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.ports import ReportStore, StudyStore
-from bot.study.practice import Practice
+from bot.study.practice import Practice, tags_of
 from bot.study.records import Report
 from bot.study.reminders import ReviewReminders
 from bot.study.views import (
@@ -112,7 +113,8 @@ class StudyUseCases:
         self.outbox = outbox
         self.clock = clock
         self._versions: dict[str, str] = {}
-        self.practice = Practice(quiz, store)
+        self.drill = Drill(quiz, store, feed)
+        self.practice = Practice(quiz, store, self.drill)
         self.reminders = reminders
 
     async def close(self) -> None:
@@ -143,6 +145,14 @@ class StudyUseCases:
         if view is None:
             return None
         return TextReply(render_reply(Reply(view, language)), language)
+
+    async def next_question(self, chat: ChatRef, user: UserRef) -> Reply:
+        """"Next" (the 下一题 ▶ button, `n`, 下一题): the following question of the person's run."""
+        return await self.drill.next(chat, user)
+
+    async def pending_self_grade(self, chat: ChatRef, user: UserRef) -> int | None:
+        """The person's practice round here whose answer awaits their self-grade (the latest)."""
+        return await self.drill.pending_self_grade(chat, user)
 
     async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply:
         """The ☆ under a question or reveal: star that question for the clicker."""
@@ -254,10 +264,8 @@ class StudyUseCases:
         return Reply(view, language)
 
     async def mistakes_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        tag = parsed.args.get("tag")
-        _, entries = await self._notebook(caller, str(tag) if tag else None)
-        view = await self._practise(caller, frozenset(q.id for q, _ in entries), "mistakes.empty")
-        return Reply(view, language, public=True)
+        spec = Spec(MISTAKES, tags=tags_of(parsed.args.get("tag")))
+        return await self.drill.start(caller.chat, self._user(caller), spec, language)
 
     async def mistakes_export(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         bank, entries = await self._notebook(caller, None)
@@ -302,24 +310,8 @@ class StudyUseCases:
     # ------------------------------------------------------------ spaced review
 
     async def review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        user_id, bank = await self._person(caller)
-        now = self.clock.now()
-        known = {q.id for q in bank.questions}
-        due = [
-            c.question_id
-            for c in await self.store.due_cards(user_id, bank.id, now, 200)
-            if c.question_id in known
-        ]
-        if due:
-            view = await self._practise(caller, frozenset(due[:1]), "review.none")
-            return Reply(view, language, public=True)
-        following = await self.store.next_due(user_id, bank.id)
-        if following is None:
-            return Reply(TextView(t(language, "review.no_cards")), language)
-        zone = (await self.quiz.chat(caller.chat)).settings.timezone
-        from bot.text import local_time
-
-        return Reply(TextView(t(language, "review.done", when=local_time(following, zone))), language)
+        """The cards due now, one per "next", as a review run (the first due first)."""
+        return await self.drill.start(caller.chat, self._user(caller), Spec(REVIEW), language)
 
     # ------------------------------------------------------------ favourites
 
@@ -361,9 +353,7 @@ class StudyUseCases:
         return Reply(FavouritesView(language, rows), language)
 
     async def favorites_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        user_id, bank = await self._person(caller)
-        ids = frozenset(await self.store.favourites(user_id, bank.id)) & {q.id for q in bank.questions}
-        return Reply(await self._practise(caller, ids, "favorites.empty"), language, public=True)
+        return await self.drill.start(caller.chat, self._user(caller), Spec(FAVOURITES), language)
 
     # ------------------------------------------------------------ progress
 
