@@ -175,7 +175,8 @@ async def test_the_drilling_loop_next_button_place_and_summary(tg: TelegramHarne
     assert t(ZH, "question.place", n=3, total=5) in third.text
     assert await app.store.round_answers(round_of(second)) == []
     summary = await tg.say(LI.id, LI, "/quiz 结束")
-    assert summary["text"].startswith("<b>" + t(ZH, "drill.summary_title", mode=t(ZH, "drill.mode.sequential")))
+    title = t(ZH, "drill.summary_title", mode=t(ZH, "drill.mode.sequential"))
+    assert summary["text"].startswith(f"<b>{title}</b>")
     assert t(ZH, "drill.summary_counts", answered=1, right=0, pct="0%") in summary["text"]
     assert t(ZH, "drill.summary_mistakes", count=1) in summary["text"]
     # the place is kept: the next sequential question is 4

@@ -175,7 +175,8 @@ async def test_practice_runs_items_tallies_and_served_pools(storage):
     await study.mark_seen(me, "sample", "*|*", "s-2")
     assert await study.seen(me, "sample", "single|*") == {"s-1"}
     await study.clear_seen(me, "sample", "single|*")
-    assert await study.seen(me, "sample", "single|*") == set() and await study.seen(me, "sample", "*|*") == {"s-2"}
+    assert await study.seen(me, "sample", "single|*") == set()
+    assert await study.seen(me, "sample", "*|*") == {"s-2"}
 
     assert await study.pending_self_grade(me, chat.id) is None
     short = await store.open_round(new_round(chat.id, question="s-5", kind=RoundKind.PRACTICE,
