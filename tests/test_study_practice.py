@@ -3,13 +3,15 @@ SQLite store through the application layer (what a text platform shows)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from bot.answering import NextReply, ReceiptReply, TextReply
 from bot.application import Application, Caller
 from bot.clicks import Act, Click
 from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import QuestionView, SubmitAnswer
 from bot.reply_text import render_reply
 from bot.study.reminders import reminder_job
@@ -241,3 +243,18 @@ async def test_no_matching_items_names_the_filter_in_the_chats_language(app):
     await ask(app, "/lang en")
     en = render_reply(await ask(app, "/quiz multi nosuch"))
     assert en == "No questions in the bank match nosuch / Multiple choice."
+
+
+async def test_the_next_click_is_admitted_only_from_a_practice_rounds_chat(app, clock):
+    view = (await ask(app, "/quiz 1")).view
+    click = Click(view.round_id, Platform.CONSOLE, "10", "receipt-1", Act.NEXT, None, "n1", None)
+    reply = await app.app_layer.answering.click(click, ANN, PRIVATE)
+    assert isinstance(reply, NextReply) and reply.reply.view.number == 2
+    forged = Click(view.round_id, Platform.CONSOLE, "-20", "receipt-1", Act.NEXT, None, "n1", None)
+    assert (await app.app_layer.answering.click(forged, ANN, GROUP)).closed
+    chat = await app.quiz.chat(PRIVATE)
+    now = clock.now()
+    daily = await app.quiz.open_round(chat, app.quiz.bank_for(chat).questions[0], RoundKind.DAILY, now,
+                                      now + timedelta(hours=1))  # fmt: skip
+    not_practice = Click(daily.id, Platform.CONSOLE, "10", "receipt-2", Act.NEXT, None, "n1", None)
+    assert (await app.app_layer.answering.click(not_practice, ANN, PRIVATE)).closed
