@@ -187,3 +187,16 @@ async def test_practice_runs_items_tallies_and_served_pools(storage):
     assert await study.pending_self_grade(me, other.id) is None
     assert await store.self_grade(short.id, me, "partial", 0.5, 5.0)
     assert await study.pending_self_grade(me, chat.id) is None
+
+
+async def test_two_runs_started_at_once_leave_one_open(storage):
+    import asyncio
+
+    from bot.study.records import PracticeRun
+
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await storage.store.ensure_users([user_ref("me")])
+    spec = PracticeRun(0, me, chat.id, "sample", "random", None, (), T0)
+    runs = await asyncio.gather(*(storage.study.start_run(spec) for _ in range(4)))
+    latest = await storage.study.latest_run(me, chat.id)
+    assert latest is not None and latest.ended_at is None and latest.id in {r.id for r in runs}

@@ -268,10 +268,19 @@ class PostgresStudyStore:
             )  # fmt: skip
             run_id = await db.fetchval(
                 "INSERT INTO practice_runs (user_id, chat_id, bank_id, mode, qtype, tags, started_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (user_id, chat_id) WHERE ended_at IS NULL DO NOTHING RETURNING id",
                 run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, ",".join(run.tags),
                 to_db(run.started_at),
             )  # fmt: skip
+            if run_id is None:  # a start at the same moment (a double click) opened one: share it
+                row = await db.fetchrow(
+                    f"SELECT {RUN_COLUMNS} FROM practice_runs "
+                    "WHERE user_id = $1 AND chat_id = $2 AND ended_at IS NULL",
+                    run.user_id, run.chat_id,
+                )  # fmt: skip
+                assert row is not None
+                return run_from_row(row)
         return PracticeRun(int(run_id), run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, run.tags,
                            run.started_at)  # fmt: skip
 
