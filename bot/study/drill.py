@@ -136,7 +136,7 @@ class Drill:
     async def _finished(self, run: PracticeRun | None, done: _Finished, language: str) -> Reply:
         """Nothing left to ask: the run's summary, or (no run yet) what the mode says instead."""
         if run is None:
-            return Reply(TextView(done.detail), language)
+            return Reply(TextView(done.detail or t(language, "drill.no_run")), language)
         return await self._summary(run, language, finished=True, detail=done.detail)
 
     async def _open_run(self, chat_ref: ChatRef, user: UserRef) -> PracticeRun | None:
