@@ -142,7 +142,8 @@ MockTyped = Callable[[ChatRef, UserRef, str], Awaitable["TextReply | None"]]
 Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
 # ... and the drilling loop's (bot/study/drill.py): the person's next practice question here,
 # and their practice round here whose answer awaits a self-grade.
-NextQuestion = Callable[[ChatRef, UserRef], Awaitable["Reply"]]
+# (a click names the round whose receipt carried the button).
+NextQuestion = Callable[[ChatRef, UserRef, "int | None"], Awaitable["Reply"]]
 PendingSelfGrade = Callable[[ChatRef, UserRef], Awaitable["int | None"]]
 
 
@@ -183,7 +184,7 @@ class Answering:
         if click.act is Act.NEXT:  # the round may have closed since: the run goes on
             if self.next_question is None:
                 return await self._closed(chat)
-            return NextReply(await self.next_question(chat, user))
+            return NextReply(await self.next_question(chat, user, context.round.id))
         if await self.quiz.answerable(context.round.id) is None:
             return await self._closed(chat)
         language = context.chat.settings.language
@@ -236,7 +237,7 @@ class Answering:
         practice = context is None or context.round.kind is RoundKind.PRACTICE
         if self.next_question is not None and practice and is_next_word(text):
             if context is None or own is not None or not _right_typed_answer(context, text):
-                return NextReply(await self.next_question(chat, user))
+                return NextReply(await self.next_question(chat, user, None))
         if context is None:
             language = (await self.quiz.chat(chat)).settings.language
             return TextReply(t(language, "error.no_round"), language)

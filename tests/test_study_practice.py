@@ -250,6 +250,11 @@ async def test_the_next_click_is_admitted_only_from_a_practice_rounds_chat(app, 
     click = Click(view.round_id, Platform.CONSOLE, "10", "receipt-1", Act.NEXT, None, "n1", None)
     reply = await app.app_layer.answering.click(click, ANN, PRIVATE)
     assert isinstance(reply, NextReply) and reply.reply.view.number == 2
+    # pressed again (a Discord receipt keeps its button): question 2 is named, none skipped
+    twice = await app.app_layer.answering.click(click, ANN, PRIVATE)
+    assert isinstance(twice, NextReply)
+    assert render_reply(twice.reply) == t("en", "drill.already_next", number=2)
+    assert (await app.store.last_round((await app.quiz.chat(PRIVATE)).id)).id == reply.reply.view.round_id
     forged = Click(view.round_id, Platform.CONSOLE, "-20", "receipt-1", Act.NEXT, None, "n1", None)
     assert (await app.app_layer.answering.click(forged, ANN, GROUP)).closed
     chat = await app.quiz.chat(PRIVATE)

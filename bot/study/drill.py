@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from bot.application import Reply, TextView
 from bot.i18n import t
-from bot.kinds import ChatRef, UserRef
+from bot.kinds import ChatRef, RoundKind, UserRef
 from bot.messages import Ask, QuestionView
 from bot.model import Bank, Question, QuestionType
 from bot.quiz import Quiz
@@ -101,13 +101,19 @@ class Drill:
         except _Finished as done:
             return await self._finished(None, done, language)
 
-    async def next(self, chat_ref: ChatRef, user: UserRef) -> Reply:
+    async def next(self, chat_ref: ChatRef, user: UserRef, after: int | None = None) -> Reply:
         """"Next": the following question of the person's run here (a new run in the mode of
-        the last one when it has ended; random practice when there was none), or its summary."""
+        the last one when it has ended; random practice when there was none), or its summary.
+        From the button under round `after`'s answer when a later question of the run still
+        waits for the person's answer (a second click, an old receipt): that one is named, and
+        nothing is skipped."""
         chat = await self.quiz.chat(chat_ref)
         language = chat.settings.language
         try:
             user_id = await self.quiz.user_id(user)
+            waiting = await self._waiting(chat.id, user_id, after) if after is not None else None
+            if waiting is not None:
+                return Reply(TextView(t(language, "drill.already_next", number=waiting)), language)
             latest = await self.store.latest_run(user_id, chat.id)
             if latest is not None and latest.bank_id != self.quiz.bank_for(chat).id:
                 latest = None  # the chat changed banks: the run is of another bank
@@ -126,6 +132,27 @@ class Drill:
         if run is None:
             raise QuizError("drill.no_run")
         return await self._summary(run, language, finished=False)
+
+    async def _waiting(self, chat_id: int, user_id: int, after: int) -> int | None:
+        """The number of a practice question asked here after round `after` that the person has
+        not answered yet (the chat's last round), or None."""
+        last = await self.quiz.store.last_round(chat_id)
+        if last is None or last.id <= after or last.kind is not RoundKind.PRACTICE:
+            return None
+        if not last.takes_answers(self.quiz.clock.now()):
+            return None
+        if await self.quiz.store.user_answer(last.id, user_id) is not None:
+            return None
+        latest = await self.store.latest_run(user_id, chat_id)
+        if latest is None or latest.ended_at is not None:
+            return None
+        if last.question_id not in await self.store.run_questions(latest.id):
+            return None  # someone else's question (a group): not this person's run
+        bank = self.quiz.banks.get(last.bank_id)
+        try:
+            return bank.question(last.question_id).number if bank is not None else None
+        except KeyError:
+            return None
 
     async def pending_self_grade(self, chat_ref: ChatRef, user: UserRef) -> int | None:
         chat = await self.quiz.chat(chat_ref)

@@ -146,9 +146,10 @@ class StudyUseCases:
             return None
         return TextReply(render_reply(Reply(view, language)), language)
 
-    async def next_question(self, chat: ChatRef, user: UserRef) -> Reply:
-        """"Next" (the 下一题 ▶ button, `n`, 下一题): the following question of the person's run."""
-        return await self.drill.next(chat, user)
+    async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply:
+        """"Next" (the 下一题 ▶ button under round `after`'s answer, `n`, 下一题): the following
+        question of the person's run."""
+        return await self.drill.next(chat, user, after)
 
     async def pending_self_grade(self, chat: ChatRef, user: UserRef) -> int | None:
         """The person's practice round here whose answer awaits their self-grade (the latest)."""
