@@ -21,8 +21,8 @@ from bot.application import Caller, FileView, Reply, TextView
 from bot.clock import Clock
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
-from bot.kinds import ChatRef, RoundKind, UserRef
-from bot.messages import QuestionView, ShowStats, StatsView, notice
+from bot.kinds import ChatRef, UserRef
+from bot.messages import ShowStats, StatsView, notice
 from bot.model import Bank, Question, QuestionType
 from bot.outbox import Outbox
 from bot.quiz import Quiz
@@ -173,22 +173,6 @@ class StudyUseCases:
         bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
         await self.feed.catch_up()
         return user_id, bank
-
-    async def _practise(self, caller: Caller, ids: frozenset[str], empty_key: str) -> QuestionView:
-        """Ask one of `ids` as a practice round in the caller's chat."""
-        if not ids:
-            raise QuizError(empty_key)
-        chat = await self.quiz.chat(caller.chat)
-        question = await self.quiz.pick_question(chat, only=ids)
-        now = self.clock.now()
-        round_ = await self.quiz.open_round(
-            chat,
-            question,
-            RoundKind.PRACTICE,
-            now,
-            now + timedelta(minutes=self.quiz.settings.practice_minutes),
-        )
-        return self.quiz.question_view(round_, chat, question)
 
     @staticmethod
     def _number(parsed: Parsed) -> int | None:
