@@ -1,26 +1,45 @@
 """Answering use cases for every platform: a click (an option, a multiple-choice toggle or
-Submit, a form, a self-grade) and a typed answer, each checked once (bot/clicks) and recorded
-once. Adapters turn a platform event into a `Click` or a typed text and render what comes back.
+Submit, a form, a self-grade, 下一题 ▶) and a typed answer, each checked once (bot/clicks) and
+recorded once. Adapters turn a platform event into a `Click` or a typed text and render what
+comes back.
+
+A typed text is graded only when it is an answer to the open question: "next" (`n`, `next`,
+下一题, an empty line) asks the person's next practice question instead (unless it is the right
+answer of a fill-in item); after their practice answer was graded, more text is chit-chat and
+gets a hint; while a short answer awaits its self-grade, only the self-grade words count (and
+anything else is told them); a self-grade word goes to the person's answer awaiting it, even
+when another question was asked since.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from bot import grading
 from bot.clicks import Act, Click, admitted
-from bot.i18n import LANGUAGES, t
-from bot.kinds import AnswerStatus, ChatRef, InputKind, UserRef
+from bot.grades import Verdict
+from bot.i18n import LANGUAGES, simplified, t
+from bot.kinds import AnswerStatus, ChatRef, InputKind, RevealPolicy, RoundKind, UserRef
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
 from bot.ports import StoreUnavailable
 from bot.presenting import response_label
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
+from bot.records import StoredAnswer
+
+if TYPE_CHECKING:
+    from bot.application import Reply
 
 SELF_GRADE_LEVELS = ("full", "half", "zero")
 # What a person may type to grade their own short answer: the buttons' labels in every language,
 # the level ids, and the numbers the prompt offers.
-_TYPED_LEVELS = {"1": "full", "2": "half", "3": "zero", "全对": "full", "部分": "half", "不会": "zero"}
+_TYPED_LEVELS = {"1": "full", "2": "half", "3": "zero", "全对": "full", "部分": "half", "不会": "zero",
+                 "全對": "full", "不會": "zero"}
+# What a person may type for "next" besides the button's label in every language (an empty
+# line is the console's Enter).
+_NEXT_WORDS = frozenset({"", "n", "next", "下一题", "下一題", "下一个", "下一個", "下一道"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +86,28 @@ class ReceiptReply:
     def awaits_self_grade(self) -> bool:
         return self.receipt.verdict == "pending" and self.receipt.status == AnswerStatus.ACCEPTED
 
+    @property
+    def offers_next(self) -> bool:
+        """A practice answer graded for good (or just self-graded): 下一题 ▶ goes under it."""
+        receipt = self.receipt
+        if str(receipt.status) == "self_graded":
+            return True
+        return receipt.graded and receipt.status == AnswerStatus.ACCEPTED and receipt.verdict != "pending"
 
-AnswerReply = TextReply | SelectionReply | FormReply | ReceiptReply
+
+@dataclass(frozen=True, slots=True)
+class NextReply:
+    """What "next" brought: the person's next practice question (a command's reply, shown as
+    /quiz's), or the summary of the run that had nothing left."""
+
+    reply: Reply
+
+    @property
+    def language(self) -> str:
+        return self.reply.language
+
+
+AnswerReply = TextReply | SelectionReply | FormReply | ReceiptReply | NextReply
 
 
 def typed_level(text: str) -> str | None:
@@ -85,10 +124,28 @@ def typed_level(text: str) -> str | None:
     return None
 
 
+def is_next_word(text: str) -> bool:
+    """Whether a typed text asks for the next question (in any catalog language)."""
+    word = text.strip().rstrip("▶").strip().casefold()
+    if word in _NEXT_WORDS:
+        return True
+    return any(word == t(lang, "button.next").rstrip("▶").strip().casefold() for lang in LANGUAGES)
+
+
+def self_grade_words(language: str) -> str:
+    """The self-grade words a chat is offered: 全对 / 部分 / 不会."""
+    return " / ".join(t(language, f"button.self_{level}") for level in SELF_GRADE_LEVELS)
+
+
 # The study tools' hooks (bot/study/use_cases.py sets them): a typed text for the person's open
 # mock in this chat (None: not theirs to take), and the ☆ on a question or reveal.
 MockTyped = Callable[[ChatRef, UserRef, str], Awaitable["TextReply | None"]]
 Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
+# ... and the drilling loop's (bot/study/drill.py): the person's next practice question here,
+# and their practice round here whose answer awaits a self-grade.
+# (a click names the round whose receipt carried the button).
+NextQuestion = Callable[[ChatRef, UserRef, "int | None"], Awaitable["Reply"]]
+PendingSelfGrade = Callable[[ChatRef, UserRef], Awaitable["int | None"]]
 
 
 class Answering:
@@ -96,6 +153,8 @@ class Answering:
         self.quiz = quiz
         self.mock_typed: MockTyped | None = None
         self.favourite: Favourite | None = None
+        self.next_question: NextQuestion | None = None
+        self.pending_self_grade: PendingSelfGrade | None = None
 
     async def _closed(self, chat: ChatRef) -> TextReply:
         language = (await self.quiz.chat(chat)).settings.language
@@ -123,6 +182,10 @@ class Answering:
             if self.favourite is None:
                 return await self._closed(chat)
             return await self.favourite(chat, user, context.question.id)
+        if click.act is Act.NEXT:  # the round may have closed since: the run goes on
+            if self.next_question is None:
+                return await self._closed(chat)
+            return NextReply(await self.next_question(chat, user, context.round.id))
         if await self.quiz.answerable(context.round.id) is None:
             return await self._closed(chat)
         language = context.chat.settings.language
@@ -159,12 +222,29 @@ class Answering:
             if taken is not None:
                 return taken
         context = await self._round_for_text(chat, round_id, reply_to)
+        own = await self._own_answer(context, user) if context is not None else None
+        level = typed_level(text)
+        if context is not None and own is not None and own.verdict == Verdict.PENDING:
+            if level is not None:
+                return await self._self_grade(context, user, level)
+            language = context.chat.settings.language  # not an answer again: the words that grade it
+            return TextReply(t(language, "selfgrade.how", words=self_grade_words(language)), language)
+        # (a digit is no self-grade word here: it may well answer the question now open)
+        if level is not None and self.pending_self_grade is not None and not text.strip().isdigit():
+            pending = await self.pending_self_grade(chat, user)  # asked for another question since
+            earlier = await self.quiz.round_context(pending) if pending is not None else None
+            if earlier is not None and (context is None or earlier.round.id != context.round.id):
+                return await self._self_grade(earlier, user, level)
+        practice = context is None or context.round.kind is RoundKind.PRACTICE
+        if self.next_question is not None and practice and is_next_word(text):
+            if context is None or own is not None or not _right_typed_answer(context, text):
+                return NextReply(await self.next_question(chat, user, None))
         if context is None:
             language = (await self.quiz.chat(chat)).settings.language
             return TextReply(t(language, "error.no_round"), language)
-        level = typed_level(text) if context.question.type.input_kind is InputKind.SELF_GRADED else None
-        if level is not None and await self._awaits_self_grade(context, user):
-            return await self._self_grade(context, user, level)
+        if own is not None and context.round.reveal is RevealPolicy.PRACTICE:
+            language = context.chat.settings.language  # graded already: more text is no answer
+            return TextReply(t(language, "drill.answered_hint"), language)
         return await self._submit(context.round.id, user, text)
 
     async def _round_for_text(self, chat: ChatRef, round_id: int | None,
@@ -183,12 +263,28 @@ class Answering:
             return None
         return context
 
-    async def _awaits_self_grade(self, context: RoundContext, user: UserRef) -> bool:
-        stored = await self.quiz.store.user_answer(context.round.id, await self.quiz.user_id(user))
-        return stored is not None and stored.verdict == "pending"
+    async def _own_answer(self, context: RoundContext, user: UserRef) -> StoredAnswer | None:
+        """The person's answer in a practice round or to a self-graded question (None: none yet,
+        or a round whose answers may change, where it does not matter here)."""
+        if context.round.kind is not RoundKind.PRACTICE and (
+            context.question.type.input_kind is not InputKind.SELF_GRADED
+        ):
+            return None
+        return await self.quiz.store.user_answer(context.round.id, await self.quiz.user_id(user))
 
     async def _submit(self, round_id: int, user: UserRef, response: str) -> ReceiptReply:
         return ReceiptReply(await self.quiz.submit(SubmitAnswer(round_id, user, response)))
 
     async def _self_grade(self, context: RoundContext, user: UserRef, level: str) -> ReceiptReply:
         return ReceiptReply(await self.quiz.self_grade(SelfGrade(context.round.id, user, level)))
+
+
+def _right_typed_answer(context: RoundContext, text: str) -> bool:
+    """A "next" word that is the right answer of the open fill-in item (its answer may be `n`)."""
+    if context.question.type.input_kind is not InputKind.TYPED:
+        return False
+    try:
+        grade = grading.grade(context.question, simplified(text), partial_credit=context.round.partial_credit)
+    except grading.InvalidResponse:
+        return False
+    return grade.verdict is Verdict.CORRECT

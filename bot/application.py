@@ -151,6 +151,8 @@ class Application:
         self.uploads = uploads
         self.answering.mock_typed = getattr(study, "typed_answer", None)
         self.answering.favourite = getattr(study, "favourite_click", None)
+        self.answering.next_question = getattr(study, "next_question", None)
+        self.answering.pending_self_grade = getattr(study, "pending_self_grade", None)
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
             entry.use_case: getattr(self, f"_{entry.use_case}", self._no_study) for entry in CATALOG
         }

@@ -3,8 +3,8 @@ chat platform applies before the core records, toggles or shows anything.
 
 A platform's payload (a Discord custom_id, a Telegram callback_data) is written by the client
 and can be forged, so what it names is believed only when the click also came from where the
-bot put that button: the round's own chat, the round's own message (a self-grade button sits
-on a receipt instead, in the same chat), and a message that really carries the control. The
+bot put that button: the round's own chat, the round's own message (a self-grade or 下一题 button
+sits on a receipt instead, in the same chat), and a message that really carries the control. The
 adapters pass plain values; anything that does not fit is answered "closed" and changes nothing.
 
 A mock exam's buttons (MockClick) name a paper and an item instead of a round: believed only when
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.kinds import InputKind, Platform
+from bot.kinds import InputKind, Platform, RoundKind
 from bot.presenting import option_views
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
@@ -34,6 +34,7 @@ class Act(StrEnum):
     FORM = "form"  # the typed answer, submitted from that form
     SELF_GRADE = "self_grade"  # grade one's own short answer against the reference
     FAVOURITE = "favourite"  # ☆: star the round's question for the clicker (question or reveal)
+    NEXT = "next"  # 下一题 ▶ under a graded practice answer: the clicker's next practice question
 
 
 # Which input kinds each act answers (a question's kind comes from its type's module).
@@ -45,6 +46,7 @@ _KINDS: dict[Act, tuple[InputKind, ...]] = {
     Act.FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
     Act.SELF_GRADE: (InputKind.SELF_GRADED,),
     Act.FAVOURITE: tuple(InputKind),
+    Act.NEXT: tuple(InputKind),
 }
 
 
@@ -86,7 +88,9 @@ def admits(context: RoundContext, click: Click) -> bool:
         return False
     if click.controls is not None and click.control not in click.controls:
         return False
-    if click.act in (Act.SELF_GRADE, Act.FAVOURITE):
+    if click.act is Act.NEXT and context.round.kind is not RoundKind.PRACTICE:
+        return False  # only a practice answer's receipt carries it
+    if click.act in (Act.SELF_GRADE, Act.FAVOURITE, Act.NEXT):
         # a receipt, or a question or its reveal, in the round's chat (checked above)
         return click.message_ref is not None
     stored = context.round.message_ref

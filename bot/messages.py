@@ -85,6 +85,7 @@ class QuestionView:
     bank_title: str = ""
     contest_position: tuple[int, int] | None = None  # (question n, of total) in a contest
     mode: str = "buttons"  # buttons | reactions (Discord dailies may use reactions)
+    place: tuple[int, int] | None = None  # (n, of total) in sequential practice: 第 12 / 62 题
 
     @property
     def multi(self) -> bool:

@@ -243,8 +243,7 @@ class Quiz:
         asked = await self.store.question_counts(chat.id, bank.id)
         question = choose_question(candidates, asked, self.rng)
         if question is None:
-            parts = [p for p in (tag, str(qtype) if qtype else None) if p]
-            raise no_questions(*parts)
+            raise no_questions(tag, qtype)
         return question
 
     async def open_round(

@@ -7,13 +7,15 @@ from dataclasses import dataclass
 from bot.bidi import isolate
 from bot.i18n import t
 from bot.kinds import AnswerPolicy, RevealPolicy
+from bot.model import QuestionType
 from bot.records import ChatSettings
 
 
 def no_questions(*filters: object) -> QuizError:
-    """The refusal for an empty selection, naming the tag/type filters that emptied it."""
-    named = " / ".join(str(f) for f in filters if f)
-    return QuizError("error.no_questions_for", filter=named) if named else QuizError("error.no_questions")
+    """The refusal for an empty selection, naming the tag/type filters that emptied it (a
+    question type by its name in the chat's language)."""
+    named = tuple(f for f in filters if f)
+    return NoQuestions(named) if named else QuizError("error.no_questions")
 
 
 class QuizError(Exception):
@@ -28,6 +30,20 @@ class QuizError(Exception):
         # The params often echo what the user typed (a tag, a time zone): isolated, see bot.bidi.
         params = {k: isolate(v) if isinstance(v, str) else v for k, v in self.params.items()}
         return t(language, self.key, **params)
+
+
+class NoQuestions(QuizError):
+    """No question matches these filters: tags as typed, question types in the chat's language."""
+
+    def __init__(self, filters: tuple[object, ...]) -> None:
+        super().__init__("error.no_questions_for", filter=" / ".join(str(f) for f in filters))
+        self.filters = filters
+
+    def render(self, language: str) -> str:
+        named = " / ".join(
+            t(language, f"type.{f}") if isinstance(f, QuestionType) else isolate(str(f)) for f in self.filters
+        )
+        return t(language, self.key, filter=named)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from bot.study.views import (
     MockSheetView,
     ProgressView,
     ReportsView,
+    RunSummaryView,
 )
 from bot.text import (
     PLAIN,
@@ -61,7 +62,8 @@ def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
     if isinstance(view, ContestStatusView):
         return render_contest_status(view, m)
     if isinstance(view, MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView
-                  | ProgressView | ReportsView | MockConfirmView | MockReviewView):  # fmt: skip
+                  | ProgressView | ReportsView | MockConfirmView | MockReviewView
+                  | RunSummaryView):  # fmt: skip
         return render_study(view, m)
     if isinstance(view, DailyReply):
         return render_daily(view.daily, reply.language, just_set=view.just_set, m=m)

@@ -63,6 +63,9 @@ def question_header(view: QuestionView) -> str:
     if view.contest_position:
         n, total = view.contest_position
         header += " · " + t(lang, "question.contest_position", n=n, total=total)
+    if view.place:
+        n, total = view.place
+        header += " · " + t(lang, "question.place", n=n, total=total)
     return header
 
 

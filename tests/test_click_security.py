@@ -211,3 +211,23 @@ def test_the_star_is_believed_on_a_message_of_the_rounds_chat_that_carries_it() 
     assert not admits(_context("-100:42"), replace(star, controls=frozenset({"f1:6"})))  # not on it
     assert not admits(_context("-100:42"), replace(star, round_id=6))
     assert not admits(_context("-100:42"), replace(star, message_ref=None))  # from no message
+
+
+def test_next_is_believed_on_a_practice_receipt_of_the_rounds_chat_that_carries_it() -> None:
+    practice = _context("-100:42")
+    practice = replace(practice, round=replace(practice.round, kind=RoundKind.PRACTICE))
+    click = Click(5, Platform.TELEGRAM, "-100", "-100:50", Act.NEXT, None, "n1:5", frozenset({"n1:5"}))
+    assert admits(practice, click)  # the receipt, another message of the round's chat
+    assert not admits(_context("-100:42"), click)  # a daily's round: no receipt carries it
+    assert not admits(practice, replace(click, chat_key="-101"))
+    assert not admits(practice, replace(click, controls=frozenset({"n1:6"})))  # not on that message
+    assert not admits(practice, replace(click, message_ref=None))
+    assert not admits(practice, replace(click, round_id=6))
+
+
+def test_the_next_payload_is_parsed_strictly() -> None:
+    from adapters.telegram import callback_data as cd
+
+    assert cd.parse(cd.next_question(5)) == cd.NextQuestion(5)
+    for forged in ("n1:05", "n1:5:x", "n1:", "n2:5", "n1:-5", " n1:5"):
+        assert cd.parse(forged) is None, forged

@@ -250,3 +250,23 @@ async def test_a_report_reaches_the_operator_in_a_dm_and_their_reports_from_ther
     assert resolved == t("en", "reports.dismissed", id=1)
     answer = t("en", "report.dismissed_named", name="bob", id=1, number=2, note="4 is not prime")
     assert await h.server.wait_for(lambda: bob.posted(answer), what="the reporter told")
+async def test_the_next_button_asks_the_following_question_after_a_restart(seat: Seat) -> None:
+    """A graded practice answer's receipt (only the learner sees it) carries Next ▶; pressed,
+    even after a restart (a DynamicItem), it posts the next question in order with its place."""
+    h = seat.h
+    await h.start()
+    first = await seat.question("quiz", {"number": 1})
+    assert t("en", "question.place", n=1, total=5) in embed_text(first)
+    await seat.click_answer(first, right=False)
+    receipt = next(m for m in reversed(h.server.messages_in(seat.channel)) if m.content.startswith("❌"))
+    rid = (await h.last_round(seat.channel)).id
+    assert receipt is not None and f"sb:n:{rid}" in receipt.custom_ids()
+    assert receipt.custom_ids()[f"sb:n:{rid}"]["label"] == "Next ▶"
+    await h.stop()
+    await h.start()
+    posted = await h.click(seat.member, receipt, f"sb:n:{rid}", channel=seat.channel)
+    assert posted is not None and not posted.flags & EPHEMERAL  # the question, for the channel
+    second = await h.last_round(seat.channel)
+    assert second.id != rid and h.bank.question(second.question_id).number == 2
+    assert t("en", "question.place", n=2, total=5) in embed_text(posted)
+    assert (await h.message_of(second.id)).id == posted.id  # its buttons answer that round

@@ -185,3 +185,37 @@ async def test_mistakes_review_stats_and_a_report_answered(tg: TelegramHarness) 
     await notice(tg, GROUP.id, t(lang, "report.resolved_named", name="Bob", id=1, number=1,
                                  note="已改正题库"))  # Bob's, named
     assert (await tg.say(GROUP, BOSS, "/reports"))["text"] == t(lang, "reports.none")
+
+
+async def test_the_drilling_loop_next_button_place_and_summary(tg: TelegramHarness) -> None:
+    """After a graded answer the receipt carries 下一题 ▶; pressing it asks the next question in
+    order (its place shown), typing 下一题 does too without being graded, chit-chat after a
+    graded answer is not graded, and /quiz 结束 gives the run's summary."""
+    server = tg.server
+    app = await tg.start(language=ZH)
+    first = await question(tg, "/quiz 1")
+    assert t(ZH, "question.place", n=1, total=5) in first.text
+    await click_answer(tg, first, right=False)
+    receipt = server.last_message(LI.id)
+    assert receipt.callback_data == [f"n1:{round_of(first)}"]
+    assert receipt.buttons[0]["text"] == t(ZH, "button.next") == "下一题 ▶"
+    # chit-chat after the graded answer: a hint, not a second answer
+    chat = await tg.say(LI.id, LI, "好吧")
+    assert chat["text"] == t(ZH, "drill.answered_hint")
+    await tg.click(LI.id, LI, receipt.message_id, f"n1:{round_of(first)}")
+    second = await tg.question(LI.id)
+    assert t(ZH, "question.place", n=2, total=5) in second.text and "Primes?" in second.text
+    await server.wait_for_request("editMessageReplyMarkup", lambda p: p["message_id"] == receipt.message_id)
+    assert receipt.reply_markup is None  # pressed once: it cannot ask twice
+    server.user_message(LI.id, LI, "下一题")  # typed: the next question, not an answer to this one
+    third = await tg.question(LI.id)
+    assert t(ZH, "question.place", n=3, total=5) in third.text
+    assert await app.store.round_answers(round_of(second)) == []
+    summary = await tg.say(LI.id, LI, "/quiz 结束")
+    title = t(ZH, "drill.summary_title", mode=t(ZH, "drill.mode.sequential"))
+    assert summary["text"].startswith(f"<b>{title}</b>")
+    assert t(ZH, "drill.summary_counts", answered=1, right=0, pct="0%") in summary["text"]
+    assert t(ZH, "drill.summary_mistakes", count=1) in summary["text"]
+    # the place is kept: the next sequential question is 4
+    fourth = await question(tg, "/quiz next")
+    assert t(ZH, "question.place", n=4, total=5) in fourth.text

@@ -3,12 +3,15 @@ SQLite store through the application layer (what a text platform shows)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
-from bot.answering import TextReply
+from bot.answering import NextReply, ReceiptReply, TextReply
 from bot.application import Application, Caller
 from bot.clicks import Act, Click
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.i18n import t
+from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import QuestionView, SubmitAnswer
 from bot.reply_text import render_reply
 from bot.study.reminders import reminder_job
@@ -115,3 +118,148 @@ async def test_the_star_click_favourites_the_rounds_question_for_the_clicker(app
     assert "1 starred question" in render_reply(await ask(app, "/favorites"))
     forged = Click(view.round_id, Platform.CONSOLE, "-20", "m-1", Act.FAVOURITE, None, "fav", None)
     assert (await app.app_layer.answering.click(forged, ANN, GROUP)).closed
+
+
+# ---------------------------------------------------------------- the drilling loop
+
+
+async def typed(app, text: str, chat: ChatRef = PRIVATE):
+    return await app.app_layer.answering.typed(chat, ANN, text)
+
+
+async def test_quiz_n_moves_the_sequential_place_and_shows_it(app, clock):
+    view = (await ask(app, "/quiz 2")).view
+    assert view.place == (2, 5) and "· 2 / 5" in render_reply(await ask(app, "/quiz 2"))
+    after = (await ask(app, "/quiz next")).view
+    assert isinstance(after, QuestionView) and after.number == 3 and after.place == (3, 5)
+
+
+async def test_next_asks_in_the_runs_mode_and_random_never_repeats_before_the_pool_is_used_up(
+    app, make_app, clock
+):
+    first = (await ask(app, "/quiz")).view
+    numbers = [first.number]
+    for word in ("n", "next", "下一题"):  # typed "next", in any language: never an answer
+        reply = await typed(app, word)
+        assert isinstance(reply, NextReply) and isinstance(reply.reply.view, QuestionView)
+        numbers.append(reply.reply.view.number)
+        clock.advance(5)
+    assert await app.store.round_answers(first.round_id) == []
+    await app.close()  # the served items and the run survive a restart
+    again = await make_app()
+    again.app_layer = Application(again.quiz, again.dailies, again.contests, study=again.study)
+    last = await again.app_layer.answering.typed(PRIVATE, ANN, "")  # an empty line is "next" too
+    assert isinstance(last, NextReply) and isinstance(last.reply.view, QuestionView)
+    numbers.append(last.reply.view.number)
+    assert sorted(numbers) == [1, 2, 3, 4, 5]  # each once
+    done = await again.app_layer.answering.typed(PRIVATE, ANN, "n")  # the pool is used up
+    assert isinstance(done, NextReply)
+    text = render_reply(done.reply)
+    assert text.startswith("📋 Practice summary · random") and "every question of this set" in text
+    restarted = await again.app_layer.answering.typed(PRIVATE, ANN, "n")  # a new pass begins
+    assert isinstance(restarted, NextReply) and isinstance(restarted.reply.view, QuestionView)
+
+
+async def test_a_run_of_a_type_keeps_to_it_and_mistakes_are_asked_once_each(app, clock):
+    view = (await ask(app, "/quiz 单选")).view
+    assert view.number == 1
+    done = await typed(app, "n")  # the one single-choice item: the run is finished
+    assert isinstance(done, NextReply) and "focused · Single choice" in render_reply(done.reply)
+    for number, response in ((1, "A"), (2, "A"), (3, "true")):
+        asked = (await ask(app, f"/quiz {number}")).view
+        await app.quiz.submit(SubmitAnswer(asked.round_id, ANN, response))
+        clock.advance(5)
+    practice = (await ask(app, "/mistakes practice")).view
+    assert practice.number in (1, 2)
+    following = await typed(app, "n")
+    assert isinstance(following, NextReply) and {practice.number, following.reply.view.number} == {1, 2}
+    summary = await typed(app, "n")
+    assert isinstance(summary, NextReply) and render_reply(summary.reply).startswith(
+        "📋 Practice summary · mistakes"
+    )
+
+
+async def test_quiz_stop_gives_the_one_screen_summary(app, clock):
+    assert render_reply(await ask(app, "/quiz stop")) == t("en", "drill.no_run")
+    one = (await ask(app, "/quiz 1")).view
+    clock.advance(30)
+    await app.quiz.submit(SubmitAnswer(one.round_id, ANN, "A"))  # wrong: a new mistake
+    two = (await typed(app, "n")).reply.view
+    clock.advance(95)
+    await app.quiz.submit(SubmitAnswer(two.round_id, ANN, "A,B,D"))  # right
+    summary = render_reply(await ask(app, "/quiz stop"))
+    assert summary.splitlines() == [
+        "📋 Practice summary · in order",
+        "Answered 2 · right 1 (50%)",
+        "1 new mistake",
+        "Time: 2 min 5 s",
+        t("en", "drill.summary_how"),
+    ]
+    assert render_reply(await ask(app, "/quiz stop")) == t("en", "drill.no_run")
+
+
+async def test_text_that_is_no_answer_is_not_graded(app, clock):
+    view = (await ask(app, "/quiz 4")).view  # fill-in: any text would be read as an answer
+    skipped = await typed(app, "下一题")
+    assert isinstance(skipped, NextReply)
+    assert await app.store.round_answers(view.round_id) == []
+    judge = (await ask(app, "/quiz 3")).view
+    graded = await typed(app, "true")
+    assert isinstance(graded, ReceiptReply) and graded.offers_next
+    chat = await typed(app, "nice, thanks")  # after the grade: chit-chat, not a second answer
+    assert isinstance(chat, TextReply) and chat.text == t("en", "drill.answered_hint")
+    [stored] = await app.store.round_answers(judge.round_id)
+    assert stored.response == "true"
+
+
+async def test_self_grading_takes_its_words_and_says_them_and_survives_a_review_between(app, clock):
+    await ask(app, "/quiz 5")  # a short answer
+    pending = await typed(app, "It relates tokens.")
+    assert isinstance(pending, ReceiptReply) and pending.awaits_self_grade
+    vague = await typed(app, "so-so I guess")
+    assert isinstance(vague, TextReply)
+    words = "Got it all / Partly / Missed it"
+    assert vague.text == f"Grade yourself against the reference: reply {words} (or 1 / 2 / 3)."
+    assert "Because it relates tokens." not in vague.text  # no second copy of the reference
+    # a question asked in between does not take the self-grade word as its answer
+    between = (await ask(app, "/quiz 4")).view
+    graded = await typed(app, "Missed it")
+    assert isinstance(graded, ReceiptReply) and graded.receipt.status == "self_graded"
+    assert await app.store.round_answers(between.round_id) == []
+    # the traditional-character words in a zh-TW chat
+    await ask(app, "/lang zh-TW")
+    await ask(app, "/quiz 5")
+    await typed(app, "它關聯詞元")
+    hint = await typed(app, "還行吧")
+    assert isinstance(hint, TextReply) and "全對 / 部分 / 不會" in hint.text
+    done = await typed(app, "全對")
+    assert isinstance(done, ReceiptReply) and done.receipt.verdict == "correct"
+
+
+async def test_no_matching_items_names_the_filter_in_the_chats_language(app):
+    await ask(app, "/lang zh-CN")
+    zh = render_reply(await ask(app, "/quiz multi nosuch"))
+    assert zh == "题库中没有符合条件的题目（nosuch / 多选题）。"
+    await ask(app, "/lang en")
+    en = render_reply(await ask(app, "/quiz multi nosuch"))
+    assert en == "No questions in the bank match nosuch / Multiple choice."
+
+
+async def test_the_next_click_is_admitted_only_from_a_practice_rounds_chat(app, clock):
+    view = (await ask(app, "/quiz 1")).view
+    click = Click(view.round_id, Platform.CONSOLE, "10", "receipt-1", Act.NEXT, None, "n1", None)
+    reply = await app.app_layer.answering.click(click, ANN, PRIVATE)
+    assert isinstance(reply, NextReply) and reply.reply.view.number == 2
+    # pressed again (a Discord receipt keeps its button): question 2 is named, none skipped
+    twice = await app.app_layer.answering.click(click, ANN, PRIVATE)
+    assert isinstance(twice, NextReply)
+    assert render_reply(twice.reply) == t("en", "drill.already_next", number=2)
+    assert (await app.store.last_round((await app.quiz.chat(PRIVATE)).id)).id == reply.reply.view.round_id
+    forged = Click(view.round_id, Platform.CONSOLE, "-20", "receipt-1", Act.NEXT, None, "n1", None)
+    assert (await app.app_layer.answering.click(forged, ANN, GROUP)).closed
+    chat = await app.quiz.chat(PRIVATE)
+    now = clock.now()
+    daily = await app.quiz.open_round(chat, app.quiz.bank_for(chat).questions[0], RoundKind.DAILY, now,
+                                      now + timedelta(hours=1))  # fmt: skip
+    not_practice = Click(daily.id, Platform.CONSOLE, "10", "receipt-2", Act.NEXT, None, "n1", None)
+    assert (await app.app_layer.answering.click(not_practice, ANN, PRIVATE)).closed

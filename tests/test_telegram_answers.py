@@ -105,7 +105,7 @@ async def test_typed_answers_in_private_and_self_grading(tg: TelegramHarness) ->
     toast = await tg.click(ANN.id, ANN, graded.message_id, f"g1:{round_id}:half")
     assert toast == t("en", "receipt.self_graded", verdict=t("en", "verdict.partial"), points=5)
     await server.wait_for_request("editMessageReplyMarkup", lambda p: p["message_id"] == graded.message_id)
-    assert graded.reply_markup is None
+    assert buttons(graded) == {"Next ▶": f"n1:{round_id}"}  # graded: the grade buttons give way
     [stored] = await app.store.round_answers(round_id)
     assert (stored.verdict, stored.points) == ("partial", 5.0)
     # A second grade, from a message whose buttons are gone, is refused and changes nothing.

@@ -3,7 +3,9 @@ comes back as plain text.
 
 Works with a terminal or a pipe (so tests drive it as a subprocess). Lines starting with `/`
 are commands, run through the catalog (`Application.run_text`); anything else answers the open
-question (`app.answering.typed`). Only /quit and /exit are the console's own.
+question (`app.answering.typed`), where `n`, 下一题 or an empty line (while a practice question
+is open) asks the next question of the practice run (the console's 下一题 ▶). Only /quit and
+/exit are the console's own.
 
 At a terminal there is a prompt with line editing and history (prompt_toolkit) and output is
 wrapped to the window. A line ending in a backslash goes on on the next line (at a terminal and
@@ -28,7 +30,7 @@ from typing import Any, TextIO
 from adapters.console.files import open_file, save_file
 from adapters.console.layout import terminal_width, wrap
 from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
-from bot.answering import AnswerReply, ReceiptReply, TextReply
+from bot.answering import AnswerReply, NextReply, ReceiptReply, TextReply
 from bot.application import Application, Caller, HelpView, MockQuestionView, Reply
 from bot.commands.catalog import command
 from bot.commands.parsing import Parsed
@@ -128,7 +130,7 @@ class ConsoleAdapter:
             if inputs is None:
                 return
             for text in inputs:
-                if text.split()[0].lower() in QUIT_COMMANDS:
+                if text and text.split()[0].lower() in QUIT_COMMANDS:
                     if self.scripted:
                         await self._contests_done()
                     return
@@ -142,6 +144,8 @@ class ConsoleAdapter:
             return None
         inputs = [line.strip() for line in entry.split("\n")]
         inputs = [line for line in inputs if line]
+        if not inputs and self._drilling():
+            return [""]  # Enter alone: the next practice question
         if len(inputs) > 1 and self._takes_typed_answer() and not inputs[0].startswith("/"):
             inputs = ["\n".join(inputs)]
         while inputs and inputs[-1].endswith("\\"):
@@ -151,6 +155,10 @@ class ConsoleAdapter:
             if more is None:
                 break
         return [text for text in inputs if text]
+
+    def _drilling(self) -> bool:
+        """A practice question is the one open: Enter alone means "next"."""
+        return self._open is not None and self._open.kind is RoundKind.PRACTICE
 
     def _takes_typed_answer(self) -> bool:
         return self._open is not None and self._open.input_kind in TYPED_INPUTS
@@ -211,10 +219,14 @@ class ConsoleAdapter:
     def _show_answer(self, reply: AnswerReply) -> None:
         if isinstance(reply, TextReply):
             self.say(reply.text)
+        elif isinstance(reply, NextReply):
+            self.show(reply.reply)
         elif isinstance(reply, ReceiptReply):
             self.say(render_receipt(reply.receipt, PLAIN))
             if reply.awaits_self_grade:
                 self.say(" / ".join(t(reply.language, f"button.self_{k}") for k in SELF_GRADE_LEVELS))
+            elif reply.offers_next:  # the console's 下一题 ▶
+                self.say(t(reply.language, "drill.next_hint"))
 
     # ------------------------------------------------------------ the chat port (posts the core makes)
 
@@ -249,6 +261,8 @@ class ConsoleAdapter:
         reply = await self.app.answering.typed(self.chat, self.user, text, round_id=round_id)
         if isinstance(reply, ReceiptReply) and reply.receipt.status in ANSWERED and round_id is not None:
             self._answered.add(round_id)
+        if isinstance(reply, NextReply) and isinstance(reply.reply.view, QuestionView):
+            await self.app.question_posted(reply.reply.view.round_id, self._opened(reply.reply.view))
         self._show_answer(reply)
 
     async def _wait_for_unanswered_contest_question(self) -> None:

@@ -15,21 +15,23 @@ import aiohttp
 import discord
 
 from adapters.discord import custom_ids as ids
+from adapters.discord.commands import rendered
 from adapters.discord.live import LiveCounts
 from adapters.discord.mock_views import MockAnswerModal, mock_buttons
 from adapters.discord.render import receipt_text, reply_content
 from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
 from adapters.discord.transient import describe, transient
-from adapters.discord.views import AnswerModal, self_grade_buttons
-from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply
+from adapters.discord.views import AnswerModal, next_buttons, self_grade_buttons
+from bot.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply
 from bot.application import Application, TextView
 from bot.clicks import Act, Click, MockAct, MockClick
 from bot.i18n import t
 from bot.kinds import Platform
+from bot.messages import QuestionView
 
 log = logging.getLogger("studybot.discord")
 ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,
-        ids.GRADE: Act.SELF_GRADE, ids.STAR: Act.FAVOURITE}  # fmt: skip
+        ids.GRADE: Act.SELF_GRADE, ids.STAR: Act.FAVOURITE, ids.NEXT: Act.NEXT}  # fmt: skip
 NO_ROUND = 0  # an unreadable custom_id: a round no click can be admitted to
 
 
@@ -45,6 +47,8 @@ class Answering:
         click = _click(interaction, act, ids.round_id(round_key), arg, _custom_id(interaction))
         if kind == ids.MODAL:
             await self._guard(interaction, lambda: self._open_form(interaction, click))
+        elif kind == ids.NEXT:
+            await self._guard(interaction, lambda: self._next(interaction, click))
         else:
             await self._guard(interaction, lambda: respond(interaction, self._answer(interaction, click)))
 
@@ -113,6 +117,25 @@ class Answering:
     async def _answer(self, interaction: discord.Interaction, click: Click) -> Reply:
         return self._rendered(interaction, await self._result(interaction, click))
 
+    async def _next(self, interaction: discord.Interaction, click: Click) -> None:
+        """下一题 ▶: the clicker's next practice question, posted in the channel as /quiz posts it
+        (and told to the application with its message), or their run's summary."""
+        posted: list[QuestionView] = []
+
+        async def work() -> Reply:
+            result = await self._result(interaction, click)
+            if isinstance(result, NextReply):
+                if isinstance(result.reply.view, QuestionView):
+                    posted.append(result.reply.view)
+                    self.counts.remember(result.reply.view)
+                return rendered(result.reply)
+            return self._rendered(interaction, result)
+
+        message_id = await respond(interaction, work(), public=True)
+        if posted and message_id is not None:
+            ref = f"{interaction.channel_id}:{message_id}"
+            await self.application.question_posted(posted[0].round_id, ref)
+
     def _rendered(self, interaction: discord.Interaction, result: AnswerReply) -> Reply:
         if isinstance(result, ReceiptReply):
             message = interaction.message
@@ -120,12 +143,14 @@ class Answering:
                 self.counts.bump(
                     result.receipt.round_id, interaction.channel_id or message.channel.id, message.id
                 )
-            view = (
-                self_grade_buttons(result.receipt.round_id, result.language)
-                if result.awaits_self_grade
-                else None
-            )
+            view = None
+            if result.awaits_self_grade:
+                view = self_grade_buttons(result.receipt.round_id, result.language)
+            elif result.offers_next:  # graded: 下一题 ▶ under it
+                view = next_buttons(result.receipt.round_id, result.language)
             return Reply(receipt_text(result.receipt), view=view)
+        if isinstance(result, NextReply):  # only from the 下一题 button (see _next)
+            return rendered(result.reply)
         if isinstance(result, SelectionReply):
             if not result.chosen:
                 return Reply(t(result.language, "select.none"))

@@ -16,6 +16,7 @@ GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
 STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
 MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/clicks.py)
+NEXT = "n"  # sb:n:<round>             下一题 ▶ under a graded practice answer: the clicker's next question
 ANSWER_INPUT = "answer"  # the modal's text input
 
 # Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses
@@ -28,6 +29,7 @@ TEMPLATES = {
     GRADE: r"sb:g:(?P<round>[^:]*):(?P<arg>.*)",
     STAR: r"sb:st:(?P<round>.*)",
     MOCK: r"sb:mk:(?P<mock>[^:]*):(?P<item>[^:]*):(?P<act>[^:]*)(?::(?P<token>.*))?",
+    NEXT: r"sb:n:(?P<round>.*)",
 }
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
 MOCK_FORM = "mf"  # sb:mf:<mock>:<item>   the typed-answer modal of a mock item

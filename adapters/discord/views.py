@@ -92,7 +92,13 @@ class StarButton(_StudyButton, template=ids.TEMPLATES[ids.STAR]):
     kind = ids.STAR
 
 
-DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton, StarButton)
+class NextButton(_StudyButton, template=ids.TEMPLATES[ids.NEXT]):
+    """下一题 ▶ under a graded practice answer: asks the clicker's next practice question."""
+
+    kind = ids.NEXT
+
+
+DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton, StarButton, NextButton)
 
 
 class AnswerModal(discord.ui.Modal):
@@ -183,4 +189,11 @@ def self_grade_buttons(round_id: int, language: str) -> discord.ui.View:
     for level in ids.SELF_LEVELS:
         label = t(language, f"button.self_{level}")
         buttons.add_item(GradeButton(str(round_id), level, label=label, style=styles[level]))
+    return buttons
+
+
+def next_buttons(round_id: int, language: str) -> discord.ui.View:
+    """下一题 ▶ alone, under a graded practice answer's receipt."""
+    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    buttons.add_item(NextButton(str(round_id), label=t(language, "button.next"), style=Style.primary))
     return buttons

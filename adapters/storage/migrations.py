@@ -357,6 +357,39 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE uploaded_banks ADD COLUMN uploader_key TEXT;
     ALTER TABLE reports ADD COLUMN message_ref TEXT;
     """,
+    # 13: the drilling loop: a person's practice run in a chat (its mode and filters; one open
+    # at a time), the rounds it asked (and whether each question was in the notebook then, for
+    # the run's new mistakes), and the items of a random-practice pool already served, so none
+    # repeats before the pool is used up
+    """
+    CREATE TABLE practice_runs (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+        bank_id TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        qtype TEXT,
+        tags TEXT NOT NULL DEFAULT '',
+        started_at TEXT NOT NULL,
+        ended_at TEXT
+    );
+    CREATE UNIQUE INDEX practice_runs_open ON practice_runs (user_id, chat_id) WHERE ended_at IS NULL;
+    CREATE INDEX practice_runs_by_person ON practice_runs (user_id, chat_id, id);
+    CREATE TABLE practice_run_items (
+        run_id INTEGER NOT NULL REFERENCES practice_runs(id) ON DELETE CASCADE,
+        round_id INTEGER NOT NULL,
+        question_id TEXT NOT NULL,
+        in_notebook INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (run_id, round_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE practice_seen (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        pool TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        PRIMARY KEY (user_id, bank_id, pool, question_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

@@ -11,13 +11,29 @@ from typing import Any
 from adapters.storage.sql import from_db, to_db
 from adapters.storage.sqlite_store import SqliteStore
 from bot.study.ports import Key
-from bot.study.records import Card, Mistake, Outcome, Reminder, StudyAnswer
+from bot.study.records import Card, Mistake, Outcome, PracticeRun, Reminder, RunTally, StudyAnswer
 
 _OUTCOMES = {"correct": Outcome.RIGHT, "partial": Outcome.PARTLY, "wrong": Outcome.WRONG}
 _CARD_COLUMNS = (
     "user_id, bank_id, question_id, state, step, stability, difficulty, due, last_review, reviews, lapses"
 )
 _MISTAKE_COLUMNS = "user_id, bank_id, question_id, misses, right_streak, last_missed, active"
+_RUN_COLUMNS = "id, user_id, chat_id, bank_id, mode, qtype, tags, started_at, ended_at"
+# A run's answers: its person's, in the rounds it asked (both backends run this text, with
+# their own placeholder for the run id).
+_RUN_TALLY = """
+SELECT count(a.id), coalesce(sum(CASE WHEN a.verdict = 'correct' THEN 1 ELSE 0 END), 0),
+       count(DISTINCT CASE WHEN a.verdict = 'wrong' AND i.in_notebook = 0 THEN i.question_id END),
+       min(a.answered_at), max(a.answered_at)
+FROM practice_run_items i JOIN practice_runs p ON p.id = i.run_id
+JOIN answers a ON a.round_id = i.round_id AND a.user_id = p.user_id
+WHERE i.run_id = {run}
+"""
+_PENDING = """
+SELECT a.round_id FROM answers a JOIN rounds r ON r.id = a.round_id
+WHERE a.user_id = {user} AND a.verdict = 'pending' AND r.chat_id = {chat} AND r.kind = 'practice'
+ORDER BY a.round_id DESC LIMIT 1
+"""
 # A final grade: graded (not awaiting a self-grade), and not changeable any more (the round's
 # answer policy keeps the first answer, or the round is closed).
 _UNSTUDIED = """
@@ -32,6 +48,19 @@ def _card(row: Sequence[Any]) -> Card:
     due = from_db(row[7])
     assert due is not None
     return Card(row[0], row[1], row[2], row[3], row[4], row[5], row[6], due, from_db(row[8]), row[9], row[10])
+
+
+def _run(row: Sequence[Any]) -> PracticeRun:
+    started = from_db(row[7])
+    assert started is not None
+    tags = tuple(t for t in str(row[6] or "").split(",") if t)
+    return PracticeRun(row[0], row[1], row[2], row[3], row[4], row[5], tags, started, from_db(row[8]))
+
+
+def _tally(row: Sequence[Any] | None) -> RunTally:
+    if row is None:
+        return RunTally(0, 0, 0, None, None)
+    return RunTally(int(row[0] or 0), int(row[1] or 0), int(row[2] or 0), from_db(row[3]), from_db(row[4]))
 
 
 def _mistake(row: Sequence[Any]) -> Mistake:
@@ -272,6 +301,86 @@ class SqliteStudyStore:
         )
         return int(row[0]) if row else 0
 
+    # ------------------------------------------------------------ practice runs
+
+    async def start_run(self, run: PracticeRun) -> PracticeRun:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE practice_runs SET ended_at = ? "
+                "WHERE user_id = ? AND chat_id = ? AND ended_at IS NULL",
+                (to_db(run.started_at), run.user_id, run.chat_id),
+            )
+            cursor = await db.execute(
+                "INSERT INTO practice_runs (user_id, chat_id, bank_id, mode, qtype, tags, started_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, ",".join(run.tags),
+                 to_db(run.started_at)),
+            )  # fmt: skip
+            run_id = cursor.lastrowid
+        assert run_id is not None
+        return PracticeRun(run_id, run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, run.tags,
+                           run.started_at)  # fmt: skip
+
+    async def latest_run(self, user_id: int, chat_id: int) -> PracticeRun | None:
+        row = await self.store.read_own(
+            f"SELECT {_RUN_COLUMNS} FROM practice_runs WHERE user_id = ? AND chat_id = ? "
+            "ORDER BY id DESC LIMIT 1",
+            (user_id, chat_id),
+        )
+        return _run(row) if row else None
+
+    async def end_run(self, run_id: int, at: datetime) -> bool:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE practice_runs SET ended_at = ? WHERE id = ? AND ended_at IS NULL", (to_db(at), run_id)
+            )
+        return cursor.rowcount > 0
+
+    async def add_run_item(self, run_id: int, round_id: int, question_id: str, in_notebook: bool) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO practice_run_items (run_id, round_id, question_id, in_notebook) "
+                "VALUES (?, ?, ?, ?)",
+                (run_id, round_id, question_id, int(in_notebook)),
+            )
+
+    async def run_questions(self, run_id: int) -> set[str]:
+        async with self.store.transaction() as db:  # read-your-writes: the item just added
+            cursor = await db.execute(
+                "SELECT question_id FROM practice_run_items WHERE run_id = ?", (run_id,)
+            )
+            return {r[0] for r in await cursor.fetchall()}
+
+    async def run_tally(self, run_id: int) -> RunTally:
+        return _tally(await self.store.read_own(_RUN_TALLY.format(run="?"), (run_id,)))
+
+    async def seen(self, user_id: int, bank_id: str, pool: str) -> set[str]:
+        async with self.store.transaction() as db:
+            cursor = await db.execute(
+                "SELECT question_id FROM practice_seen WHERE user_id = ? AND bank_id = ? AND pool = ?",
+                (user_id, bank_id, pool),
+            )
+            return {r[0] for r in await cursor.fetchall()}
+
+    async def mark_seen(self, user_id: int, bank_id: str, pool: str, question_id: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO practice_seen (user_id, bank_id, pool, question_id) "
+                "VALUES (?, ?, ?, ?)",
+                (user_id, bank_id, pool, question_id),
+            )
+
+    async def clear_seen(self, user_id: int, bank_id: str, pool: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "DELETE FROM practice_seen WHERE user_id = ? AND bank_id = ? AND pool = ?",
+                (user_id, bank_id, pool),
+            )
+
+    async def pending_self_grade(self, user_id: int, chat_id: int) -> int | None:
+        row = await self.store.read_own(_PENDING.format(user="?", chat="?"), (user_id, chat_id))
+        return int(row[0]) if row else None
+
 
 class _Raced(Exception):
     """Another feeder studied one of these answers first; the transaction is rolled back."""
@@ -283,3 +392,8 @@ CARD_COLUMNS = _CARD_COLUMNS
 MISTAKE_COLUMNS = _MISTAKE_COLUMNS
 card_from_row = _card
 mistake_from_row = _mistake
+RUN_COLUMNS = _RUN_COLUMNS
+RUN_TALLY = _RUN_TALLY
+PENDING_SELF_GRADE = _PENDING
+run_from_row = _run
+tally_from_row = _tally

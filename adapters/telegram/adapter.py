@@ -236,17 +236,22 @@ class TelegramAdapter:
 
     async def show(self, message: Message, reply: Reply) -> None:
         """An application reply to `message`, rendered by the kind of its view."""
+        private = message.chat.type == TgChat.PRIVATE
+        await self.post_reply(message.chat.id, reply, reply_to=None if private else message.message_id)
+
+    async def post_reply(self, chat_id: int, reply: Reply, *, reply_to: int | None = None) -> None:
+        """An application reply in a chat (as an answer to message `reply_to`, in a group)."""
         view = reply.view
         if isinstance(view, QuestionView):
-            ref = await self.send_question(message.chat.id, view)
+            ref = await self.send_question(chat_id, view)
             await self.app.question_posted(view.round_id, ref)
         else:
             html = render_reply(reply, HTML)
             if html.strip():
                 markup = language_keyboard() if isinstance(view, WelcomeView) else mock_keyboard(view)
-                await self.answer(message, html, markup)
+                await self.send(chat_id, html, markup, reply_to=reply_to)
         for file in reply.files:
-            await self.send_file(message.chat.id, file)
+            await self.send_file(chat_id, file)
 
     async def replace_message(self, chat_id: int, message_id: int, html: str,
                               markup: InlineKeyboardMarkup | None) -> None:  # fmt: skip

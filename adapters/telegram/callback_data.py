@@ -21,6 +21,7 @@ _PATTERNS = {
     "s1": re.compile(rf"s1:{_ROUND}"),
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
+    "n1": re.compile(rf"n1:{_ROUND}"),
     "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
     # a mock exam's button: m1:<mock>:<item>:<act>[:<token>] (bot/clicks.MockAct)
     "m1": re.compile(rf"m1:{_ROUND}:([1-9][0-9]{{0,3}}):([pnbsghcr])(?::{_TOKEN})?"),
@@ -62,6 +63,13 @@ class Favourite:
 
 
 @dataclass(frozen=True, slots=True)
+class NextQuestion:
+    """下一题 ▶ under a graded practice answer: the clicker's next practice question."""
+
+    round_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseLanguage:
     language: str  # zh-CN | zh-TW | en
 
@@ -77,7 +85,8 @@ class MockButton:
 
 
 Action = (
-    AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | ChooseLanguage | MockButton
+    AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | NextQuestion | ChooseLanguage
+    | MockButton
 )
 
 
@@ -99,6 +108,10 @@ def self_grade(round_id: int, level: str) -> str:
 
 def favourite(round_id: int) -> str:
     return _checked(f"f1:{round_id}")
+
+
+def next_question(round_id: int) -> str:
+    return _checked(f"n1:{round_id}")
 
 
 def language(code: str) -> str:
@@ -137,4 +150,6 @@ def parse(data: object) -> Action | None:
         return SubmitSelection(round_id)
     if kind == "f1":
         return Favourite(round_id)
+    if kind == "n1":
+        return NextQuestion(round_id)
     return SelfGradeLevel(round_id, match.group(2))

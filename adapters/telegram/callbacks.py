@@ -19,8 +19,8 @@ from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
 from adapters.telegram.mock_keyboard import mock_keyboard
-from adapters.telegram.render import chat_ref, clip, message_ref, star_keyboard, user_ref
-from bot.answering import AnswerReply, FormReply, ReceiptReply, SelectionReply, TextReply
+from adapters.telegram.render import chat_ref, clip, message_ref, next_keyboard, star_keyboard, user_ref
+from bot.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply, TextReply
 from bot.application import Caller, TextView
 from bot.clicks import Act, Click, MockAct, MockClick
 from bot.commands.catalog import command
@@ -40,6 +40,7 @@ _ACTS: dict[type, Act] = {
     cd.SubmitSelection: Act.SUBMIT,
     cd.SelfGradeLevel: Act.SELF_GRADE,
     cd.Favourite: Act.FAVOURITE,
+    cd.NextQuestion: Act.NEXT,
 }
 
 
@@ -141,11 +142,17 @@ class Callbacks:
                 await toast(t(answer.language, "tg.selected_none"))
         elif isinstance(answer, FormReply):  # no forms here: typed answers are messages
             await toast(t(answer.language, "receipt.closed"))
+        elif isinstance(answer, NextReply):  # the next question, posted as /quiz posts it
+            await toast("")
+            if private:  # clicked once: the receipt keeps no button to ask twice
+                await self.adapter.drop_keyboard(tg_chat.id, message_id)
+            await self.adapter.post_reply(tg_chat.id, answer.reply)
         elif act is Act.SELF_GRADE:
             receipt = answer.receipt
             await toast(receipt_headline(receipt))
-            if receipt.graded and private:
-                await self.adapter.drop_keyboard(tg_chat.id, message_id)
+            if receipt.graded and private:  # graded: the self-grade buttons give way to 下一题 ▶
+                keep = next_keyboard(receipt.round_id, receipt.language) if answer.offers_next else None
+                await self.adapter.drop_keyboard(tg_chat.id, message_id, keep=keep)
         else:
             await self._receipt(toast, answer, private, tg_chat.id, message_id)
 
@@ -158,7 +165,8 @@ class Callbacks:
             headline += "\n" + t(receipt.language, "reveal.correct", answer=receipt.correct_label)
         await toast(headline)
         if receipt.graded and accepted and private:
-            await self.adapter.send(chat_id, render_receipt(receipt, HTML))
+            markup = next_keyboard(receipt.round_id, receipt.language) if answer.offers_next else None
+            await self.adapter.send(chat_id, render_receipt(receipt, HTML), markup)
             star = star_keyboard(receipt.round_id, receipt.language)
             await self.adapter.drop_keyboard(chat_id, message_id, keep=star)
 

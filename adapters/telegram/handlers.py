@@ -21,8 +21,8 @@ from telegram.ext import (
 )
 
 from adapters.telegram.mock_keyboard import mock_keyboard
-from adapters.telegram.render import chat_ref, message_ref, self_grade_keyboard, user_ref
-from bot.answering import AnswerReply, ReceiptReply, TextReply
+from adapters.telegram.render import chat_ref, message_ref, receipt_keyboard, user_ref
+from bot.answering import AnswerReply, NextReply, ReceiptReply, TextReply
 from bot.application import Caller, Reply, StudyView
 from bot.attachments import Attachment
 from bot.commands import catalog
@@ -144,13 +144,13 @@ class Handlers:
 
     async def _typed(self, message: Message, answer: AnswerReply) -> None:
         if isinstance(answer, ReceiptReply):
-            receipt = answer.receipt
-            grade = answer.awaits_self_grade
-            markup = self_grade_keyboard(receipt.round_id, receipt.language) if grade else None
-            await self.adapter.answer(message, render_receipt(receipt, HTML), markup)
+            markup = receipt_keyboard(answer)  # self-grade buttons, or 下一题 ▶ once graded
+            await self.adapter.answer(message, render_receipt(answer.receipt, HTML), markup)
         elif isinstance(answer, TextReply) and answer.view is not None:  # a mock item: with its buttons
             html = render_reply(Reply(cast(StudyView, answer.view), answer.language), HTML)
             await self.adapter.answer(message, html, mock_keyboard(answer.view))
+        elif isinstance(answer, NextReply):  # 下一题 typed: the next question, as /quiz posts it
+            await self.adapter.show(message, answer.reply)
         elif isinstance(answer, TextReply):
             await self.adapter.answer(message, HTML.escape(answer.text))
 

@@ -10,6 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram import User as TgUser
 
 from adapters.telegram import callback_data
+from bot.answering import ReceiptReply
 from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, InputKind, Platform, UserRef
 from bot.messages import QuestionView
@@ -77,6 +78,23 @@ def star_row(round_id: int, language: str) -> list[InlineKeyboardButton]:
 def star_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:
     """What stays under a question once it is answered or revealed: the ☆ alone."""
     return InlineKeyboardMarkup([star_row(round_id, language)])
+
+
+def next_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:
+    """下一题 ▶ under a graded practice answer."""
+    label = t(language, "button.next")
+    button = InlineKeyboardButton(label, callback_data=callback_data.next_question(round_id))
+    return InlineKeyboardMarkup([[button]])
+
+
+def receipt_keyboard(answer: ReceiptReply) -> InlineKeyboardMarkup | None:
+    """Under a receipt message: the self-grade buttons while it awaits one, 下一题 ▶ once graded."""
+    receipt = answer.receipt
+    if answer.awaits_self_grade:
+        return self_grade_keyboard(receipt.round_id, receipt.language)
+    if answer.offers_next:
+        return next_keyboard(receipt.round_id, receipt.language)
+    return None
 
 
 def typed(view: QuestionView) -> bool:

@@ -62,6 +62,8 @@ TAGS = Arg("tag", ArgKind.TEXT)
 PRACTICE = Arg("practice", ArgKind.CHOICE, choices=(
     Choice("next", "cmd.choice.next", ("顺序", "順序", "下一题", "下一題")),
     Choice("memorise", "cmd.choice.memorise", ("memorize", "背题", "背題")),
+    # end the practice run with its summary (bot/study/drill.py)
+    Choice("stop", "cmd.choice.stop", ("结束", "結束", "停止", "结束练习", "結束練習")),
 ))  # fmt: skip
 QTYPE = Arg("type", ArgKind.QTYPE, choices=_choices("type", [str(q) for q in QuestionType]))
 WINDOW = Arg("window", ArgKind.CHOICE, choices=(

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.study.mock_records import Mock, MockAnswer, MockState, NewMock
-from bot.study.records import Card, Mistake, Reminder, Report, StudyAnswer
+from bot.study.records import Card, Mistake, PracticeRun, Reminder, Report, RunTally, StudyAnswer
 
 Key = tuple[int, str, str]  # (user id, bank id, question id)
 
@@ -80,6 +80,40 @@ class StudyStore(Protocol):
 
     async def reminders(self) -> list[Reminder]: ...
     async def due_count(self, user_id: int, bank_id: str, now: datetime) -> int: ...
+
+    # ------------------------------------------------------------ practice runs (bot/study/drill.py)
+
+    async def start_run(self, run: PracticeRun) -> PracticeRun:
+        """End the person's open run in that chat (at the new one's start) and open `run` (its id
+        is given here), in one transaction."""
+        ...
+
+    async def latest_run(self, user_id: int, chat_id: int) -> PracticeRun | None:
+        """The person's most recent run in that chat, open or ended."""
+        ...
+
+    async def end_run(self, run_id: int, at: datetime) -> bool:
+        """End an open run; False when it was not open."""
+        ...
+
+    async def add_run_item(self, run_id: int, round_id: int, question_id: str, in_notebook: bool) -> None: ...
+
+    async def run_questions(self, run_id: int) -> set[str]:
+        """The questions the run has asked."""
+        ...
+
+    async def run_tally(self, run_id: int) -> RunTally: ...
+
+    async def seen(self, user_id: int, bank_id: str, pool: str) -> set[str]:
+        """The questions of a random-practice pool already served to the person."""
+        ...
+
+    async def mark_seen(self, user_id: int, bank_id: str, pool: str, question_id: str) -> None: ...
+    async def clear_seen(self, user_id: int, bank_id: str, pool: str) -> None: ...
+
+    async def pending_self_grade(self, user_id: int, chat_id: int) -> int | None:
+        """The latest practice round in that chat where the person's answer awaits their self-grade."""
+        ...
 
 
 class MockOpen(Exception):

@@ -1,10 +1,12 @@
-"""Practice modes of `/quiz` and `/memorise`: a question by its number (`/quiz 52`), the bank in
-order from where the person stopped (顺序练习, `/quiz next`, the position kept per person and
-bank), several tags at once (`/quiz ml cv`, `tag=ml,cv`), and memorise mode (背题模式: the
-question with its answer and explanation at once, nothing recorded).
+"""Practice modes of `/quiz` and `/memorise`: a question by its number (`/quiz 52`, which moves
+the sequential place), the bank in order from where the person stopped (顺序练习, `/quiz next`,
+the position kept per person and bank), several tags at once (`/quiz ml cv`, `tag=ml,cv`),
+`/quiz stop` (the run's summary), and memorise mode (背题模式: the question with its answer and
+explanation at once, nothing recorded).
 
-Asked questions go through `Quiz.ask` (a practice round in the caller's chat, its rate limit
-and its grading), so every platform shows them as any /quiz question.
+Asked questions are a practice run's (bot/study/drill.py) and go through `Quiz.ask` (a practice
+round in the caller's chat, its rate limit and its grading), so every platform shows them as
+any /quiz question.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import re
 from bot.application import Caller, Reply, TextView
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
-from bot.messages import Ask
 from bot.model import Bank, Question, QuestionType
 from bot.presenting import correct_label, option_views
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.study.drill import RANDOM, SEQUENTIAL, Drill, Spec
 from bot.study.ports import StudyStore
 
 _TAG_SPLIT = re.compile(r"[\s,，、]+")
@@ -31,29 +33,29 @@ def tags_of(value: object) -> tuple[str, ...]:
 
 
 class Practice:
-    def __init__(self, quiz: Quiz, store: StudyStore) -> None:
+    def __init__(self, quiz: Quiz, store: StudyStore, drill: Drill) -> None:
         self.quiz = quiz
         self.store = store
+        self.drill = drill
 
     async def quiz_command(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """`/quiz`: a practice run's question (bot/study/drill.py) — random, sequential (`next`,
+        or a number, which moves the place), of a type or tags — or `stop`, or memorise mode."""
         args = parsed.args
         mode = args.get("practice")
         if mode == "memorise":
             return await self.memorise(parsed, caller, language)
+        if mode == "stop":
+            return await self.drill.stop(caller.chat, caller.user, language)
         qtype = _qtype(args.get("type"))
         tags = tags_of(args.get("tag"))
-        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
-        only: frozenset[str] | None = None
         number = args.get("number")
         if isinstance(number, int):
-            only, qtype, tags = frozenset({_numbered(bank, number).id}), None, ()
-        elif mode == "next":
-            only, qtype, tags = frozenset({(await self._next(caller, bank, qtype, tags)).id}), None, ()
-        elif len(tags) > 1:
-            only = _tagged(bank, tags)
-        tag = tags[0] if len(tags) == 1 else None
-        ask = Ask(caller.chat, caller.user, tag=tag, qtype=qtype, only=only)
-        return Reply(await self.quiz.ask(ask), language, public=True)
+            return await self.drill.start(caller.chat, caller.user, Spec(SEQUENTIAL), language, number=number)
+        if len(tags) > 1:  # several tags: one of them must exist at least
+            _tagged(self.quiz.bank_for(await self.quiz.chat(caller.chat)), tags)
+        spec = Spec(SEQUENTIAL if mode == "next" else RANDOM, qtype, tags)
+        return await self.drill.start(caller.chat, caller.user, spec, language)
 
     async def memorise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         """A question with its answer and explanation at once; no round, nothing recorded."""
@@ -72,30 +74,6 @@ class Practice:
                 only=_tagged(bank, tags) if len(tags) > 1 else None,
             )
         return Reply(TextView(memorise_text(question, language)), language)
-
-    async def _next(
-        self, caller: Caller, bank: Bank, qtype: QuestionType | None, tags: tuple[str, ...]
-    ) -> Question:
-        """The next question in bank order after the person's position (wrapping round), which
-        becomes the new position."""
-        if caller.user is None:
-            raise QuizError("error.no_user")
-        user_id = await self.quiz.user_id(caller.user)
-        ids = _tagged(bank, tags) if tags else None
-        candidates = sorted(
-            (
-                q
-                for q in bank.questions
-                if (qtype is None or q.type is qtype) and (ids is None or q.id in ids)
-            ),
-            key=lambda q: q.number,
-        )
-        if not candidates:
-            raise QuizError("error.no_questions")
-        last = await self.store.practice_position(user_id, bank.id)
-        question = next((q for q in candidates if q.number > last), candidates[0])
-        await self.store.set_practice_position(user_id, bank.id, question.number)
-        return question
 
 
 def memorise_text(question: Question, language: str) -> str:

@@ -86,3 +86,32 @@ class Reminder:
     chat_id: int
     at_time: str  # HH:MM
     timezone: str
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeRun:
+    """A person's practice run in one chat (the drilling loop): what "next" asks from. `mode`
+    is sequential, random, mistakes, favourites or review; `qtype` and `tags` narrow it. One run
+    per person and chat is open (`ended_at` None) at a time."""
+
+    id: int
+    user_id: int
+    chat_id: int
+    bank_id: str
+    mode: str
+    qtype: str | None
+    tags: tuple[str, ...]
+    started_at: datetime
+    ended_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RunTally:
+    """What a run's rounds hold of its person's answers: how many, how many right, the questions
+    that went wrong while they were not in the notebook, and when the first and last came."""
+
+    answered: int
+    right: int
+    new_mistakes: int
+    first_at: datetime | None
+    last_at: datetime | None

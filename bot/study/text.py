@@ -16,6 +16,7 @@ from bot.study.views import (
     MockSheetView,
     ProgressView,
     ReportsView,
+    RunSummaryView,
     StudyView,
 )
 from bot.text import PLAIN, Markup, render_stats
@@ -328,6 +329,33 @@ def render_reports(view: ReportsView, m: Markup = PLAIN) -> str:
     return "\n".join(lines)
 
 
+def run_mode(view: RunSummaryView) -> str:
+    """The run's mode as the summary names it: 顺序练习, 题型练习 · 单选题, 标签练习 · ml, …"""
+    lang = view.language
+    if view.mode == "random" and (view.qtype or view.tags):
+        parts = ([t(lang, f"type.{view.qtype}")] if view.qtype else []) + list(view.tags)
+        return t(lang, "drill.mode.filtered", filter=" / ".join(parts))
+    return t(lang, f"drill.mode.{view.mode}")
+
+
+def render_run_summary(view: RunSummaryView, m: Markup = PLAIN) -> str:
+    lang = view.language
+    pct = f"{100 * view.right / view.answered:.0f}%" if view.answered else "—"
+    minutes, seconds = divmod(view.seconds, 60)
+    lines = [
+        m.bold(m.escape(t(lang, "drill.summary_title", mode=run_mode(view)))),
+        m.escape(t(lang, "drill.summary_counts", answered=view.answered, right=view.right, pct=pct)),
+        m.escape(t(lang, "drill.summary_mistakes", count=view.new_mistakes)),
+        m.escape(t(lang, "drill.summary_time", minutes=minutes, seconds=seconds)),
+    ]
+    if view.finished:
+        lines.append(m.escape(t(lang, "drill.finished")))
+    if view.detail:
+        lines.append(m.escape(view.detail))
+    lines.append(m.escape(t(lang, "drill.summary_how")))
+    return "\n".join(lines)
+
+
 def render_study(view: StudyView, m: Markup = PLAIN) -> str:
     if isinstance(view, MockQuestionView):
         return render_mock_question(view, m)
@@ -345,4 +373,6 @@ def render_study(view: StudyView, m: Markup = PLAIN) -> str:
         return render_favourites(view, m)
     if isinstance(view, ProgressView):
         return render_progress(view, m)
+    if isinstance(view, RunSummaryView):
+        return render_run_summary(view, m)
     return render_reports(view, m)

@@ -14,7 +14,6 @@ import dataclasses
 import hashlib
 import io
 from collections import defaultdict
-from datetime import timedelta
 
 from bot.answering import TextReply
 from bot.application import Caller, FileView, Reply, TextView
@@ -22,8 +21,8 @@ from bot.clicks import MockClick
 from bot.clock import Clock
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import QuestionView, ShowStats, notice
+from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.messages import ShowStats, notice
 from bot.model import Bank, Question, QuestionType
 from bot.outbox import Outbox
 from bot.quiz import Quiz
@@ -32,10 +31,11 @@ from bot.records import Chat
 from bot.reply_text import render_reply
 from bot.study.bank_owners import BankOwners
 from bot.study.charts import ChartRenderer
+from bot.study.drill import FAVOURITES, MISTAKES, REVIEW, Drill, Spec
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.ports import ReportStore, StudyStore
-from bot.study.practice import Practice
+from bot.study.practice import Practice, tags_of
 from bot.study.progress import ACTIVITY_DAYS, CHART_MOCKS, FORECAST_DAYS, LocalDays, chart_data, progress_view
 from bot.study.records import Report
 from bot.study.reminders import ReviewReminders
@@ -117,7 +117,8 @@ class StudyUseCases:
         self.outbox = outbox
         self.clock = clock
         self._versions: dict[str, str] = {}
-        self.practice = Practice(quiz, store)
+        self.drill = Drill(quiz, store, feed)
+        self.practice = Practice(quiz, store, self.drill)
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
 
@@ -150,6 +151,15 @@ class StudyUseCases:
             return None
         return TextReply(render_reply(Reply(view, language)), language, view=view)
 
+    async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply:
+        """"Next" (the 下一题 ▶ button under round `after`'s answer, `n`, 下一题): the following
+        question of the person's run."""
+        return await self.drill.next(chat, user, after)
+
+    async def pending_self_grade(self, chat: ChatRef, user: UserRef) -> int | None:
+        """The person's practice round here whose answer awaits their self-grade (the latest)."""
+        return await self.drill.pending_self_grade(chat, user)
+
     async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply:
         """The ☆ under a question or reveal: star that question for the clicker."""
         reply = await self.favourite(Caller(chat, user), question_id, True)
@@ -168,22 +178,6 @@ class StudyUseCases:
         bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
         await self.feed.catch_up()
         return user_id, bank
-
-    async def _practise(self, caller: Caller, ids: frozenset[str], empty_key: str) -> QuestionView:
-        """Ask one of `ids` as a practice round in the caller's chat."""
-        if not ids:
-            raise QuizError(empty_key)
-        chat = await self.quiz.chat(caller.chat)
-        question = await self.quiz.pick_question(chat, only=ids)
-        now = self.clock.now()
-        round_ = await self.quiz.open_round(
-            chat,
-            question,
-            RoundKind.PRACTICE,
-            now,
-            now + timedelta(minutes=self.quiz.settings.practice_minutes),
-        )
-        return self.quiz.question_view(round_, chat, question)
 
     @staticmethod
     def _number(parsed: Parsed) -> int | None:
@@ -283,10 +277,8 @@ class StudyUseCases:
         return Reply(view, language)
 
     async def mistakes_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        tag = parsed.args.get("tag")
-        _, entries = await self._notebook(caller, str(tag) if tag else None)
-        view = await self._practise(caller, frozenset(q.id for q, _ in entries), "mistakes.empty")
-        return Reply(view, language, public=True)
+        spec = Spec(MISTAKES, tags=tags_of(parsed.args.get("tag")))
+        return await self.drill.start(caller.chat, self._user(caller), spec, language)
 
     async def mistakes_export(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         bank, entries = await self._notebook(caller, None)
@@ -331,28 +323,8 @@ class StudyUseCases:
     # ------------------------------------------------------------ spaced review
 
     async def review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        user_id, bank = await self._person(caller)
-        now = self.clock.now()
-        known = {q.id for q in bank.questions}
-        due = [
-            c.question_id
-            for c in await self.store.due_cards(user_id, bank.id, now, 200)
-            if c.question_id in known
-        ]
-        if due:
-            view = await self._practise(caller, frozenset(due[:1]), "review.none")
-            return Reply(view, language, public=True)
-        following = await self.store.next_due(user_id, bank.id)
-        if following is None:
-            return Reply(TextView(t(language, "review.no_cards")), language)
-        zone = (await self.quiz.chat(caller.chat)).settings.timezone
-        from bot.text import local_time
-
-        # "Today's reviews are done" only when the next card is not due later today (the chat's
-        # today, as /stats counts it); else just "nothing due now".
-        done_today = following >= LocalDays.at(now, zone).start(1)
-        key = "review.done" if done_today else "review.done_for_now"
-        return Reply(TextView(t(language, key, when=local_time(following, zone))), language)
+        """The cards due now, one per "next", as a review run (the first due first)."""
+        return await self.drill.start(caller.chat, self._user(caller), Spec(REVIEW), language)
 
     # ------------------------------------------------------------ favourites
 
@@ -394,9 +366,7 @@ class StudyUseCases:
         return Reply(FavouritesView(language, rows), language)
 
     async def favorites_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        user_id, bank = await self._person(caller)
-        ids = frozenset(await self.store.favourites(user_id, bank.id)) & {q.id for q in bank.questions}
-        return Reply(await self._practise(caller, ids, "favorites.empty"), language, public=True)
+        return await self.drill.start(caller.chat, self._user(caller), Spec(FAVOURITES), language)
 
     # ------------------------------------------------------------ progress
 

@@ -190,6 +190,22 @@ class ReportsView:
     rows: tuple[ReportRow, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class RunSummaryView:
+    """The end of a practice run (`/quiz stop`, or its mode had nothing left): one screen."""
+
+    language: str
+    mode: str  # sequential | random | mistakes | favourites | review
+    qtype: str | None
+    tags: tuple[str, ...]
+    answered: int
+    right: int
+    new_mistakes: int
+    seconds: int  # from the run's start to its last answer
+    finished: bool  # the mode had nothing left (else: stopped)
+    detail: str = ""  # a sentence already in the language (review: when the next card is due)
+
+
 StudyView = (
     MockQuestionView
     | MockSheetView
@@ -200,4 +216,5 @@ StudyView = (
     | FavouritesView
     | ProgressView
     | ReportsView
+    | RunSummaryView
 )

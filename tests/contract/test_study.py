@@ -155,3 +155,84 @@ async def test_practice_positions_and_review_reminders_are_kept_per_person(stora
     await study.set_reminder(None, you)
     assert [r.user_id for r in await study.reminders()] == [me]
     assert await study.due_count(me, "sample", T0) == 0
+
+
+async def test_practice_runs_items_tallies_and_served_pools(storage):
+    """The drilling loop's storage: one open run per person and chat (a new one ends it), the
+    rounds a run asked and its tally from their answers, the served items of a random pool, and
+    the latest practice answer awaiting a self-grade."""
+    from dataclasses import replace
+
+    from bot.study.records import PracticeRun
+
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    other = await store.ensure_chat(chat_ref("c2"), SETTINGS)
+    me, you = await store.ensure_users([user_ref("me"), user_ref("you")])
+    assert await study.latest_run(me, chat.id) is None
+    spec = PracticeRun(0, me, chat.id, "sample", "random", "single", ("ml", "cv"), T0)
+    first = await study.start_run(spec)
+    assert first.id and (await study.latest_run(me, chat.id)) == first
+    assert first.tags == ("ml", "cv") and first.ended_at is None
+    assert await study.latest_run(me, other.id) is None and await study.latest_run(you, chat.id) is None
+
+    rounds = [
+        await store.open_round(new_round(chat.id, question=q, kind=RoundKind.PRACTICE,
+                                         reveal=RevealPolicy.PRACTICE, opened=T0 + timedelta(minutes=i)))
+        for i, q in enumerate(("s-1", "s-2", "s-3"))
+    ]  # fmt: skip
+    for rnd, in_notebook in zip(rounds, (False, True, False), strict=True):
+        await study.add_run_item(first.id, rnd.id, rnd.question_id, in_notebook)
+    await study.add_run_item(first.id, rounds[0].id, "s-1", False)  # twice: kept once
+    assert await study.run_questions(first.id) == {"s-1", "s-2", "s-3"}
+    await store.record_answers([
+        answer(rounds[0].id, me, "A", right=False, at=T0 + timedelta(minutes=2)),
+        answer(rounds[1].id, me, "A", right=False, at=T0 + timedelta(minutes=3)),  # in the notebook already
+        answer(rounds[2].id, me, "true", right=True, at=T0 + timedelta(minutes=7)),
+        answer(rounds[2].id, you, "true", right=True),  # someone else's: not the run's
+    ])  # fmt: skip
+    tally = await study.run_tally(first.id)
+    assert (tally.answered, tally.right, tally.new_mistakes) == (3, 1, 1)
+    assert tally.first_at == T0 + timedelta(minutes=2) and tally.last_at == T0 + timedelta(minutes=7)
+
+    second = await study.start_run(replace(spec, mode="sequential", qtype=None, tags=(),
+                                           started_at=T0 + timedelta(hours=1)))  # fmt: skip
+    assert (await study.latest_run(me, chat.id)) == second and second.id != first.id
+    assert await study.end_run(first.id, T0) is False  # ended when the second started
+    assert await study.end_run(second.id, T0 + timedelta(hours=2)) is True
+    assert await study.end_run(second.id, T0 + timedelta(hours=3)) is False
+    ended = await study.latest_run(me, chat.id)
+    assert ended is not None and ended.ended_at == T0 + timedelta(hours=2)
+    assert (await study.run_tally(second.id)).answered == 0
+
+    assert await study.seen(me, "sample", "single|*") == set()
+    await study.mark_seen(me, "sample", "single|*", "s-1")
+    await study.mark_seen(me, "sample", "single|*", "s-1")
+    await study.mark_seen(me, "sample", "*|*", "s-2")
+    assert await study.seen(me, "sample", "single|*") == {"s-1"}
+    await study.clear_seen(me, "sample", "single|*")
+    assert await study.seen(me, "sample", "single|*") == set()
+    assert await study.seen(me, "sample", "*|*") == {"s-2"}
+
+    assert await study.pending_self_grade(me, chat.id) is None
+    short = await store.open_round(new_round(chat.id, question="s-5", kind=RoundKind.PRACTICE,
+                                             reveal=RevealPolicy.PRACTICE))  # fmt: skip
+    pending = answer(short.id, me, "because", at=T0 + timedelta(minutes=9))
+    await store.record_answers([replace(pending, verdict="pending", fraction=0.0, points=0.0)])
+    assert await study.pending_self_grade(me, chat.id) == short.id
+    assert await study.pending_self_grade(me, other.id) is None
+    assert await store.self_grade(short.id, me, "partial", 0.5, 5.0)
+    assert await study.pending_self_grade(me, chat.id) is None
+
+
+async def test_two_runs_started_at_once_leave_one_open(storage):
+    import asyncio
+
+    from bot.study.records import PracticeRun
+
+    chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    (me,) = await storage.store.ensure_users([user_ref("me")])
+    spec = PracticeRun(0, me, chat.id, "sample", "random", None, (), T0)
+    runs = await asyncio.gather(*(storage.study.start_run(spec) for _ in range(4)))
+    latest = await storage.study.latest_run(me, chat.id)
+    assert latest is not None and latest.ended_at is None and latest.id in {r.id for r in runs}

@@ -12,11 +12,16 @@ from adapters.storage.study_store import (
     CARD_COLUMNS,
     MISTAKE_COLUMNS,
     OUTCOMES,
+    PENDING_SELF_GRADE,
+    RUN_COLUMNS,
+    RUN_TALLY,
     card_from_row,
     mistake_from_row,
+    run_from_row,
+    tally_from_row,
 )
 from bot.study.ports import Key
-from bot.study.records import Card, Mistake, Outcome, Reminder, StudyAnswer
+from bot.study.records import Card, Mistake, Outcome, PracticeRun, Reminder, RunTally, StudyAnswer
 
 _UNSTUDIED = """
 SELECT a.id, a.user_id, r.bank_id, r.question_id, a.verdict, a.answered_at, r.kind, r.opened_at
@@ -275,6 +280,89 @@ class PostgresStudyStore:
             user_id, bank_id, to_db(now),
         )  # fmt: skip
         return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------ practice runs
+
+    async def start_run(self, run: PracticeRun) -> PracticeRun:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "UPDATE practice_runs SET ended_at = $1 "
+                "WHERE user_id = $2 AND chat_id = $3 AND ended_at IS NULL",
+                to_db(run.started_at), run.user_id, run.chat_id,
+            )  # fmt: skip
+            run_id = await db.fetchval(
+                "INSERT INTO practice_runs (user_id, chat_id, bank_id, mode, qtype, tags, started_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7) "
+                "ON CONFLICT (user_id, chat_id) WHERE ended_at IS NULL DO NOTHING RETURNING id",
+                run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, ",".join(run.tags),
+                to_db(run.started_at),
+            )  # fmt: skip
+            if run_id is None:  # a start at the same moment (a double click) opened one: share it
+                row = await db.fetchrow(
+                    f"SELECT {RUN_COLUMNS} FROM practice_runs "
+                    "WHERE user_id = $1 AND chat_id = $2 AND ended_at IS NULL",
+                    run.user_id, run.chat_id,
+                )  # fmt: skip
+                assert row is not None
+                return run_from_row(row)
+        return PracticeRun(int(run_id), run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, run.tags,
+                           run.started_at)  # fmt: skip
+
+    async def latest_run(self, user_id: int, chat_id: int) -> PracticeRun | None:
+        row = await self.store.one(
+            f"SELECT {RUN_COLUMNS} FROM practice_runs WHERE user_id = $1 AND chat_id = $2 "
+            "ORDER BY id DESC LIMIT 1",
+            user_id, chat_id,
+        )  # fmt: skip
+        return run_from_row(row) if row else None
+
+    async def end_run(self, run_id: int, at: datetime) -> bool:
+        async with self.store.transaction() as db:
+            status = await db.execute(
+                "UPDATE practice_runs SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL", to_db(at), run_id
+            )
+        return affected(status) > 0
+
+    async def add_run_item(self, run_id: int, round_id: int, question_id: str, in_notebook: bool) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO practice_run_items (run_id, round_id, question_id, in_notebook) "
+                "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                run_id, round_id, question_id, int(in_notebook),
+            )  # fmt: skip
+
+    async def run_questions(self, run_id: int) -> set[str]:
+        rows = await self.store.all("SELECT question_id FROM practice_run_items WHERE run_id = $1", run_id)
+        return {r[0] for r in rows}
+
+    async def run_tally(self, run_id: int) -> RunTally:
+        return tally_from_row(await self.store.one(RUN_TALLY.format(run="$1"), run_id))
+
+    async def seen(self, user_id: int, bank_id: str, pool: str) -> set[str]:
+        rows = await self.store.all(
+            "SELECT question_id FROM practice_seen WHERE user_id = $1 AND bank_id = $2 AND pool = $3",
+            user_id, bank_id, pool,
+        )  # fmt: skip
+        return {r[0] for r in rows}
+
+    async def mark_seen(self, user_id: int, bank_id: str, pool: str, question_id: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO practice_seen (user_id, bank_id, pool, question_id) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT DO NOTHING",
+                user_id, bank_id, pool, question_id,
+            )  # fmt: skip
+
+    async def clear_seen(self, user_id: int, bank_id: str, pool: str) -> None:
+        async with self.store.transaction() as db:
+            await db.execute(
+                "DELETE FROM practice_seen WHERE user_id = $1 AND bank_id = $2 AND pool = $3",
+                user_id, bank_id, pool,
+            )  # fmt: skip
+
+    async def pending_self_grade(self, user_id: int, chat_id: int) -> int | None:
+        row = await self.store.one(PENDING_SELF_GRADE.format(user="$1", chat="$2"), user_id, chat_id)
+        return int(row[0]) if row else None
 
 
 class _Raced(Exception):
