@@ -12,7 +12,7 @@ from bot.question_types import TYPES
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
 from .clean import CleanText
-from .report import Report
+from .report import Report, field_term
 
 __all__ = ["build_questions", "question_id"]
 
@@ -46,12 +46,12 @@ def _scan(draft: Draft, doc: CleanText, report: Report) -> None:
                 continue
             context = raw[max(match.start() - 8, 0):match.end() + 8].replace("\n", " ").strip()
             where = doc.where(base + match.start()) if base is not None else draft.where
-            report.warn("lost-char", f"{run!r} in {name} stands for lost character(s) or "
-                        f"sign(s): …{context}…", where, draft.number)
+            report.warn("lost-char", "import.build.lost_char", where, draft.number, run=repr(run),
+                        field=field_term(name), context=context)
         for match in _EXPONENT_RE.finditer(raw):
             where = doc.where(base + match.start()) if base is not None else draft.where
-            report.warn("lost-sign", f"{match.group(0)!r} in {name}: exponent without a sign, "
-                        f"a minus may be lost", where, draft.number)
+            report.warn("lost-sign", "import.build.lost_sign", where, draft.number,
+                        text=repr(match.group(0)), field=field_term(name))
 
 
 def _duplicates(draft: Draft, report: Report) -> None:
@@ -59,8 +59,8 @@ def _duplicates(draft: Draft, report: Report) -> None:
     for letter, text in draft.options:
         key = re.sub(r"\s+", "", text).casefold()
         if key in seen:
-            report.warn("duplicate-option", f"options {seen[key]} and {letter} are both "
-                        f"{text!r}", draft.where, draft.number)
+            report.warn("duplicate-option", "import.build.duplicate_option", draft.where, draft.number,
+                        first=seen[key], second=letter, text=repr(text))
         else:
             seen[key] = letter
 
@@ -78,8 +78,8 @@ def _identity(draft: Draft, bank_id: str, used: set[str], report: Report) -> str
     if draft.qid and _QID_RE.fullmatch(draft.qid) and draft.qid not in used:
         return draft.qid
     if draft.qid:
-        why = "is used twice" if draft.qid in used else "is not [A-Za-z0-9][A-Za-z0-9._-]*"
-        report.warn("id", f"id {draft.qid!r} {why}; numbered instead", draft.where, draft.number)
+        key = "import.build.id_twice" if draft.qid in used else "import.build.id_bad"
+        report.warn("id", key, draft.where, draft.number, id=repr(draft.qid))
     return question_id(bank_id, draft.number)
 
 
@@ -111,7 +111,7 @@ def build_questions(
             continue
         kind, answer = settled
         if not draft.stem.strip():
-            report.warn("empty", "empty stem; item not imported", draft.where, draft.number)
+            report.warn("empty", "import.build.empty_stem", draft.where, draft.number)
             continue
         options = draft.options if TYPES[kind].takes_options else ()
         stem = draft.stem
@@ -119,11 +119,11 @@ def build_questions(
             stem = draft.whole_stem
         empty = [letter for letter, text in options if not text.strip()]
         if empty:
-            report.warn("empty", f"option(s) {', '.join(empty)} empty; item not imported",
-                        draft.where, draft.number)
+            report.warn("empty", "import.build.empty_options", draft.where, draft.number,
+                        letters=", ".join(empty))
             continue
         if not answer or not all(answer):
-            report.warn("empty", "empty answer; item not imported", draft.where, draft.number)
+            report.warn("empty", "import.build.empty_answer", draft.where, draft.number)
             continue
         qid = _identity(draft, bank_id, used, report)
         used.add(qid)
@@ -136,8 +136,8 @@ def build_questions(
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)
             if first is not question:
-                report.warn("duplicate", f"same stem and options as item {first.number}",
-                            draft.where, draft.number)
+                report.warn("duplicate", "import.build.duplicate", draft.where, draft.number,
+                            first=first.number)
         questions.append(question)
     report.tick("building", total, total)
     return questions
