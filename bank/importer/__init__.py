@@ -65,7 +65,7 @@ def import_paper(
     doc = clean_text(text)
     report = Report()
     for offset, note in doc.notes:
-        report.warn("pinyin", "import.clean.pinyin", doc.where_source(offset), **dict(note))
+        report.warn("pinyin", "import.clean.pinyin", doc.where_source(offset), None, **dict(note))
     paper = chosen.read(doc, report)
     questions = build_questions(paper, doc, bank_id, report)
     bank = Bank(

@@ -43,7 +43,8 @@ class AikenReader:
             option = _OPTION_RE.match(line)
             if answer:
                 if not stem or not options:
-                    report.warn("unplaced", "import.aiken.lone_answer", doc.where(start), line=repr(line.strip()))
+                    report.warn("unplaced", "import.aiken.lone_answer", doc.where(start),
+                                line=repr(line.strip()))
                 else:
                     drafts.append(self._draft(doc, len(drafts) + 1, stem, options,
                                               answer.group(1), start + answer.start(1), report))

@@ -219,7 +219,8 @@ def _numbered_blocks(doc: CleanText, start: int, end: int, report: Report) -> li
     marks = [m for m in _NUMBERED_RE.finditer(text, start, end)]
     if marks and text[start:marks[0].start()].strip():
         lead = text[start:marks[0].start()]
-        report.warn("unplaced", "import.key.explanations_text", doc.where(start + len(lead) - len(lead.lstrip())),
+        at = doc.where(start + len(lead) - len(lead.lstrip()))
+        report.warn("unplaced", "import.key.explanations_text", at,
                     text=repr(lead.strip()[:40]))
     out = []
     for i, m in enumerate(marks):

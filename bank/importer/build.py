@@ -97,6 +97,7 @@ def build_questions(
     Progress goes to `report.tick` now and then."""
     questions: list[Question] = []
     used: set[str] = set()
+    numbers: set[int] = set()
     seen: dict[tuple, Question] = {}
     total = len(paper.drafts)
     for done, draft in enumerate(paper.drafts):
@@ -125,6 +126,13 @@ def build_questions(
         if not answer or not all(answer):
             report.warn("empty", "import.build.empty_answer", draft.where, draft.number)
             continue
+        if draft.number in numbers or draft.number < 1:
+            # Two items under one number (a repeated CSV row, a `number` column typed twice)
+            # would make `/quiz N` and the ids ambiguous: the later one takes the next free number.
+            new = max(numbers, default=0) + 1
+            report.warn("number", "import.build.number_twice", draft.where, draft.number, new=new)
+            draft.number = new
+        numbers.add(draft.number)
         qid = _identity(draft, bank_id, used, report)
         used.add(qid)
         question = Question(

@@ -132,7 +132,7 @@ class CleanText:
         return f"{line}:{col}"
 
 
-def _kept_pieces(original: str) -> tuple[list[str], Origins, list[tuple[int, str]]]:
+def _kept_pieces(original: str) -> tuple[list[str], Origins, list[tuple[int, tuple[tuple[str, str], ...]]]]:
     """The original without ruby pinyin and CR, width-folded, as pieces, with their origins."""
     pieces: list[str] = []
     starts: list[int] = []

@@ -15,6 +15,7 @@ from bot.model import QuestionType
 from .base import Draft, PaperDraft
 from .clean import CleanText
 from .fields import join_lines
+from .numbers import finite_number, whole_number
 from .report import Report
 
 __all__ = ["GiftReader", "escape", "looks_like_gift"]
@@ -62,11 +63,12 @@ _META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(.*)$")
 
 def _apply_meta(draft: Draft, text: str, report: Report) -> None:
     meta = dict(part.split("=", 1) for part in text.split() if "=" in part)
-    try:
-        draft.number = int(meta.get("number", draft.number))
-        draft.points = float(meta.get("points", draft.points))
-    except ValueError:
+    number = whole_number(meta["number"]) if "number" in meta else draft.number
+    points = finite_number(meta["points"]) if "points" in meta else draft.points
+    if number is None or points is None or points <= 0:
         report.warn("unplaced", "import.gift.bad_comment", draft.where, draft.number, text=repr(text))
+    else:
+        draft.number, draft.points = number, points
     if meta.get("tags"):
         draft.tags = tuple(meta["tags"].split(","))
     if meta.get("type") == "short" and draft.alternatives:
@@ -115,17 +117,17 @@ class GiftReader:
             body_at += fmt.end()
         opening = work.find("{", body_at, end)
         if opening < 0:
-            report.warn("no-answer", "import.gift.no_block", where, number)
+            report.warn("no-answer", "import.gift.no_block", where, number, block="{…}")
             return None
         closing = work.find("}", opening + 1, end)
         inner_open = work.find("{", opening + 1, closing if closing >= 0 else end)
         if closing < 0 or inner_open >= 0:
-            report.fail("gift", "import.gift.unclosed", doc.where(opening), number)
+            report.fail("gift", "import.gift.unclosed", doc.where(opening), number, open="{", close="}")
             return None
         after = work[closing + 1:end]
         if "{" in after or "}" in after:
             at = closing + 1 + min(i for i in (after.find("{"), after.find("}")) if i >= 0)
-            report.fail("gift", "import.gift.stray_brace", doc.where(at), number)
+            report.fail("gift", "import.gift.stray_brace", doc.where(at), number, open="{", close="}")
             return None
         rest = after.strip()
         stem = _restore(join_lines(work[body_at:opening] + ("____" + rest if rest else "")))
@@ -171,7 +173,8 @@ class GiftReader:
                 return None
             parsed.append((mark, value, _restore(raw).strip()))
         if not parsed:
-            report.warn("no-answer", "import.gift.unknown_block", where, number, text=repr(_restore(bare)[:30]))
+            report.warn("no-answer", "import.gift.unknown_block", where, number,
+                        text=repr(_restore(bare)[:30]))
             return None
         if all(mark == "=" for mark, _, _ in parsed):
             kept = [text for _, value, text in parsed if value >= 100]

@@ -114,7 +114,7 @@ class ImportResult:
     def summary(self, language: str = "en") -> str:
         """Readable summary in `language`: totals, per type, sections, then every warning."""
         counts = t(language, "import.summary.list_sep").join(
-            t(language, "import.summary.per_type", count=n, type=Term(f"import.type.{k.value}").text(language))
+            t(language, "import.summary.per_type", count=n, type=t(language, f"import.type.{k.value}"))
             for k, n in self.counts.items())
         lines = [
             t(language, "import.summary.head", count=len(self.bank.questions), counts=counts,
@@ -126,7 +126,7 @@ class ImportResult:
             lines.append(t(language, "import.summary.errors", count=len(self.errors)))
             lines.extend(f"  {e.line(language)}" for e in sorted(self.errors, key=_where_key))
         for s in self.sections:
-            kind = Term(f"import.type.{s.type.value}").text(language) if s.type else t(language, "import.summary.by_shape")
+            kind = t(language, f"import.type.{s.type.value}" if s.type else "import.summary.by_shape")
             declared = "?" if s.declared is None else str(s.declared)
             each = "" if s.points is None else t(language, "import.summary.each", points=f"{s.points:g}")
             lines.append("  " + t(language, "import.summary.section", title=s.title, kind=kind, each=each,

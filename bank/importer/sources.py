@@ -79,7 +79,8 @@ class ImportRefused(Exception):
         if not self.filename:
             return text
         # `name:3: why` as compilers write it; `name: why` when there is no place
-        return t(language, "file.in_file_at" if self.problem.where else "file.in_file", file=self.filename, text=text)
+        key = "file.in_file_at" if self.problem.where else "file.in_file"
+        return t(language, key, file=self.filename, text=text)
 
 
 def _formats_hint() -> Term:
@@ -204,7 +205,8 @@ def import_source(
         paper = read_table(iter(_apkg_rows(data, name)), report, _note_field, Term("import.what.apkg"))
     questions = build_questions(paper, doc, bank_id, report, duplicates=True) if not report.errors else []
     if not questions and not report.errors:
-        report.warn("empty", "import.empty", looked_for=Term(f"import.looked_for.{chosen}"),
+        block = (("block", "{…}"),) if chosen == "gift" else ()
+        report.warn("empty", "import.empty", looked_for=Term(f"import.looked_for.{chosen}", block),
                     hint=_formats_hint())
     warnings, errors = report.warnings, report.errors
     if relocate is not None:
@@ -225,7 +227,7 @@ def slug(name: str) -> str:
 def _read_text(text: str, reader, report: Report) -> tuple[CleanText, PaperDraft]:
     doc = clean_text(text)
     for offset, note in doc.notes:
-        report.warn("pinyin", "import.clean.pinyin", doc.where_source(offset), **dict(note))
+        report.warn("pinyin", "import.clean.pinyin", doc.where_source(offset), None, **dict(note))
     if doc.converted:
         report.note("import.note.converted", count=doc.converted)
     return doc, reader.read(doc, report)
@@ -411,7 +413,9 @@ def _read_docx(data: bytes, name: str, report: Report):
     return doc, paper, relocate
 
 
-def _question_table(tables: list[list[list[str]]], paragraphs: list[str], report: Report) -> PaperDraft | None:
+def _question_table(
+    tables: list[list[list[str]]], paragraphs: list[str], report: Report,
+) -> PaperDraft | None:
     """The first table whose first row is a question-table header, read as a table; every
     other non-empty paragraph or table is reported as not imported."""
     for number, cells in enumerate(tables, 1):

@@ -14,6 +14,7 @@ from bot.question_types import type_for_word, type_words
 
 from .base import Draft, PaperDraft
 from .clean import to_simplified
+from .numbers import finite_number, whole_number
 from .report import Report, Term
 
 __all__ = ["HEADERS", "TYPE_WORDS", "header_columns", "read_table"]
@@ -142,27 +143,26 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
     draft = Draft(number=number, stem=text("stem"), where=place, options=tuple(options),
                   answer=text("answer") or None, explanation=text("explanation"), type_hint=kind)
     if text("number"):
-        try:
-            draft.number = int(float(text("number")))
-        except ValueError:
+        given = whole_number(text("number"))
+        if given is not None:
+            draft.number = given
+        else:
             report.warn("unplaced", "import.table.bad_number", where(row, values["number"][1]),
                         number=repr(text("number")))
     draft.where = where(row, 0)
     draft.qid = text("id") or None
     if text("points"):
-        try:
-            points = float(text("points"))
-        except ValueError:
-            points = 0
+        points = finite_number(text("points")) or 0.0
         if points > 0:
             draft.points = points
         else:
             report.warn("points", "import.table.bad_points", where(row, values["points"][1]),
                         points=repr(text("points")))
     if text("tolerance"):
-        try:
-            draft.tolerance = abs(float(text("tolerance")))
-        except ValueError:
+        tolerance = finite_number(text("tolerance"))
+        if tolerance is not None:
+            draft.tolerance = abs(tolerance)
+        else:
             report.warn("unplaced", "import.table.bad_tolerance", where(row, values["tolerance"][1]),
                         tolerance=repr(text("tolerance")))
     if text("tags"):
