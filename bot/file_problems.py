@@ -112,6 +112,9 @@ _OS_ERRORS = {
     errno_codes.ENFILE: "oserror.too_many_open",
     errno_codes.EFBIG: "oserror.too_big",
     errno_codes.EINVAL: "oserror.invalid",
+    errno_codes.EEXIST: "oserror.exists",
+    errno_codes.ENOTEMPTY: "oserror.not_empty",
+    errno_codes.EBUSY: "oserror.busy",
 }
 
 
@@ -124,5 +127,12 @@ def os_error_text(language: str, exc: BaseException) -> str:
     if isinstance(exc, TimeoutError):
         return t(language, "oserror.timeout")
     if isinstance(code, int):
-        return t(language, "oserror.other", code=errno_codes.errorcode.get(code, str(code)))
+        return t(language, "oserror.other", code=code)
+    # A platform's download failing is an OSError without errno: `HTTP 404` (adapters/discord)
+    status = _HTTP_STATUS.fullmatch(str(exc))
+    if status is not None:
+        return t(language, "oserror.download", status=status.group(1))
     return t(language, "oserror.unknown")
+
+
+_HTTP_STATUS = re.compile(r"HTTP (\d{3})")

@@ -103,8 +103,10 @@ async def _upload(app, filename: str, data: bytes) -> str:
 
 
 async def test_importer_problems_reach_a_chinese_chat_in_chinese(chinese) -> None:
-    cut = ("一、单选题\n1. 以下哪个是优化器（ ）\nA. Adam  B. ReLU\n答案：A\n"
-           "2. 以下哪个是激活函数（ ）\nA. SGD  B. ReLU\n")
+    cut = (
+        "一、单选题\n1. 以下哪个是优化器（ ）\nA. Adam  B. ReLU\n答案：A\n"
+        "2. 以下哪个是激活函数（ ）\nA. SGD  B. ReLU\n"
+    )
     text = await _upload(chinese, "cut.txt", cut.encode())
     assert "试卷在这道题中间结束了（没有答案）" in text, text
     assert "truncated" not in text and "the paper" not in text
@@ -157,14 +159,14 @@ def _mutations(data: bytes, rng: random.Random) -> list[tuple[str, bytes]]:
     """Truncated, bit-flipped, oversized and line-ending variants of one file."""
     out = []
     for _ in range(3):
-        out.append(("cut", data[:rng.randrange(0, len(data))]))
+        out.append(("cut", data[: rng.randrange(0, len(data))]))
     for _ in range(4):
         flipped = bytearray(data)
         for _ in range(rng.choice((1, 2, 8, 64))):
             flipped[rng.randrange(len(flipped))] ^= 1 << rng.randrange(8)
         out.append(("flip", bytes(flipped)))
     start = rng.randrange(len(data))
-    out.append(("repeat", data + data[start:start + 4096] * 40))  # grown, records cut mid-way
+    out.append(("repeat", data + data[start : start + 4096] * 40))  # grown, records cut mid-way
     out.append(("big-cell", data[:start] + b"x" * 200_000 + data[start:]))
     out.append(("cr", _cr_only(data)))
     out.append(("junk", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 600)))))

@@ -119,7 +119,7 @@ class ImportResult:
         lines = [
             t(language, "import.summary.head", count=len(self.bank.questions), counts=counts,
               points=f"{self.total_points:g}", id=repr(self.bank.id), title=repr(self.bank.title)),
-            "  " + t(language, "import.summary.read_as", format=self.format)
+            "  " + t(language, "import.summary.read_as", format=t(language, f"import.format.{self.format}"))
             + "".join(t(language, "import.summary.note", note=n.text(language)) for n in self.notes),
         ]
         if self.errors:
