@@ -14,6 +14,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from adapters.console.files import open_file
 from bank.exporters import export_bank
@@ -237,3 +239,51 @@ async def test_a_refused_upload_changes_nothing_stored(make_app) -> None:
                      (await app.quiz.chat(PRIVATE)).settings.bank_id)  # fmt: skip
             assert after == before, name
     assert refused >= 10
+
+
+# Any bytes under any of the names a chat might send: a refusal or a valid bank, never a raise.
+_NAMES = st.sampled_from(["q.csv", "q.tsv", "q.txt", "q.gift", "q.aiken", "q.xlsx", "q.docx", "q.apkg", "q"])
+_TEXT_LINES = st.lists(
+    st.one_of(
+        st.sampled_from(
+            [
+                "题干,答案",
+                "stem,answer,A,B",
+                "1. 题目（ ）",
+                "A. 甲  B. 乙",
+                "答案：A",
+                "ANSWER: B",
+                "::t:: q {=a ~b}",
+                "{",
+                "}",
+                "参考答案",
+                "一、单选题（每题1分，共2分）",
+                '"',
+                "\r",
+            ]
+        ),
+        st.text(max_size=40),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=_NAMES,
+    data=st.one_of(
+        st.binary(max_size=2000), _TEXT_LINES.map(lambda lines: "\n".join(lines).encode("utf-8", "replace"))
+    ),
+)
+def test_any_bytes_are_a_refusal_or_a_valid_bank(name: str, data: bytes) -> None:
+    imported = UploadCodec().read(data, name, "up-x-any", "zh-CN")
+    _assert_valid(imported, name)
+
+
+async def test_a_file_over_the_limit_is_refused_unread_and_changes_nothing(make_app) -> None:
+    app = await make_app(language="zh-CN", upload_max_mb=0.01)
+    before = await app.storage.banks.stored_banks()
+    big = (IMPORT / "zh.csv").read_bytes() * 200
+    text = await _upload(app, "big.csv", big)
+    assert text.startswith("big.csv 有") and "超过上传题库 0.01 MB 的上限。未做任何更改。" in text, text
+    assert await app.storage.banks.stored_banks() == before

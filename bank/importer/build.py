@@ -22,6 +22,9 @@ _OK_AFTER_QUESTION = ")）]】」』”’\"'（"
 _EXPONENT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e\d+(?![\w.])")
 
 
+_TAG_RE = re.compile(r"[a-z0-9-]+")  # as the bank schema has it
+
+
 def question_id(bank_id: str, number: int) -> str:
     return f"{bank_id}-{number:03d}"
 
@@ -118,6 +121,13 @@ def build_questions(
         stem = draft.stem
         if draft.options and not options and draft.whole_stem and not _judge_pair(draft):
             stem = draft.whole_stem
+        letters = [letter for letter, _ in options]
+        if letters != [chr(ord("A") + i) for i in range(len(letters))]:
+            # An option lost or misread (Aiken's `B.` first): the answer's letters would point
+            # at other options than the source meant, so the item is left out.
+            report.warn("unplaced", "import.build.option_order", draft.where, draft.number,
+                        letters=", ".join(letters))  # fmt: skip
+            continue
         empty = [letter for letter, text in options if not text.strip()]
         if empty:
             report.warn("empty", "import.build.empty_options", draft.where, draft.number,
@@ -133,6 +143,12 @@ def build_questions(
             report.warn("number", "import.build.number_twice", draft.where, draft.number, new=new)
             draft.number = new
         numbers.add(draft.number)
+        if bad_tags := [tag for tag in draft.tags if not _TAG_RE.fullmatch(tag)]:
+            # A tag the checker would refuse (a GIFT comment's `tags=` typed by hand): left out.
+            report.warn("tags", "import.table.bad_tags", draft.where, draft.number,
+                        tags=", ".join(map(repr, bad_tags)))  # fmt: skip
+            draft.tags = tuple(tag for tag in draft.tags if tag not in bad_tags)
+        draft.tags = tuple(dict.fromkeys(draft.tags))  # each tag once, as the schema wants
         qid = _identity(draft, bank_id, used, report)
         used.add(qid)
         question = Question(
