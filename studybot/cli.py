@@ -20,7 +20,7 @@ from adapters.redaction import (
 )
 from bot.i18n import DEFAULT_LANGUAGE, t
 from studybot import __version__
-from studybot.cli_language import cli_language, split_lang_option, use_argparse_language
+from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
 from studybot.config import ConfigError, load_config
 from studybot.preflight import console_has_no_input, near_misses
 from studybot.startup_failures import say
@@ -29,7 +29,7 @@ from studybot.startup_failures import say
 def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     """The command's parser, every help text in `language` (call use_argparse_language first
     for argparse's own words)."""
-    parser = argparse.ArgumentParser(prog="studybot", description=t(language, "cli.description"))
+    parser = ArgumentParser(prog="studybot", description=t(language, "cli.description"))
     parser.add_argument("--version", action="version", version=f"studybot {__version__}",
                         help=t(language, "cli.version_help"))  # fmt: skip
     parser.add_argument("--lang", metavar=t(language, "cli.metavar.lang"), help=t(language, "cli.lang_help"))

@@ -13,11 +13,13 @@ adds in a later Python stays English until the catalog has it.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, match_language, t
 
-__all__ = ["cli_language", "split_lang_option", "use_argparse_language"]
+__all__ = ["ArgumentParser", "cli_language", "split_lang_option", "use_argparse_language"]
 
 _LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -104,3 +106,22 @@ def use_argparse_language(language: str) -> None:
         return
     argparse._ = lambda message: _translate(language, message)  # type: ignore[attr-defined]
     argparse.ngettext = lambda one, many, n: _translate(language, one if n == 1 else many)  # type: ignore[attr-defined]
+
+
+# argparse ends a section heading with an ASCII colon of its own ("%s:"); a Chinese heading
+# takes the full-width one.
+_CJK_HEADING = re.compile(r"^( *[\u4e00-\u9fff][^\n]*):$", re.M)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    def format_help(self) -> str:
+        return _CJK_HEADING.sub(r"\1：", super().format_help())
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with Chinese section headings punctuated as Chinese; its sub-command
+    parsers are of this class too (argparse makes them of the parent's type)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)

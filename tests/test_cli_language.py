@@ -58,7 +58,7 @@ def test_help_is_chinese_by_default(args: tuple[str, ...], tmp_path: Path) -> No
     result = studybot(*args, tmp_path=tmp_path, LANG="C.UTF-8")
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("用法：studybot")
-    assert "选项" in result.stdout and "显示此帮助信息并退出" in result.stdout
+    assert "选项：" in result.stdout and "显示此帮助信息并退出" in result.stdout
     no_english(result.stdout + result.stderr, tmp_path)
 
 
