@@ -1,5 +1,6 @@
 """The `studybot bank export` command: write a bank file as CSV, GIFT, Excel or an Anki deck.
-Exit 0 written, 1 the bank has errors (listed), 2 the output cannot be written.
+Exit 0 written, 1 the bank has errors (listed), 2 the output cannot be written. It speaks the
+CLI's language (studybot/cli_language.py).
 """
 
 from __future__ import annotations
@@ -9,24 +10,30 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bank.check_text import check_line
 from bank.exporters import EXPORT_FORMATS, export_bank
+from bot.file_problems import os_error_text
+from bot.i18n import t
 
 __all__ = ["add_export_parser", "run_export"]
 
 
 def run_export(bank_path: str, fmt: str, output: str | None = None,
-               out: TextIO | None = None, err: TextIO | None = None) -> int:
+               out: TextIO | None = None, err: TextIO | None = None, language: str | None = None) -> int:
     """Export the bank at `bank_path`. Text formats go to stdout without `output`; Excel and
-    Anki go to `<bank id><ext>` in the current directory."""
+    Anki go to `<bank id><ext>` in the current directory. Messages in `language` (default: the
+    CLI's, from the environment)."""
     from bank.loader import load_bank_report
+    from studybot.cli_language import cli_language
 
+    language = language or cli_language()
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     bank, errors, _ = load_bank_report(bank_path)
     if bank is None:
         for problem in errors:
-            print(problem, file=err)
-        print(f"{bank_path}: refused, nothing exported", file=err)
+            print(check_line(language, problem), file=err)
+        print(t(language, "cli.export.refused", path=bank_path), file=err)
         return 1
     data = export_bank(bank, fmt)
     if output is None and fmt in ("csv", "gift"):
@@ -36,28 +43,30 @@ def run_export(bank_path: str, fmt: str, output: str | None = None,
     try:
         target.write_bytes(data)
     except OSError as exc:
-        print(f"studybot bank export: {target}: {exc.strerror or exc}", file=err)
+        reason = os_error_text(language, exc)
+        print(t(language, "cli.export.cannot_write", target=target, reason=reason), file=err)
         return 2
-    print(f"wrote {target}: {len(bank.questions)} questions as {fmt}", file=err)
+    print(t(language, "cli.export.wrote", target=target, count=len(bank.questions), format=fmt), file=err)
     return 0
 
 
 def _command(args: argparse.Namespace) -> int:
-    return run_export(args.bank, args.format, args.output)
+    return run_export(args.bank, args.format, args.output, language=getattr(args, "language", None))
 
 
-def add_export_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the `export` sub-command to `subparsers`."""
+def add_export_parser(
+    subparsers: argparse._SubParsersAction, language: str = "en",
+) -> argparse.ArgumentParser:
+    """Add the `export` sub-command to `subparsers` (help in `language`)."""
     parser = subparsers.add_parser(
-        "export",
-        help="write a bank as CSV, GIFT (Moodle), Excel or an Anki deck",
-        description="Write a bank as CSV, GIFT (Moodle), Excel (.xlsx) or an Anki deck (.apkg, "
-        "needs `pip install studybot[anki]`). `studybot bank import` of the result gives the "
-        "same questions back.",
+        "export", help=t(language, "cli.export.help"), description=t(language, "cli.export.description"),
     )
-    parser.add_argument("bank", metavar="BANK", help="the bank YAML file")
-    parser.add_argument("--format", required=True, choices=list(EXPORT_FORMATS))
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="where to write (default: stdout for csv/gift, BANK-ID.xlsx/.apkg)")
+    parser.add_argument("bank", metavar=t(language, "cli.metavar.bank"),
+                        help=t(language, "cli.export.bank_help"))  # fmt: skip
+    parser.add_argument("--format", required=True, choices=list(EXPORT_FORMATS),
+                        metavar=t(language, "cli.metavar.format"),
+                        help=t(language, "cli.export.format_help", formats=", ".join(EXPORT_FORMATS)))
+    parser.add_argument("-o", "--output", metavar=t(language, "cli.metavar.file"),
+                        help=t(language, "cli.export.output_help"))
     parser.set_defaults(func=_command)
     return parser

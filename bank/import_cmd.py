@@ -1,7 +1,7 @@
 """The `studybot bank import` command: read a question source (a pasted paper, Aiken, GIFT, CSV,
 Excel, Word or an Anki deck written by `bank export`), write it as a bank YAML file and print the
-per-type summary and every warning. Exit 0 on success, 1 if refused or no item, 2 if SRC cannot
-be opened.
+per-type summary and every warning, in the CLI's language (studybot/cli_language.py). Exit 0 on
+success, 1 if refused or no item, 2 if SRC cannot be opened.
 """
 
 from __future__ import annotations
@@ -11,14 +11,24 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from bank.check_text import check_line
 from bank.importer import FORMATS, ImportRefused, import_source
 from bank.importer.sources import MAX_BYTES, slug
+from bot.file_problems import os_error_text
+from bot.i18n import t
 
 __all__ = ["add_import_parser", "read_source", "run_import", "slug"]
 
 
 class UnreadableSource(Exception):
-    pass
+    """SRC cannot be opened; `reason` is the OSError."""
+
+    def __init__(self, path: Path, reason: OSError) -> None:
+        super().__init__(f"{path}: {reason.strerror or reason}")
+        self.path, self.reason = path, reason
+
+    def line(self, language: str) -> str:
+        return t(language, "file.in_file", file=self.path, text=os_error_text(language, self.reason))
 
 
 def read_source(path: Path) -> bytes:
@@ -28,7 +38,7 @@ def read_source(path: Path) -> bytes:
         with path.open("rb") as source:
             return source.read(MAX_BYTES + 1)
     except OSError as exc:
-        raise UnreadableSource(f"{path}: {exc.strerror or exc}") from exc
+        raise UnreadableSource(path, exc) from exc
 
 
 # Up to this size the written YAML is loaded back and compared; larger banks are checked as
@@ -36,7 +46,7 @@ def read_source(path: Path) -> bytes:
 _LOAD_BACK_LIMIT = 2000
 
 
-def _check_dump(yaml_text: str, expected, out: TextIO) -> bool:
+def _check_dump(yaml_text: str, expected, out: TextIO, language: str = "en") -> bool:
     """Check the bank about to be written; a problem is an importer bug, so say so loudly."""
     from bank.loader import check_data, load_bank_text_report
     from bank.yaml_io import bank_to_dict
@@ -46,25 +56,30 @@ def _check_dump(yaml_text: str, expected, out: TextIO) -> bool:
     else:
         loaded, errors, _ = load_bank_text_report(yaml_text, "<import>")
     for problem in errors:
-        print(f"error: the written bank does not load: {problem}", file=out)
+        print(t(language, "cli.import.dump_error", problem=check_line(language, problem)), file=out)
     if loaded is not None and loaded != expected:
-        print("error: the written bank does not load back as imported", file=out)
+        print(t(language, "cli.import.dump_differs"), file=out)
         return False
     return not errors
+
+
+_STAGES = ("reading", "building")
 
 
 class _ProgressBar:
     """A one-line progress bar on a terminal's stderr (used only when stderr is a TTY)."""
 
-    def __init__(self, stream: TextIO, label: str) -> None:
+    def __init__(self, stream: TextIO, label: str, language: str = "en") -> None:
         self.stream, self.label, self.shown = stream, label, ("", -1)
+        self.language = language
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         percent = 100 * done // total if total else 100
         if (stage, percent) != self.shown:
             self.shown = (stage, percent)
             bar = "#" * (percent // 4)
-            self.stream.write(f"\r{self.label}: {stage:<8} [{bar:<25}] {percent:3d}%")
+            name = t(self.language, f"cli.import.stage.{stage}") if stage in _STAGES else stage
+            self.stream.write(f"\r{self.label}: {name:<8} [{bar:<25}] {percent:3d}%")
             if stage == "building" and done >= total:
                 self.stream.write("\n")
             self.stream.flush()
@@ -79,23 +94,29 @@ def run_import(
     reader: str | None = None,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    language: str | None = None,
 ) -> int:
     """Import `src`; write YAML to `output` (or stdout). The summary and warnings go to `out`
-    when writing a file, to `err` when the YAML itself goes to stdout. Exit 0 written, 1 the
-    content was refused (nothing written), 2 `src` could not be opened."""
+    when writing a file, to `err` when the YAML itself goes to stdout, in `language` (default:
+    the CLI's, from the environment). Exit 0 written, 1 the content was refused (nothing
+    written), 2 `src` could not be opened."""
+    from studybot.cli_language import cli_language
+
+    language = language or cli_language()
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
     path = Path(src)
     try:
         data = read_source(path)
     except UnreadableSource as exc:
-        print(f"studybot bank import: {exc}", file=err)
+        print(t(language, "cli.import.unreadable", problem=exc.line(language)), file=err)
         return 2
     report_to = out if output else err
-    progress = _ProgressBar(sys.stderr, path.name) if sys.stderr.isatty() else None
+    progress = _ProgressBar(sys.stderr, path.name, language) if sys.stderr.isatty() else None
     if len(data) > MAX_BYTES:
-        print(f"studybot bank import: {path.name}: {path.stat().st_size / 2**20:.1f} MB is over "
-              f"the {MAX_BYTES // 2**20} MB limit for one source; nothing written", file=report_to)
+        size = f"{path.stat().st_size / 2**20:.1f}"
+        refused = ImportRefused("import.refused.too_big", path.name, size=size, limit=MAX_BYTES // 2**20)
+        print(t(language, "cli.import.refused", problem=refused.line(language)), file=report_to)
         return 1
     try:
         result = import_source(
@@ -103,19 +124,19 @@ def run_import(
             source=source if source is not None else path.name, progress=progress,
         )
     except ImportRefused as exc:
-        print(f"studybot bank import: {exc}; nothing written", file=report_to)
+        print(t(language, "cli.import.refused", problem=exc.line(language)), file=report_to)
         return 1
     del data
-    print(f"{path}: {result.summary()}", file=report_to)
+    print(t(language, "file.in_file", file=path, text=result.summary(language)), file=report_to)
     if not result.ok:
-        what = "refused" if result.errors else "no item found"
-        print(f"{path}: {what}; nothing written", file=report_to)
+        key = "cli.import.refused_content" if result.errors else "cli.import.no_item"
+        print(t(language, key, path=path), file=report_to)
         return 1
 
     from bank.yaml_io import dump_bank
 
     yaml_text = dump_bank(result.bank)
-    if not _check_dump(yaml_text, result.bank, report_to):
+    if not _check_dump(yaml_text, result.bank, report_to, language):
         return 1
     if output:
         target = Path(output)
@@ -123,56 +144,54 @@ def run_import(
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(yaml_text, encoding="utf-8")
         except OSError as exc:
-            print(f"studybot bank import: cannot write {output}: {exc.strerror or exc}", file=err)
+            print(t(language, "cli.import.cannot_write", output=output, reason=os_error_text(language, exc)),
+                  file=err)
             return 2
-        print(f"wrote {output}; review the warnings, then run `studybot bank check {output}`",
-              file=report_to)
+        print(t(language, "cli.import.wrote", output=output), file=report_to)
     else:
         out.write(yaml_text)
     return 0
 
 
 def _command(args: argparse.Namespace) -> int:
-    return run_import(args.src, args.output, args.id, args.title, args.source, args.format)
+    return run_import(args.src, args.output, args.id, args.title, args.source, args.format,
+                      language=getattr(args, "language", None))  # fmt: skip
 
 
-def add_import_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the `import` sub-command to `subparsers`; the parsed args' `func(args)` returns the
-    exit status."""
+def add_import_parser(
+    subparsers: argparse._SubParsersAction, language: str = "en",
+) -> argparse.ArgumentParser:
+    """Add the `import` sub-command to `subparsers` (help in `language`); the parsed args'
+    `func(args)` returns the exit status."""
     parser = subparsers.add_parser(
-        "import",
-        help="turn a pasted exam paper into a bank YAML file",
-        description="Read a question source -- a pasted paper (answers after each item or in "
-        "a key at the end), Aiken, GIFT, CSV, Excel (.xlsx), Word (.docx) or an Anki deck written "
-        "by `bank export` -- and write it as a bank (docs/bank-format.md). Pinyin and traditional "
-        "characters are cleaned. Prints the items per type and every warning with its place in "
-        "SRC. Exit status: 0 done, 1 refused or no item found (nothing written), 2 SRC cannot be "
-        "opened or OUT cannot be written.",
+        "import", help=t(language, "cli.import.help"), description=t(language, "cli.import.description"),
     )
-    parser.add_argument(
-        "src", metavar="SRC", help="the source file (text in UTF-8 or GB18030, .xlsx, .docx, .apkg)"
-    )
-    parser.add_argument(
-        "-o", "--output", metavar="OUT.yaml", help="write the bank here (default: stdout)"
-    )
-    parser.add_argument("--id", help="bank id; question ids are ID-001... (default: from SRC)")
-    parser.add_argument("--title", help="bank title (default: the paper's title line)")
-    parser.add_argument("--source", help="the bank's source note (default: SRC's file name)")
-    parser.add_argument(
-        "--format",
-        choices=FORMATS,
-        default=None,
-        help="source format (default: detected from the content and the file name)",
-    )
+    src = t(language, "cli.metavar.src")
+    parser.add_argument("src", metavar=src, help=t(language, "cli.import.src_help"))
+    parser.add_argument("-o", "--output", metavar=t(language, "cli.metavar.out_yaml"),
+                        help=t(language, "cli.import.output_help"))  # fmt: skip
+    parser.add_argument("--id", metavar="ID", help=t(language, "cli.import.id_help", src=src))
+    parser.add_argument("--title", metavar=t(language, "cli.metavar.title"),
+                        help=t(language, "cli.import.title_help"))  # fmt: skip
+    parser.add_argument("--source", metavar=t(language, "cli.metavar.source"),
+                        help=t(language, "cli.import.source_help", src=src))  # fmt: skip
+    parser.add_argument("--format", choices=FORMATS, default=None, metavar=t(language, "cli.metavar.format"),
+                        help=t(language, "cli.import.format_help", formats=", ".join(FORMATS)))  # fmt: skip
     parser.set_defaults(func=_command)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m bank.import_cmd SRC ...`, for use without the studybot command."""
-    parser = argparse.ArgumentParser(prog="python -m bank.import_cmd")
-    add_import_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["import", *(sys.argv[1:] if argv is None else argv)])
+    from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
+
+    explicit, rest = split_lang_option(sys.argv[1:] if argv is None else argv)
+    language = cli_language(explicit)
+    use_argparse_language(language)
+    parser = ArgumentParser(prog="python -m bank.import_cmd")
+    add_import_parser(parser.add_subparsers(dest="command", required=True), language)
+    args = parser.parse_args(["import", *rest])
+    args.language = language
     return args.func(args)
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from bank.compiled import _from_payload, _to_payload
 from bank.importer.sources import ImportRefused, import_source
 from bot.bank_uploads import ImportedUpload
+from bot.file_problems import FileProblem
 from bot.model import Bank, Question
 
 __all__ = ["UploadCodec", "bank_version", "stable_ids"]
@@ -51,21 +52,24 @@ class UploadCodec:
     into the text the database keeps and back."""
 
     def read(self, data: bytes, filename: str, bank_id: str, language: str) -> ImportedUpload:
+        """The bank in the file, or its refusal with the problems (catalog sentences with their
+        places, bot/file_problems.py); a damaged file of any format is a refusal, never an
+        exception (import_source turns the csv, zip, sqlite, openpyxl and python-docx layers'
+        errors into its ImportRefused)."""
         try:
             result = import_source(data, filename, bank_id=bank_id, language=language,
                                    max_bytes=max(len(data), 1))  # the use case enforced the chat's limit
         except ImportRefused as exc:
-            return ImportedUpload(None, problems=(str(exc),))
-        except ValueError as exc:  # a file name that makes no bank id, an unknown format
-            return ImportedUpload(None, problems=(str(exc),))
-        warnings = tuple(str(w) for w in result.warnings)
+            return ImportedUpload(None, problems=(exc.problem,))
+        except ValueError:  # a file name that makes no bank id (the use case makes valid ones)
+            return ImportedUpload(None, problems=(FileProblem("refused", "import.refused.unreadable"),))
         if not result.ok:
-            return ImportedUpload(None, problems=tuple(str(e) for e in result.errors) + warnings,
+            return ImportedUpload(None, problems=result.errors + result.warnings,
                                   notes=result.notes, format=result.format)
         bank = stable_ids(result.bank)
         if bank.title == bank_id:  # the file gave no title: its name reads better than the id
             bank = replace(bank, title=filename.rsplit("/", 1)[-1].rsplit(".", 1)[0] or bank_id)
-        return ImportedUpload(bank, warnings=warnings, notes=result.notes, format=result.format,
+        return ImportedUpload(bank, warnings=result.warnings, notes=result.notes, format=result.format,
                               version=bank_version(bank))
 
     def encode(self, bank: Bank) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.application import Caller, Reply, TextView
 from bot.attachments import Attachment
+from bot.file_problems import FileProblem, os_error_text
 from bot.i18n import bank_text, t
 from bot.kinds import ChatRef
 from bot.model import Bank
@@ -42,14 +43,14 @@ _NAME_RE = re.compile(r"[^a-z0-9_-]+")
 
 @dataclass(frozen=True, slots=True)
 class ImportedUpload:
-    """What the importer made of a file: the bank (None when refused) and its problems, each one
-    of the importer's own lines ("3:1: [kind] message")."""
+    """What the importer made of a file: the bank (None when refused) and its problems, each a
+    catalog sentence with its place in the file, shown in the chat's language."""
 
     bank: Bank | None
-    problems: tuple[str, ...] = ()  # why it was refused
-    warnings: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    format: str = ""
+    problems: tuple[FileProblem, ...] = ()  # why it was refused
+    warnings: tuple[FileProblem, ...] = ()
+    notes: tuple[FileProblem, ...] = ()
+    format: str = ""  # the reader used: one of the importer's formats (import.format.<name>)
     version: str = ""
 
 
@@ -153,8 +154,8 @@ class BankUploads:
                             size=_mb(attachment.size), limit=limit_mb)  # fmt: skip
         try:
             data = await attachment.fetch()
-        except OSError as exc:
-            detail = exc.strerror or str(exc)
+        except OSError as exc:  # the system's reason, in the chat's language (not strerror's English)
+            detail = os_error_text(language, exc)
             raise QuizError("upload.unreadable", filename=attachment.filename, detail=detail) from None
         if len(data) > self.max_bytes:
             raise QuizError("upload.too_big", filename=attachment.filename,
@@ -179,7 +180,8 @@ class BankUploads:
         expires = self.quiz.clock.now() + self.pending_for
         self._pending[(str(caller.chat.platform), caller.chat.chat_key)] = _Pending(stored, bank, expires)
         lines = [t(language, "upload.read", count=len(bank.questions), filename=attachment.filename,
-                   format=imported.format, title=bank_text(language, bank.title))]  # fmt: skip
+                   format=_format_name(language, imported.format),
+                   title=bank_text(language, bank.title))]  # fmt: skip
         if new_id in self.quiz.banks:
             lines.append(t(language, "upload.replaces", name=name))
         if imported.warnings:
@@ -233,8 +235,15 @@ def _mb(size: int) -> str:
     return f"{size / 2**20:.2g}"
 
 
-def _first(language: str, problems: tuple[str, ...]) -> list[str]:
-    lines = [f"• {p}" for p in problems[:PROBLEMS_SHOWN]]
+def _format_name(language: str, name: str) -> str:
+    try:
+        return t(language, f"import.format.{name}")
+    except KeyError:  # a reader this catalog does not name yet
+        return name
+
+
+def _first(language: str, problems: tuple[FileProblem, ...]) -> list[str]:
+    lines = [f"• {p.line(language)}" for p in problems[:PROBLEMS_SHOWN]]
     if len(problems) > PROBLEMS_SHOWN:
         lines.append(t(language, "upload.more", count=len(problems) - PROBLEMS_SHOWN))
     return lines

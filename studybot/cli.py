@@ -1,4 +1,6 @@
-"""The `studybot` command: run the bot (console when no token is set), manage banks."""
+"""The `studybot` command: run the bot (console when no token is set), manage banks. It speaks
+the language `--lang`, else the locale (LC_ALL, LC_MESSAGES, LANG) asks for, zh-CN by default
+(studybot/cli_language.py); `run` then says what it says in the config's language."""
 
 from __future__ import annotations
 
@@ -16,67 +18,78 @@ from adapters.redaction import (
     install_excepthooks,
     install_record_factory,
 )
+from bot.i18n import DEFAULT_LANGUAGE, t
 from studybot import __version__
+from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
 from studybot.config import ConfigError, load_config
 from studybot.preflight import console_has_no_input, near_misses
 from studybot.startup_failures import say
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="studybot",
-        description="A study bot for exam-prep groups. With no command, runs the bot.",
-    )
-    parser.add_argument("--version", action="version", version=f"studybot {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
+    """The command's parser, every help text in `language` (call use_argparse_language first
+    for argparse's own words)."""
+    parser = ArgumentParser(prog="studybot", description=t(language, "cli.description"))
+    parser.add_argument("--version", action="version", version=f"studybot {__version__}",
+                        help=t(language, "cli.version_help"))  # fmt: skip
+    parser.add_argument("--lang", metavar=t(language, "cli.metavar.lang"), help=t(language, "cli.lang_help"))
+    commands = parser.add_subparsers(dest="command", metavar=t(language, "cli.metavar.command"))
 
     run = commands.add_parser(
-        "run",
-        help="run the bot: every adapter whose token is set, or the console when none is",
-        description="Run the bot. DISCORD_TOKEN / TELEGRAM_TOKEN in the environment start "
-        "those adapters; with neither, the console adapter starts on the default bank.",
+        "run", help=t(language, "cli.run_help"), description=t(language, "cli.run_description"),
     )
-    _add_config_option(run)
-    run.add_argument("--console", action="store_true", help="run the console even if tokens are set")
+    _add_config_option(run, language)
+    run.add_argument("--console", action="store_true", help=t(language, "cli.console_help"))
     run.set_defaults(func=_run)
 
     bank = commands.add_parser(
-        "bank",
-        help="check, import and export question banks",
-        description="Check, import and export question banks.",
+        "bank", help=t(language, "cli.bank_help"), description=t(language, "cli.bank_description"),
     )
-    bank_commands = bank.add_subparsers(dest="bank_command", metavar="COMMAND", required=True)
+    bank_commands = bank.add_subparsers(dest="bank_command", metavar=t(language, "cli.metavar.command"),
+                                        required=True)  # fmt: skip
     from bank.check import add_check_parser
     from bank.export_cmd import add_export_parser
     from bank.import_cmd import add_import_parser
     from studybot.bank_reports import add_reports_option
 
-    add_reports_option(add_check_parser(bank_commands))
-    add_import_parser(bank_commands)
-    add_export_parser(bank_commands)
+    check = add_check_parser(bank_commands, language)
+    add_reports_option(check)
+    for action in check._actions:  # the options bank_reports adds, said in the command's language
+        if action.dest in ("reports", "database"):
+            action.help = t(language, f"cli.check.{action.dest}_help")
+            action.metavar = t(language, "cli.metavar.file") if action.dest == "database" else None
+    add_import_parser(bank_commands, language)
+    add_export_parser(bank_commands, language)
 
     from studybot.outbox_cmd import add_outbox_parser
 
-    _add_config_option(add_outbox_parser(commands))
+    outbox = add_outbox_parser(commands)
+    outbox.description = t(language, "cli.outbox_description")
+    commands._choices_actions[-1].help = t(language, "cli.outbox_help")
+    _add_config_option(outbox, language)
     return parser
 
 
-def _add_config_option(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+def _add_config_option(parser: argparse.ArgumentParser, language: str, *, top: bool = False) -> None:
     # On a sub-command, SUPPRESS keeps an absent option from overwriting the top-level one.
     parser.add_argument(
         "--config",
-        metavar="FILE",
+        metavar=t(language, "cli.metavar.file"),
         default=None if top else argparse.SUPPRESS,
-        help="YAML settings file (see studybot.example.yaml)",
+        help=t(language, "cli.config_help"),
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     install_excepthooks()
     install_record_factory()
-    parser = build_parser()
-    _add_config_option(parser, top=True)
-    args = parser.parse_args(argv)
+    explicit, rest = split_lang_option(sys.argv[1:] if argv is None else argv)
+    language = cli_language(explicit)
+    use_argparse_language(language)
+    parser = build_parser(language)
+    _add_config_option(parser, language, top=True)
+    args = parser.parse_args(rest)
+    args.language = language
     if args.command is None:
         args.func = _run
         args.console = False

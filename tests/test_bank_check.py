@@ -17,6 +17,14 @@ from hypothesis import strategies as st
 from bank.check import add_check_parser, default_bank_dir, default_bank_path, run_check
 from bank.loader import load_bank_text_report
 
+
+@pytest.fixture(autouse=True)
+def _english_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the CLI's English lines (it speaks zh-CN unless the locale says otherwise)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+
 BANKS = Path(__file__).parent / "banks"
 BROKEN = sorted((BANKS / "broken").glob("*.yaml"))
 EXPECT = re.compile(r"^# expect: (\d+) (?:\[([^\]]+)\] )?(.+)$", re.MULTILINE)

@@ -17,6 +17,14 @@ from bank.yaml_io import dump_bank
 from bot.model import Bank
 from studybot.cli import main
 
+
+@pytest.fixture(autouse=True)
+def _english_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the CLI's English lines (it speaks zh-CN unless the locale says otherwise)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+
 HERE = Path(__file__).parent / "banks"
 FIXTURES = ["zh.csv", "en.csv", "gift.gift", "aiken.txt", "paper_key.txt", "questions.xlsx",
             "paper.docx", "english.txt"]

@@ -104,7 +104,7 @@ async def test_non_admins_and_files_over_the_limit_are_refused_unread(harness: H
     server.cdn.clear()
     reply = await h.command(alice, "bank", {"file": gone}, sub="import")
     assert reply is not None and reply.content == t("en", "upload.unreadable", filename="physics.csv",
-                                                    detail="HTTP 404")  # fmt: skip
+                                                    detail="The download failed (HTTP 404)")  # fmt: skip
 
     big = GOOD + b"single,filler,a,b,c,d,A,,\n" * 100
     too_big = await upload(h, alice, "big.csv", big)

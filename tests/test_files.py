@@ -18,6 +18,8 @@ SEED = TESTS / "papers" / "seed_000_8cd945649fa5e6b6.txt"
 def studybot(*args: str, cwd: Path, data: Path, text_in: str = "") -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if "TOKEN" not in k.upper()}
     env["STUDYBOT_DATA_DIR"] = str(data)
+    env.pop("LC_ALL", None)
+    env["LANG"] = "en_US.UTF-8"  # these tests read the CLI's English lines
     return subprocess.run([sys.executable, "-m", "studybot", *args], input=text_in, capture_output=True,
                           text=True, timeout=120, env=env, cwd=cwd)  # fmt: skip
 

@@ -10,6 +10,14 @@ import pytest
 
 from bank.import_cmd import run_import
 
+
+@pytest.fixture(autouse=True)
+def _english_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the CLI's English lines (it speaks zh-CN unless the locale says otherwise)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+
 IMPORT = Path(__file__).parent / "banks" / "import"
 
 

@@ -12,6 +12,14 @@ import pytest
 from bank.import_cmd import add_import_parser, main, run_import, slug
 from bank.loader import load_bank
 
+
+@pytest.fixture(autouse=True)
+def _english_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the CLI's English lines (it speaks zh-CN unless the locale says otherwise)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+
 PAPERS = Path(__file__).parent / "papers"
 SEED = PAPERS / "seed_000_8cd945649fa5e6b6.txt"
 

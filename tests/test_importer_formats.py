@@ -39,7 +39,7 @@ def test_aiken() -> None:
     assert rows(r) == [(T.SINGLE, ("B",)), (T.SINGLE, ("C",))]
     q = r.bank.questions[1]
     assert q.stem == "下列哪个是激活函数？" and q.options[2] == ("C", "ReLU")
-    assert "converted 2 traditional character(s) to simplified" in r.notes
+    assert "converted 2 traditional character(s) to simplified" in [n.message for n in r.notes]
     assert r.warnings == ()
 
 
@@ -75,7 +75,7 @@ def test_csv_chinese_headers_with_bom() -> None:
     assert first.tags == ("transformer",) and first.explanation == "解码器使用掩码。"
     assert multi.points == 2 and multi.options[3] == ("D", "RMSprop")
     assert r.bank.questions[6].stem == "简述数据清洗的主要步骤。"  # traditional converted
-    assert any("converted 4 traditional" in note for note in r.notes)
+    assert any("converted 4 traditional" in note for note in [n.message for n in r.notes])
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "gb18030"])
@@ -83,7 +83,7 @@ def test_csv_encodings(encoding: str) -> None:
     text = (HERE / "zh.csv").read_text(encoding="utf-8-sig")
     r = import_source(text.encode(encoding), "zh.csv")
     assert len(r.bank.questions) == 7 and r.bank.questions[0].stem == "用于防止未来信息泄露的机制是"
-    assert ("read as gb18030" in r.notes) == (encoding == "gb18030")
+    assert ("read as gb18030" in [n.message for n in r.notes]) == (encoding == "gb18030")
 
 
 def test_csv_english_headers_ids_and_points() -> None:

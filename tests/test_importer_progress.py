@@ -14,6 +14,14 @@ from bank.compiled import load_bank_report_cached
 from bank.import_cmd import run_import
 from bank.loader import load_bank
 
+
+@pytest.fixture(autouse=True)
+def _english_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the CLI's English lines (it speaks zh-CN unless the locale says otherwise)."""
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+
 SAMPLE = Path(__file__).parent / "banks" / "sample.yaml"
 
 

@@ -65,7 +65,7 @@ def import_paper(
     doc = clean_text(text)
     report = Report()
     for offset, note in doc.notes:
-        report.warn("pinyin", note, doc.where_source(offset))
+        report.warn("pinyin", "import.clean.pinyin", doc.where_source(offset), None, **dict(note))
     paper = chosen.read(doc, report)
     questions = build_questions(paper, doc, bank_id, report)
     bank = Bank(
@@ -76,7 +76,7 @@ def import_paper(
         questions=tuple(questions),
     )
     if doc.converted:
-        report.note(f"converted {doc.converted} traditional character(s) to simplified")
+        report.note("import.note.converted", count=doc.converted)
     return ImportResult(
         bank=bank,
         errors=tuple(report.errors),

@@ -43,8 +43,8 @@ class AikenReader:
             option = _OPTION_RE.match(line)
             if answer:
                 if not stem or not options:
-                    report.warn("unplaced", f"{line.strip()!r} without a question and options "
-                                "before it; not imported", doc.where(start))
+                    report.warn("unplaced", "import.aiken.lone_answer", doc.where(start),
+                                line=repr(line.strip()))
                 else:
                     drafts.append(self._draft(doc, len(drafts) + 1, stem, options,
                                               answer.group(1), start + answer.start(1), report))
@@ -52,21 +52,19 @@ class AikenReader:
             elif option and stem:
                 expected = chr(ord("A") + len(options))
                 if option.group(1) != expected:
-                    report.warn("unplaced", f"option {option.group(1)} where {expected} was "
-                                "expected", doc.where(start))
+                    report.warn("unplaced", "import.aiken.option_order", doc.where(start),
+                                letter=option.group(1), expected=expected)
                 options.append((option.group(1), option.group(2), start + option.start(2),
                                 start + option.end(2)))
             elif options:
                 # Text after the options and before ANSWER: the previous question has no
                 # answer line; this starts the next question.
-                report.warn("no-answer", "question without an `ANSWER:` line; not imported",
-                            doc.where(stem[0][0]))
+                report.warn("no-answer", "import.aiken.no_answer", doc.where(stem[0][0]))
                 stem, options = [(start, line)], []
             else:
                 stem.append((start, line))
         if stem:
-            report.warn("no-answer", "the file ends inside a question (no `ANSWER:` line); not "
-                        "imported", doc.where(stem[0][0]))
+            report.warn("no-answer", "import.aiken.ends_inside", doc.where(stem[0][0]))
         return PaperDraft(drafts)
 
     def _draft(self, doc, number, stem, options, answer, answer_at, report) -> Draft:

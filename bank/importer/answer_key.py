@@ -72,20 +72,19 @@ class AnswerKey:
         for entry in _renumber(self.answers):
             draft = by_number.get(entry.number)
             if draft is None:
-                report.warn("unplaced", f"the answer key gives {entry.text!r} for item "
-                            f"{entry.number}, which the paper does not have", doc.where(entry.start))
+                report.warn("unplaced", "import.key.no_such_item", doc.where(entry.start),
+                            answer=repr(entry.text), item=entry.number)
             elif draft.answer is None:
                 draft.answer = entry.text
                 draft.spans["answer"] = (entry.start, entry.end)
             elif draft.answer.strip() != entry.text:
-                report.warn("unplaced", f"the answer key gives {entry.text!r} but the item "
-                            f"itself says {draft.answer.strip()!r}; the item's own answer kept",
-                            doc.where(entry.start), entry.number)
+                report.warn("unplaced", "import.key.disagrees", doc.where(entry.start), entry.number,
+                            answer=repr(entry.text), own=repr(draft.answer.strip()))
         for entry in _renumber(self.explanations):
             draft = by_number.get(entry.number)
             if draft is None:
-                report.warn("unplaced", f"explanation for item {entry.number}, which the paper "
-                            f"does not have: {entry.text[:30]!r}", doc.where(entry.start))
+                report.warn("unplaced", "import.key.explanation_no_item", doc.where(entry.start),
+                            item=entry.number, text=repr(entry.text[:30]))
             elif not draft.explanation:
                 draft.explanation = entry.text
                 draft.spans["explanation"] = (entry.start, entry.end)
@@ -167,8 +166,8 @@ def _answers(doc: CleanText, start: int, end: int, report: Report) -> list[_Entr
             pending.end = line_start + len(line)
         elif not _SECTION_LINE_RE.search(line):
             skip = len(line) - len(line.lstrip())
-            report.warn("unplaced", f"text in the answer key not imported: {line.strip()[:40]!r}",
-                        doc.where(line_start + skip))
+            report.warn("unplaced", "import.key.text", doc.where(line_start + skip),
+                        text=repr(line.strip()[:40]))
     return [e for e in entries if e.text]
 
 
@@ -187,9 +186,8 @@ def _choice_entries(line: str, line_start: int, doc: CleanText,
         if len(parts) != count:
             compact = "".join(parts)
             if len(compact) != count:
-                report.warn("unplaced", f"answer run {run.group(0).strip()!r} gives "
-                            f"{len(compact)} answers for {count} items; not used",
-                            doc.where(line_start + run.start()))
+                report.warn("unplaced", "import.key.run_count", doc.where(line_start + run.start()),
+                            run=repr(run.group(0).strip()), answers=len(compact), items=count)
                 covered.append((run.start(), run.end()))
                 continue
             parts = list(compact)
@@ -221,8 +219,9 @@ def _numbered_blocks(doc: CleanText, start: int, end: int, report: Report) -> li
     marks = [m for m in _NUMBERED_RE.finditer(text, start, end)]
     if marks and text[start:marks[0].start()].strip():
         lead = text[start:marks[0].start()]
-        report.warn("unplaced", f"text in the explanations not imported: {lead.strip()[:40]!r}",
-                    doc.where(start + len(lead) - len(lead.lstrip())))
+        at = doc.where(start + len(lead) - len(lead.lstrip()))
+        report.warn("unplaced", "import.key.explanations_text", at,
+                    text=repr(lead.strip()[:40]))
     out = []
     for i, m in enumerate(marks):
         stop = marks[i + 1].start() if i + 1 < len(marks) else end

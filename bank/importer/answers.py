@@ -12,7 +12,7 @@ from bot.option_letters import pick_letters
 from bot.vocabulary import read_judge
 
 from .base import Draft
-from .report import Report
+from .report import Report, Term
 
 __all__ = ["has_blank", "parse_judge", "parse_letters", "settle", "split_alternatives"]
 
@@ -87,18 +87,16 @@ def _choice(draft: Draft, answer: str, report: Report) -> tuple[QuestionType, tu
             return _T.JUDGE, _judge(value)
     kind = _T.MULTI if len(picked) > 1 else _T.SINGLE
     if draft.type_hint is _T.SINGLE and kind is _T.MULTI:
-        report.warn("type", f"single-choice section but answer {answer!r} has several letters; "
-                    "imported as multi", draft.where, draft.number)
+        report.warn("type", "import.answers.single_several", draft.where, draft.number, answer=repr(answer))
     if draft.type_hint is _T.MULTI and kind is _T.SINGLE:
-        report.warn("type", f"multiple-choice section but answer {answer!r} is one letter; "
-                    "imported as single", draft.where, draft.number)
+        report.warn("type", "import.answers.multi_one", draft.where, draft.number, answer=repr(answer))
     return kind, picked
 
 
 def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]] | None:
     """The item's type and answer tuple, or None (with a warning) if it cannot be used."""
     if draft.answer is None or not trim(draft.answer):
-        report.warn("no-answer", "no answer found; item not imported", draft.where, draft.number)
+        report.warn("no-answer", "import.answers.none", draft.where, draft.number)
         return None
     answer = draft.answer.strip()
     hint = draft.type_hint
@@ -108,8 +106,7 @@ def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]]
             value = _judge_from_options(draft, _pick(draft, answer))
         if value is not None:
             return _T.JUDGE, _judge(value)
-        report.warn("type", f"judge section but answer {answer!r} is not 正确/错误; type taken "
-                    "from the item's shape", draft.where, draft.number)
+        report.warn("type", "import.answers.judge_not", draft.where, draft.number, answer=repr(answer))
     elif hint is _T.FILL:
         return _T.FILL, split_alternatives(answer)
     elif hint is _T.SHORT:
@@ -120,15 +117,14 @@ def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]]
             return settled
         letters = "".join(letter for letter, _ in draft.options)
         if hint is not None:
-            report.warn("no-answer", f"answer {answer!r} is not among the options {letters}; "
-                        "item not imported", draft.where, draft.number)
+            report.warn("no-answer", "import.answers.not_an_option", draft.where, draft.number,
+                        answer=repr(answer), letters=letters)
             return None
-        report.warn("type", f"options {letters} found but answer {answer!r} is not a letter; "
-                    "type taken from the rest of the item's shape, options dropped",
-                    draft.where, draft.number)
+        report.warn("type", "import.answers.not_a_letter", draft.where, draft.number,
+                    answer=repr(answer), letters=letters)
     elif hint is not None:
-        report.warn("type", f"{hint.value} section but no options found; type taken from the "
-                    "item's shape", draft.where, draft.number)
+        report.warn("type", "import.answers.no_options", draft.where, draft.number,
+                    type=Term(f"import.type.{hint.value}"))
     return _by_shape(draft, answer)
 
 

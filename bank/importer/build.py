@@ -12,7 +12,7 @@ from bot.question_types import TYPES
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
 from .clean import CleanText
-from .report import Report
+from .report import Report, field_term
 
 __all__ = ["build_questions", "question_id"]
 
@@ -20,6 +20,9 @@ __all__ = ["build_questions", "question_id"]
 _LOST_RE = re.compile(r"[?？\ufffd]+")
 _OK_AFTER_QUESTION = ")）]】」』”’\"'（"
 _EXPONENT_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e\d+(?![\w.])")
+
+
+_TAG_RE = re.compile(r"[a-z0-9-]+")  # as the bank schema has it
 
 
 def question_id(bank_id: str, number: int) -> str:
@@ -46,12 +49,12 @@ def _scan(draft: Draft, doc: CleanText, report: Report) -> None:
                 continue
             context = raw[max(match.start() - 8, 0):match.end() + 8].replace("\n", " ").strip()
             where = doc.where(base + match.start()) if base is not None else draft.where
-            report.warn("lost-char", f"{run!r} in {name} stands for lost character(s) or "
-                        f"sign(s): …{context}…", where, draft.number)
+            report.warn("lost-char", "import.build.lost_char", where, draft.number, run=repr(run),
+                        field=field_term(name), context=context)
         for match in _EXPONENT_RE.finditer(raw):
             where = doc.where(base + match.start()) if base is not None else draft.where
-            report.warn("lost-sign", f"{match.group(0)!r} in {name}: exponent without a sign, "
-                        f"a minus may be lost", where, draft.number)
+            report.warn("lost-sign", "import.build.lost_sign", where, draft.number,
+                        text=repr(match.group(0)), field=field_term(name))
 
 
 def _duplicates(draft: Draft, report: Report) -> None:
@@ -59,8 +62,8 @@ def _duplicates(draft: Draft, report: Report) -> None:
     for letter, text in draft.options:
         key = re.sub(r"\s+", "", text).casefold()
         if key in seen:
-            report.warn("duplicate-option", f"options {seen[key]} and {letter} are both "
-                        f"{text!r}", draft.where, draft.number)
+            report.warn("duplicate-option", "import.build.duplicate_option", draft.where, draft.number,
+                        first=seen[key], second=letter, text=repr(text))
         else:
             seen[key] = letter
 
@@ -78,8 +81,8 @@ def _identity(draft: Draft, bank_id: str, used: set[str], report: Report) -> str
     if draft.qid and _QID_RE.fullmatch(draft.qid) and draft.qid not in used:
         return draft.qid
     if draft.qid:
-        why = "is used twice" if draft.qid in used else "is not [A-Za-z0-9][A-Za-z0-9._-]*"
-        report.warn("id", f"id {draft.qid!r} {why}; numbered instead", draft.where, draft.number)
+        key = "import.build.id_twice" if draft.qid in used else "import.build.id_bad"
+        report.warn("id", key, draft.where, draft.number, id=repr(draft.qid))
     return question_id(bank_id, draft.number)
 
 
@@ -97,6 +100,7 @@ def build_questions(
     Progress goes to `report.tick` now and then."""
     questions: list[Question] = []
     used: set[str] = set()
+    numbers: set[int] = set()
     seen: dict[tuple, Question] = {}
     total = len(paper.drafts)
     for done, draft in enumerate(paper.drafts):
@@ -111,20 +115,40 @@ def build_questions(
             continue
         kind, answer = settled
         if not draft.stem.strip():
-            report.warn("empty", "empty stem; item not imported", draft.where, draft.number)
+            report.warn("empty", "import.build.empty_stem", draft.where, draft.number)
             continue
         options = draft.options if TYPES[kind].takes_options else ()
         stem = draft.stem
         if draft.options and not options and draft.whole_stem and not _judge_pair(draft):
             stem = draft.whole_stem
+        letters = [letter for letter, _ in options]
+        if letters != [chr(ord("A") + i) for i in range(len(letters))]:
+            # An option lost or misread (Aiken's `B.` first): the answer's letters would point
+            # at other options than the source meant, so the item is left out.
+            report.warn("unplaced", "import.build.option_order", draft.where, draft.number,
+                        letters=", ".join(letters))  # fmt: skip
+            continue
         empty = [letter for letter, text in options if not text.strip()]
         if empty:
-            report.warn("empty", f"option(s) {', '.join(empty)} empty; item not imported",
-                        draft.where, draft.number)
+            report.warn("empty", "import.build.empty_options", draft.where, draft.number,
+                        letters=", ".join(empty))
             continue
         if not answer or not all(answer):
-            report.warn("empty", "empty answer; item not imported", draft.where, draft.number)
+            report.warn("empty", "import.build.empty_answer", draft.where, draft.number)
             continue
+        if draft.number in numbers or draft.number < 1:
+            # Two items under one number (a repeated CSV row, a `number` column typed twice)
+            # would make `/quiz N` and the ids ambiguous: the later one takes the next free number.
+            new = max(numbers, default=0) + 1
+            report.warn("number", "import.build.number_twice", draft.where, draft.number, new=new)
+            draft.number = new
+        numbers.add(draft.number)
+        if bad_tags := [tag for tag in draft.tags if not _TAG_RE.fullmatch(tag)]:
+            # A tag the checker would refuse (a GIFT comment's `tags=` typed by hand): left out.
+            report.warn("tags", "import.table.bad_tags", draft.where, draft.number,
+                        tags=", ".join(map(repr, bad_tags)))  # fmt: skip
+            draft.tags = tuple(tag for tag in draft.tags if tag not in bad_tags)
+        draft.tags = tuple(dict.fromkeys(draft.tags))  # each tag once, as the schema wants
         qid = _identity(draft, bank_id, used, report)
         used.add(qid)
         question = Question(
@@ -136,8 +160,8 @@ def build_questions(
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)
             if first is not question:
-                report.warn("duplicate", f"same stem and options as item {first.number}",
-                            draft.where, draft.number)
+                report.warn("duplicate", "import.build.duplicate", draft.where, draft.number,
+                            first=first.number)
         questions.append(question)
     report.tick("building", total, total)
     return questions

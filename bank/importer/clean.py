@@ -102,7 +102,8 @@ class CleanText:
     text: str
     origin: Sequence[int]
     original: str
-    notes: tuple[tuple[int, str], ...] = ()  # (original offset, what the cleaner did)
+    # (original offset, the removed pinyin and the character before it, as catalog parameters)
+    notes: tuple[tuple[int, tuple[tuple[str, str], ...]], ...] = ()
     converted: int = 0  # characters changed from traditional to simplified
     _line_starts: list[int] = field(default_factory=list, repr=False, compare=False)
 
@@ -131,12 +132,12 @@ class CleanText:
         return f"{line}:{col}"
 
 
-def _kept_pieces(original: str) -> tuple[list[str], Origins, list[tuple[int, str]]]:
+def _kept_pieces(original: str) -> tuple[list[str], Origins, list[tuple[int, tuple[tuple[str, str], ...]]]]:
     """The original without ruby pinyin and CR, width-folded, as pieces, with their origins."""
     pieces: list[str] = []
     starts: list[int] = []
     bases: list[int] = []
-    notes: list[tuple[int, str]] = []
+    notes: list[tuple[int, tuple[tuple[str, str], ...]]] = []
     length = 0
 
     def keep(start: int, end: int) -> None:
@@ -163,8 +164,7 @@ def _kept_pieces(original: str) -> tuple[list[str], Origins, list[tuple[int, str
             if not is_pinyin_syllable(syllable, neutral_ok=after_cjk):
                 continue
             if not after_cjk:
-                notes.append((match.start(), f"removed pinyin {match.group(0)!r} after "
-                              f"{before or 'the start'!r}, not after a Chinese character"))
+                notes.append((match.start(), (("pinyin", repr(match.group(0))), ("before", repr(before)))))
         keep(pos, match.start())
         pos = match.end()
     keep(pos, len(original))

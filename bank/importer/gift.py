@@ -15,6 +15,7 @@ from bot.model import QuestionType
 from .base import Draft, PaperDraft
 from .clean import CleanText
 from .fields import join_lines
+from .numbers import finite_number, whole_number
 from .report import Report
 
 __all__ = ["GiftReader", "escape", "looks_like_gift"]
@@ -62,11 +63,12 @@ _META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(.*)$")
 
 def _apply_meta(draft: Draft, text: str, report: Report) -> None:
     meta = dict(part.split("=", 1) for part in text.split() if "=" in part)
-    try:
-        draft.number = int(meta.get("number", draft.number))
-        draft.points = float(meta.get("points", draft.points))
-    except ValueError:
-        report.warn("unplaced", f"unreadable studybot comment {text!r}", draft.where, draft.number)
+    number = whole_number(meta["number"]) if "number" in meta else draft.number
+    points = finite_number(meta["points"]) if "points" in meta else draft.points
+    if number is None or points is None or points <= 0:
+        report.warn("unplaced", "import.gift.bad_comment", draft.where, draft.number, text=repr(text))
+    else:
+        draft.number, draft.points = number, points
     if meta.get("tags"):
         draft.tags = tuple(meta["tags"].split(","))
     if meta.get("type") == "short" and draft.alternatives:
@@ -102,8 +104,7 @@ class GiftReader:
         where = doc.where(start)
         text = work[start:end]
         if text.startswith("$CATEGORY:"):
-            report.warn("unplaced", f"category line not imported: {_restore(text).strip()[:40]!r}",
-                        where)
+            report.warn("unplaced", "import.gift.category", where, text=repr(_restore(text).strip()[:40]))
             return None
         qid = None
         title = re.match(r"::(.*?)::", text, re.S)
@@ -116,21 +117,17 @@ class GiftReader:
             body_at += fmt.end()
         opening = work.find("{", body_at, end)
         if opening < 0:
-            report.warn("no-answer", "no answer block `{…}`: a description, not a question; "
-                        "not imported", where, number)
+            report.warn("no-answer", "import.gift.no_block", where, number, block="{…}")
             return None
         closing = work.find("}", opening + 1, end)
         inner_open = work.find("{", opening + 1, closing if closing >= 0 else end)
         if closing < 0 or inner_open >= 0:
-            report.fail("gift", "unclosed brace: this `{` has no `}` before the end of the "
-                        "question (a blank line or the end of the file); write a literal brace "
-                        "as \\{", doc.where(opening), number)
+            report.fail("gift", "import.gift.unclosed", doc.where(opening), number, open="{", close="}")
             return None
         after = work[closing + 1:end]
         if "{" in after or "}" in after:
             at = closing + 1 + min(i for i in (after.find("{"), after.find("}")) if i >= 0)
-            report.fail("gift", "a second answer block or a stray brace in one question; "
-                        "escape a literal brace as \\{ or \\}", doc.where(at), number)
+            report.fail("gift", "import.gift.stray_brace", doc.where(at), number, open="{", close="}")
             return None
         rest = after.strip()
         stem = _restore(join_lines(work[body_at:opening] + ("____" + rest if rest else "")))
@@ -147,8 +144,7 @@ class GiftReader:
         where, number = doc.where(at), draft.number
         bare = content.strip()
         if not bare:
-            report.warn("essay", "essay question (empty braces) has no answer to grade; not "
-                        "imported", where, number)
+            report.warn("essay", "import.gift.essay", where, number)
             return None
         judge = re.fullmatch(r"(TRUE|FALSE|T|F)\s*((?:#[^#]*)*)", bare)
         if judge:
@@ -160,8 +156,7 @@ class GiftReader:
         items = [(m.group(0)[0], m.start()) for m in re.finditer(r"[=~]", content)]
         lead = content[:items[0][1]] if items else content
         if lead.strip():
-            report.warn("unplaced", f"text before the first answer not imported: "
-                        f"{_restore(lead).strip()[:40]!r}", where, number)
+            report.warn("unplaced", "import.gift.lead", where, number, text=repr(_restore(lead).strip()[:40]))
         parsed = []
         for i, (mark, pos) in enumerate(items):
             stop = items[i + 1][1] if i + 1 < len(items) else len(content)
@@ -174,33 +169,30 @@ class GiftReader:
                 self._feedback(raw[feedback:], where, number, report)
                 raw = raw[:feedback]
             if "->" in raw:
-                report.warn("matching", "matching question: not supported; not imported",
-                            where, number)
+                report.warn("matching", "import.gift.matching", where, number)
                 return None
             parsed.append((mark, value, _restore(raw).strip()))
         if not parsed:
-            report.warn("no-answer", f"answer block {_restore(bare)[:30]!r} is none of GIFT's "
-                        "kinds; not imported", where, number)
+            report.warn("no-answer", "import.gift.unknown_block", where, number,
+                        text=repr(_restore(bare)[:30]))
             return None
         if all(mark == "=" for mark, _, _ in parsed):
             kept = [text for _, value, text in parsed if value >= 100]
             if len(kept) < len(parsed):
-                report.warn("weight", "short answers with partial credit: only the full-credit "
-                            "ones are accepted", where, number)
+                report.warn("weight", "import.gift.partial_short", where, number)
             draft.type_hint = _T.FILL
             draft.alternatives = tuple(dict.fromkeys(kept))
             draft.answer = " | ".join(kept)
             return draft
         if len(parsed) > len(_LETTERS):
-            report.warn("no-answer", f"{len(parsed)} options, at most 8 are supported; not "
-                        "imported", where, number)
+            report.warn("no-answer", "import.gift.too_many_options", where, number, count=len(parsed))
             return None
         draft.options = tuple((_LETTERS[i], text) for i, (_, _, text) in enumerate(parsed))
         right = [_LETTERS[i] for i, (_, value, _) in enumerate(parsed) if value > 0]
         weighted = any(mark == "~" and value > 0 for mark, value, _ in parsed)
         partial = [v for _, v, _ in parsed if 0 < v < 100]
         if len(right) == 1 and partial:
-            report.warn("weight", "only one option has credit, and it is partial", where, number)
+            report.warn("weight", "import.gift.one_partial", where, number)
         draft.type_hint = _T.MULTI if weighted and len(right) > 1 else _T.SINGLE
         draft.answer = "".join(right) or None
         return draft
@@ -213,8 +205,7 @@ class GiftReader:
             part = part.strip()
             weight = _WEIGHT.match(part)
             if weight and float(weight.group(1)) < 100:
-                report.warn("weight", f"numeric answer {part!r} has partial credit; not "
-                            "accepted", where, draft.number)
+                report.warn("weight", "import.gift.numeric_partial", where, draft.number, answer=repr(part))
                 continue
             part = part[weight.end():] if weight else part
             feedback = part.find("#")
@@ -231,13 +222,13 @@ class GiftReader:
                 alternatives.append(plain.group(1))
                 tolerances.append(abs(float(plain.group(2))) if plain.group(2) else 0.0)
             else:
-                report.warn("no-answer", f"numeric answer {_restore(part)!r} is not a number, "
-                            "`n:tolerance` or `low..high`", where, draft.number)
+                report.warn("no-answer", "import.gift.numeric_bad", where, draft.number,
+                            answer=repr(_restore(part)))
         if not alternatives:
             return None
         if len(set(tolerances)) > 1:
-            report.warn("weight", f"numeric answers with different tolerances {tolerances}; "
-                        f"the largest, {max(tolerances):g}, applies to all", where, draft.number)
+            report.warn("weight", "import.gift.tolerances", where, draft.number,
+                        tolerances=", ".join(f"{x:g}" for x in tolerances), largest=f"{max(tolerances):g}")
         draft.type_hint = _T.FILL
         draft.alternatives = tuple(alternatives)
         draft.answer = " | ".join(alternatives)
@@ -247,5 +238,4 @@ class GiftReader:
     def _feedback(self, text, where, number, report) -> None:
         parts = [_restore(p).strip() for p in text.split("#") if p.strip()]
         if parts:
-            report.warn("feedback", f"per-answer feedback not imported: {parts[0][:30]!r}",
-                        where, number)
+            report.warn("feedback", "import.gift.feedback", where, number, text=repr(parts[0][:30]))

@@ -15,7 +15,7 @@ from .answer_key import find_answer_key
 from .base import Draft, PaperDraft
 from .clean import CleanText
 from .fields import ANSWER_RE, join_lines, keep_lines, split_item
-from .report import Report, SectionInfo
+from .report import Report, SectionInfo, field_term
 
 __all__ = ["PaperReader"]
 
@@ -192,7 +192,7 @@ class PaperReader:
             first = self._first_marker(index, section, last, answers)
             lead_end = first[0] if first else section.end
             if section.title:
-                self._unplaced(doc, section.start, lead_end, report, "before the first item")
+                self._unplaced(doc, section.start, lead_end, report)
             else:  # no headers at all: what precedes the first item is the preamble
                 preamble_end = lead_end
             found = self._items(doc, index, section, first, last, answers, report)
@@ -230,8 +230,7 @@ class PaperReader:
         mstart, body, _, number = first
         if number == 1 and last > 0:
             offset = last
-            report.warn("renumbered", f"section restarts numbering at 1; items numbered from "
-                        f"{last + 1}", doc.where(mstart))
+            report.warn("renumbered", "import.paper.renumbered", doc.where(mstart), first=last + 1)
         elif number != last + 1:
             self._missing(doc, range(last + 1, number), mstart, report)
         while True:
@@ -285,8 +284,7 @@ class PaperReader:
             if re.fullmatch(r"[A-Ha-h,，、;；\s]+|正确|错误|对|错|[√×✓✗]", head.strip()):
                 answer, explanation = head.strip(), keep_lines(rest)
         for offset in fields.extra_answers:
-            report.warn("unplaced", "a second answer marker in this item: an item number may "
-                        "be missing or damaged before it", doc.where(offset), number)
+            report.warn("unplaced", "import.paper.second_answer", doc.where(offset), number)
         answer_text = None
         if answer is not None:
             answer_text = keep_lines(answer) if "\n" in answer else answer
@@ -295,8 +293,8 @@ class PaperReader:
         if tail and tail[-1] in _TRUNCATED_END and last_field in fields.spans:
             span = fields.spans[last_field]
             stop = len(doc.text[span[0]:span[1]].rstrip()) - 1
-            report.warn("truncated", f"the {last_field} stops mid-sentence: …{tail[-20:]}",
-                        doc.where(span[0] + stop), number)
+            report.warn("truncated", "import.paper.mid_sentence", doc.where(span[0] + stop), number,
+                        field=field_term(last_field), tail=tail[-20:])
         return Draft(
             number=number, stem=fields.stem, where=where, options=tuple(fields.options),
             answer=answer_text, explanation=explanation, type_hint=section.type,
@@ -314,50 +312,48 @@ class PaperReader:
             if stripped and not title:
                 title = stripped
             elif stripped:
-                report.warn("unplaced", f"text before the first item not imported: "
-                            f"{_excerpt(stripped)}", doc.where(pos + line.index(stripped[0])))
+                report.warn("unplaced", "import.paper.before_first", doc.where(pos + line.index(stripped[0])),
+                            text=_excerpt(stripped))
             pos += len(line) + 1
         return title
 
-    def _unplaced(self, doc, start, end, report, what) -> None:
+    def _unplaced(self, doc, start, end, report) -> None:
         chunk = doc.text[start:end]
         if chunk.strip():
             skip = len(chunk) - len(chunk.lstrip())
-            report.warn("unplaced", f"text {what} not imported: {_excerpt(join_lines(chunk))}",
-                        doc.where(start + skip))
+            report.warn("unplaced", "import.paper.before_first", doc.where(start + skip),
+                        text=_excerpt(join_lines(chunk)))
 
     def _missing(self, doc, numbers: range, at: int, report: Report) -> None:
         if numbers:
             listed = ", ".join(str(n) for n in numbers)
-            report.warn("missing-item", f"item(s) {listed} not found: numbering jumps here",
-                        doc.where(at))
+            report.warn("missing-item", "import.paper.missing", doc.where(at), numbers=listed)
 
     def _check_count(self, section, found: list[Draft], numbers: set[int], report) -> None:
         if section.declared is None or section.declared == len(found):
             return
-        message = f"section {section.title} declares {section.declared} items, found {len(found)}"
+        key, missing_text = "import.paper.section_count", ""
         if found and len(found) < section.declared:
             # Numbers the section should hold that no section has: the items really missing.
             first = found[0].number
             missing = [n for n in range(first, first + section.declared) if n not in numbers]
             if missing:
-                message += f"; missing item(s) {', '.join(str(n) for n in missing)}"
-        report.warn("section-count", message, section.where)
+                key, missing_text = "import.paper.section_count_missing", ", ".join(str(n) for n in missing)
+        report.warn("section-count", key, section.where, title=section.title, declared=section.declared,
+                    found=len(found), **({"missing": missing_text} if missing_text else {}))
 
     def _check_end(self, doc: CleanText, draft: Draft, report: Report) -> None:
         """The paper's last item: cut off if it has no answer or stops mid-sentence."""
         last_field = "explanation" if draft.explanation else "answer"
         span = draft.spans.get(last_field)
         if draft.answer is None or span is None:
-            report.warn("truncated", "the paper ends inside this item (no answer)",
-                        draft.where, draft.number)
+            report.warn("truncated", "import.paper.ends_inside", draft.where, draft.number)
             return
         tail = doc.text[span[0]:span[1]].rstrip()
         long_text = draft.explanation or draft.type_hint is QuestionType.SHORT
         if tail and long_text and tail[-1] not in _FINISHED_END + _TRUNCATED_END:
-            report.warn("truncated", f"the paper may be cut off: its last {last_field} ends "
-                        f"without a full stop: …{tail[-20:]}",
-                        doc.where(span[0] + len(tail) - 1), draft.number)
+            report.warn("truncated", "import.paper.cut_off", doc.where(span[0] + len(tail) - 1),
+                        draft.number, field=field_term(last_field), tail=tail[-20:])
 
 
 def _excerpt(text: str, width: int = 40) -> str:

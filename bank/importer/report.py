@@ -9,26 +9,27 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bot.file_problems import FileProblem, Term
+from bot.i18n import t
 from bot.model import Bank, QuestionType
 
-__all__ = ["ImportResult", "ImportWarning", "Report", "SectionInfo"]
+__all__ = ["ImportResult", "ImportWarning", "Report", "SectionInfo", "Term", "field_term"]
 
 
-@dataclass(frozen=True, slots=True)
-class ImportWarning:
-    """One thing the curator should look at. `where` is `line:col` in the source text."""
+# One thing the curator should look at: a catalog key with its parameters, `where` its place
+# in the source (`line:col`, `cell C3`, ...), so every language reads it (bot/file_problems.py).
+ImportWarning = FileProblem
 
-    kind: str  # short code: lost-char, duplicate-option, truncated, missing-item, ...
-    message: str
-    where: str = ""
-    number: int | None = None  # the item concerned, if any
 
-    def __str__(self) -> str:
-        parts = [self.where] if self.where else []
-        if self.number is not None:
-            parts.append(f"item {self.number}")
-        head = " ".join(parts)
-        return f"{head}: [{self.kind}] {self.message}" if head else f"[{self.kind}] {self.message}"
+def field_term(name: str) -> Term:
+    """A draft's field (`stem`, `answer`, `explanation`, `options.B`) as a catalog term."""
+    if name.startswith("options."):
+        return Term("import.field.option", (("letter", name.split(".", 1)[1]),))
+    return Term(f"import.field.{name}")
+
+
+def _params(params: dict[str, object]) -> tuple[tuple[str, object], ...]:
+    return tuple(params.items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,7 @@ class Report:
 
     warnings: list[ImportWarning] = field(default_factory=list)
     errors: list[ImportWarning] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[ImportWarning] = field(default_factory=list)
     # progress(stage, done, total), for a progress bar; readers call tick() now and then
     progress: Callable[[str, int, int], None] | None = None
 
@@ -57,16 +58,19 @@ class Report:
         if self.progress is not None:
             self.progress(stage, done, total)
 
-    def warn(self, kind: str, message: str, where: str = "", number: int | None = None) -> None:
-        self.warnings.append(ImportWarning(kind, message, where, number))
+    def warn(self, kind: str, key: str, where: str = "", number: int | None = None,
+             **params: object) -> None:  # fmt: skip
+        """Something to look at: `key` names the catalog sentence, `params` fill it."""
+        self.warnings.append(ImportWarning(kind, key, _params(params), where, number))
 
-    def fail(self, kind: str, message: str, where: str = "", number: int | None = None) -> None:
+    def fail(self, kind: str, key: str, where: str = "", number: int | None = None,
+             **params: object) -> None:  # fmt: skip
         """A problem that refuses the file: nothing is written (an unclosed GIFT brace...)."""
-        self.errors.append(ImportWarning(kind, message, where, number))
+        self.errors.append(ImportWarning(kind, key, _params(params), where, number))
 
-    def note(self, message: str) -> None:
+    def note(self, key: str, **params: object) -> None:
         """Something done to the whole source (decoded as GB18030, characters converted)."""
-        self.notes.append(message)
+        self.notes.append(ImportWarning("note", key, _params(params)))
 
 
 def _where_key(warning: ImportWarning) -> tuple[int, int]:
@@ -89,7 +93,7 @@ class ImportResult:
     warnings: tuple[ImportWarning, ...] = ()
     sections: tuple[SectionInfo, ...] = ()
     errors: tuple[ImportWarning, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[ImportWarning, ...] = ()
     format: str = "paper"
 
     @property
@@ -107,25 +111,28 @@ class ImportResult:
     def total_points(self) -> float:
         return sum(q.points for q in self.bank.questions)
 
-    def summary(self) -> str:
-        """Human-readable summary: totals, per type, sections, then every warning."""
-        counts = ", ".join(f"{n} {t.value}" for t, n in self.counts.items())
-        points = self.total_points
-        points_text = f"{points:g}"
+    def summary(self, language: str = "en") -> str:
+        """Readable summary in `language`: totals, per type, sections, then every warning."""
+        counts = t(language, "import.summary.list_sep").join(
+            t(language, "import.summary.per_type", count=n, type=t(language, f"import.type.{k.value}"))
+            for k, n in self.counts.items())
         lines = [
-            f"{len(self.bank.questions)} items ({counts}), {points_text} points"
-            f" -> bank {self.bank.id!r} {self.bank.title!r}",
-            f"  read as {self.format}" + "".join(f"; {note}" for note in self.notes),
+            t(language, "import.summary.head", count=len(self.bank.questions), counts=counts,
+              points=f"{self.total_points:g}", id=repr(self.bank.id), title=repr(self.bank.title)),
+            "  " + t(language, "import.summary.read_as", format=t(language, f"import.format.{self.format}"))
+            + "".join(t(language, "import.summary.note", note=n.text(language)) for n in self.notes),
         ]
         if self.errors:
-            lines.append(f"{len(self.errors)} error(s), the file is refused:")
-            lines.extend(f"  {e}" for e in sorted(self.errors, key=_where_key))
+            lines.append(t(language, "import.summary.errors", count=len(self.errors)))
+            lines.extend(f"  {e.line(language)}" for e in sorted(self.errors, key=_where_key))
         for s in self.sections:
-            kind = s.type.value if s.type else "by shape"
+            kind = t(language, f"import.type.{s.type.value}" if s.type else "import.summary.by_shape")
             declared = "?" if s.declared is None else str(s.declared)
-            each = "" if s.points is None else f", {s.points:g} pt each"
-            lines.append(f"  section {s.title} [{kind}{each}]: {s.found}/{declared} items")
+            each = "" if s.points is None else t(language, "import.summary.each", points=f"{s.points:g}")
+            lines.append("  " + t(language, "import.summary.section", title=s.title, kind=kind, each=each,
+                                  found=s.found, declared=declared))
         ordered = sorted(self.warnings, key=_where_key)
-        lines.append(f"{len(ordered)} warning(s)" + (":" if ordered else ""))
-        lines.extend(f"  {w}" for w in ordered)
+        lines.append(t(language, "import.summary.warnings", count=len(ordered)) if ordered
+                     else t(language, "import.summary.no_warnings"))
+        lines.extend(f"  {w.line(language)}" for w in ordered)
         return "\n".join(lines)

@@ -1,8 +1,13 @@
 """Importing a source file of any supported format: `import_source(data, filename)` takes the
 bytes and the file name (as a chat upload gives them), decodes them, picks the reader (given,
 or detected from the content) and returns the bank with every warning and error. It never
-prints; a file that cannot be read at all raises `ImportRefused` with a message naming the
-place.
+prints; a file that cannot be read at all raises `ImportRefused`, whose problem names the place
+(a catalog sentence, bot/file_problems.py). Whatever the csv, zip, sqlite, openpyxl or
+python-docx layers raise for a damaged file becomes such a refusal: a broken file is refused
+and changes nothing, it never escapes as an exception.
+
+Text is read with any line ending (`\n`, `\r\n`, and the lone `\r` of Excel for Mac's
+"CSV (Macintosh)"), and a CSV cell may be as large as the file.
 
 Formats: paper (pasted text papers, answers after each item or in a key at the end), aiken,
 gift, csv, xlsx, docx, apkg (an Anki deck written by `studybot bank export --format anki`).
@@ -13,12 +18,15 @@ from __future__ import annotations
 import csv
 import html
 import io
+import logging
 import re
 import sqlite3
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from bot.file_problems import FileProblem, Term
+from bot.i18n import t
 from bot.model import Bank
 
 from .aiken import AikenReader, looks_like_aiken
@@ -47,53 +55,86 @@ _EXTENSIONS = {".gift": "gift", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx", "
 _BANK_ID_RE = re.compile(r"[a-z0-9][a-z0-9-_]*")
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
+# All of a zip's members, unpacked, may hold at most this much (a zip bomb is refused).
+MAX_UNPACKED = 8 * MAX_BYTES
+
+log = logging.getLogger("studybot.importer")
+# A CSV cell may be as large as the whole file (the csv module's default stops at 128 KiB).
+csv.field_size_limit(2**31 - 1)
 
 
 class ImportRefused(Exception):
-    """The source cannot be imported at all; str() names the file and the place."""
+    """The source cannot be imported at all. `problem` says why and where (a catalog sentence
+    with its parameters); `filename` is the source's name; str() is the English line."""
+
+    def __init__(self, key: str, filename: str = "", where: str = "", *, kind: str = "",
+                 **params: object) -> None:  # fmt: skip
+        self.problem = FileProblem(kind, key, tuple(params.items()), where)
+        self.filename = filename
+        super().__init__(self.line("en"))
+
+    def line(self, language: str) -> str:
+        """`file: place: why` in `language` (the file name left out when there is none)."""
+        text = self.problem.line(language)
+        if not self.filename:
+            return text
+        # `name:3: why` as compilers write it; `name: why` when there is no place
+        key = "file.in_file_at" if self.problem.where else "file.in_file"
+        return t(language, key, file=self.filename, text=text)
 
 
-def _formats_hint() -> str:
-    return f"formats: {', '.join(FORMATS)} (choose one with --format)"
+def _formats_hint() -> Term:
+    return Term("import.formats_hint", (("formats", ", ".join(FORMATS)),))
+
+
+def normalize_newlines(text: str) -> str:
+    """Every line ending as `\n`: Windows' `\r\n` and the old Mac's lone `\r` too."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def decode_text(data: bytes, name: str) -> tuple[str, str]:
-    """Text and encoding: UTF-8 (with or without BOM), else GB18030. Refuses binary data."""
+    """Text and encoding: UTF-8 (with or without BOM), else GB18030; line endings made `\n`.
+    Refuses binary data."""
     if b"\x00" in data[:65536]:
-        raise ImportRefused(f"{name}: binary file, not text, and not a .docx, .xlsx or .apkg "
-                            f"({_formats_hint()})")
+        raise ImportRefused("import.refused.binary", name, hint=_formats_hint())
     try:
-        return data.decode("utf-8-sig"), "utf-8"
+        return normalize_newlines(data.decode("utf-8-sig")), "utf-8"
     except UnicodeDecodeError as exc:
         utf8_error = exc
     try:
-        return data.decode("gb18030"), "gb18030"
+        return normalize_newlines(data.decode("gb18030")), "gb18030"
     except UnicodeDecodeError:
-        line = data.count(b"\n", 0, utf8_error.start) + 1
-        raise ImportRefused(f"{name}:{line}: neither UTF-8 nor GB18030 text (byte "
-                            f"{utf8_error.start})") from None
+        lines = data[:utf8_error.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        line = lines.count(b"\n") + 1
+        raise ImportRefused("import.refused.encoding", name, str(line), byte=utf8_error.start) from None
+
+
+def _zip_names(data: bytes, filename: str) -> set[str]:
+    """The member names of a zip container; a damaged archive or a zip bomb is refused."""
+    try:
+        infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except Exception:  # BadZipFile, and ValueError/OSError/… for a mangled directory
+        raise ImportRefused("import.refused.bad_zip", filename) from None
+    if sum(info.file_size for info in infos) > MAX_UNPACKED:
+        raise ImportRefused("import.refused.zip_too_big", filename,
+                            limit=f"{MAX_UNPACKED / 2**20:.0f}")  # fmt: skip
+    return {info.filename for info in infos}
 
 
 def detect_format(data: bytes, filename: str) -> str:
     """The format of a source: containers by their content, text by its marks, else by the
     file's extension; `paper` when nothing else fits."""
     if data[:4] == b"PK\x03\x04":
-        try:
-            names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
-        except zipfile.BadZipFile:
-            raise ImportRefused(f"{filename}: a damaged zip archive (.docx/.xlsx/.apkg); "
-                                "save it again") from None
+        names = _zip_names(data, filename)
         if "word/document.xml" in names:
             return "docx"
         if "xl/workbook.xml" in names:
             return "xlsx"
         if names & {"collection.anki2", "collection.anki21"}:
             return "apkg"
-        raise ImportRefused(f"{filename}: a zip archive that is not a .docx, .xlsx or .apkg "
-                            f"({_formats_hint()})")
+        raise ImportRefused("import.refused.other_zip", filename, hint=_formats_hint())
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        raise ImportRefused(f"{filename}: an old Word/Excel file (.doc/.xls); save it as .docx "
-                            "or .xlsx")
+        raise ImportRefused("import.refused.old_office", filename)
     suffix = filename[filename.rfind("."):].lower() if "." in filename else ""
     if suffix in _EXTENSIONS and _EXTENSIONS[suffix] not in ("docx", "xlsx", "apkg"):
         return _EXTENSIONS[suffix]
@@ -109,7 +150,10 @@ def detect_text_format(text: str) -> str:
         return "aiken"
     first = next((line for line in head.split("\n") if line.strip()), "")
     for delimiter in (",", "\t", ";"):
-        cells = next(csv.reader([first], delimiter=delimiter), [])
+        try:
+            cells = next(csv.reader([first], delimiter=delimiter), [])
+        except csv.Error:  # not a line the csv module can read: not a CSV header
+            continue
         if {"stem", "answer"} <= set(header_columns(cells).values()):
             return "csv"
     return "paper"
@@ -132,15 +176,15 @@ def import_source(
     may be written); raises ImportRefused when the bytes cannot be read at all."""
     name = filename.rsplit("/", 1)[-1]
     if len(data) > max_bytes:
-        raise ImportRefused(f"{name}: {len(data) / 2**20:.1f} MB is over the "
-                            f"{max_bytes / 2**20:.0f} MB limit for one source")
+        raise ImportRefused("import.refused.too_big", name, size=f"{len(data) / 2**20:.1f}",
+                            limit=f"{max_bytes / 2**20:.0f}")  # fmt: skip
     if not data.strip():
-        raise ImportRefused(f"{name}:1: the file is empty")
+        raise ImportRefused("import.refused.empty", name, "1")
     bank_id = bank_id or slug(name.rsplit(".", 1)[0])
     if not _BANK_ID_RE.fullmatch(bank_id):
         raise ValueError(f"bank id {bank_id!r} must match [a-z0-9][a-z0-9-_]*")
     if format is not None and format not in FORMATS:
-        raise ImportRefused(f"unknown format {format!r}; {_formats_hint()}")
+        raise ImportRefused("import.refused.unknown_format", format=repr(format), hint=_formats_hint())
     chosen = format or detect_format(data, name)
     report = Report(progress=progress)
     relocate: Callable[[str], str] | None = None
@@ -148,9 +192,9 @@ def import_source(
     if chosen in TEXT_READERS or chosen == "csv":
         text, encoding = decode_text(data, name)
         if encoding != "utf-8":
-            report.note(f"read as {encoding}")
+            report.note("import.note.encoding", encoding=encoding)
         if chosen == "csv":
-            paper = read_table(_csv_rows(text), report, _line_field, "CSV file")
+            paper = read_table(_csv_rows(text, name), report, _line_field, Term("import.what.csv"))
         else:
             doc, paper = _read_text(text, TEXT_READERS[chosen], report)
     elif chosen == "docx":
@@ -158,10 +202,12 @@ def import_source(
     elif chosen == "xlsx":
         paper = _read_xlsx(data, name, report)
     else:
-        paper = read_table(_apkg_rows(data, name), report, _note_field, "Anki deck")
+        paper = read_table(iter(_apkg_rows(data, name)), report, _note_field, Term("import.what.apkg"))
     questions = build_questions(paper, doc, bank_id, report, duplicates=True) if not report.errors else []
     if not questions and not report.errors:
-        report.warn("empty", f"no item found; looked for {_LOOKED_FOR[chosen]} ({_formats_hint()})")
+        block = (("block", "{…}"),) if chosen == "gift" else ()
+        report.warn("empty", "import.empty", looked_for=Term(f"import.looked_for.{chosen}", block),
+                    hint=_formats_hint())
     warnings, errors = report.warnings, report.errors
     if relocate is not None:
         warnings = [replace(w, where=relocate(w.where)) for w in warnings]
@@ -172,18 +218,6 @@ def import_source(
                         errors=tuple(errors), notes=tuple(report.notes), format=chosen)
 
 
-_LOOKED_FOR = {
-    "paper": "numbered items (`1.` `1、` `1)` `(1)`) with answers after `答案：`/`Answer:` or in "
-             "an answer key at the end (`参考答案`)",
-    "aiken": "a question line, options `A.`/`A)` and `ANSWER: X`",
-    "gift": "questions with an answer block `{…}`",
-    "csv": "rows under a header naming question/题干 and answer/答案",
-    "xlsx": "rows under a header naming question/题干 and answer/答案 on the first sheet",
-    "docx": "a paper's numbered items in the document's paragraphs, or a question table",
-    "apkg": "notes of the studybot question note type",
-}
-
-
 def slug(name: str) -> str:
     """A bank id (`[a-z0-9][a-z0-9-_]*`) made from a file name."""
     text = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")
@@ -192,10 +226,10 @@ def slug(name: str) -> str:
 
 def _read_text(text: str, reader, report: Report) -> tuple[CleanText, PaperDraft]:
     doc = clean_text(text)
-    for offset, message in doc.notes:
-        report.warn("pinyin", message, doc.where_source(offset))
+    for offset, note in doc.notes:
+        report.warn("pinyin", "import.clean.pinyin", doc.where_source(offset), None, **dict(note))
     if doc.converted:
-        report.note(f"converted {doc.converted} traditional character(s) to simplified")
+        report.note("import.note.converted", count=doc.converted)
     return doc, reader.read(doc, report)
 
 
@@ -206,13 +240,21 @@ def _line_field(line: int, column: int) -> str:
     return f"{line}:{column + 1}"
 
 
-def _csv_rows(text: str) -> Iterator[tuple[int, list[str]]]:
-    """(line of the record's start, cells); the delimiter is the header line's `,` tab or `;`."""
+def _csv_rows(text: str, name: str) -> Iterator[tuple[int, list[str]]]:
+    """(line of the record's start, cells); the delimiter is the header line's `,` tab or `;`.
+    `text` has `\n` line endings (decode_text); what the csv module cannot read is refused at
+    its line."""
     first = next((line for line in text.split("\n", 20) if line.strip()), "")
     delimiter = max((",", "\t", ";"), key=first.count)
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     start = 1
-    for cells in reader:
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error:  # a NUL past the binary check, a quote the dialect cannot end…
+            raise ImportRefused("import.refused.csv", name, f"{start}:1") from None
         yield start, cells
         start = reader.line_num + 1
 
@@ -243,56 +285,71 @@ def _cell_text(value) -> str:
 def _read_xlsx(data: bytes, name: str, report: Report) -> PaperDraft:
     import openpyxl
 
+    # Everything openpyxl gives is read inside the try: it raises many kinds (KeyError,
+    # ValueError, TypeError, lxml's and zip's errors…) for a damaged file, and some only
+    # when a row is reached.
     try:
-        book = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise ImportRefused(f"{name}: not a readable .xlsx workbook ({exc})") from None
-    sheet = book.worksheets[0]
-    merged = list(sheet.merged_cells.ranges)
+        book = openpyxl.load_workbook(io.BytesIO(data), data_only=True, read_only=False)
+        sheet = book.worksheets[0]
+        title = str(sheet.title)
+        merged = [str(r) for r in sheet.merged_cells.ranges]
+        others = [str(other.title) for other in book.worksheets[1:]
+                  if other.max_row > 1 or other.cell(1, 1).value is not None]
+        rows = [(i, [_cell_text(v) for v in values])
+                for i, values in enumerate(sheet.iter_rows(values_only=True), 1)]
+    except Exception as exc:
+        log.info("%s: openpyxl could not read it: %r", name, exc)
+        raise ImportRefused("import.refused.bad_xlsx", name) from None
     if merged:
-        places = ", ".join(str(r) for r in merged[:5]) + (" …" if len(merged) > 5 else "")
-        report.fail("merged", f"sheet {sheet.title!r} has merged cells ({places}); unmerge them "
-                    "so that every row has its own values", f"cell {merged[0].coord.split(':')[0]}")
+        places = ", ".join(merged[:5]) + (" …" if len(merged) > 5 else "")
+        report.fail("merged", "import.xlsx.merged", f"cell {merged[0].split(':')[0]}",
+                    sheet=repr(title), places=places)
         return PaperDraft([])
-    for other in book.worksheets[1:]:
-        if other.max_row > 1 or other.cell(1, 1).value is not None:
-            report.warn("unplaced", f"sheet {other.title!r} not imported: only the first sheet "
-                        f"({sheet.title!r}) is read")
-    rows = ((i, [_cell_text(v) for v in values])
-            for i, values in enumerate(sheet.iter_rows(values_only=True), 1))
-    return read_table(rows, report, _cell, f"sheet {sheet.title!r}")
+    for other in others:
+        report.warn("unplaced", "import.xlsx.other_sheet", sheet=repr(other), first=repr(title))
+    return read_table(iter(rows), report, _cell, Term("import.what.sheet", (("sheet", repr(title)),)))
 
 
 def _note_field(note: int, column: int) -> str:
     return f"note {note}"
 
 
-def _apkg_rows(data: bytes, name: str) -> Iterator[tuple[int, list[str]]]:
+def _apkg_rows(data: bytes, name: str) -> list[tuple[int, list[str]]]:
     """The studybot note type's fields as a table: its field names are the header."""
     import json
 
-    archive = zipfile.ZipFile(io.BytesIO(data))
-    member = next(n for n in ("collection.anki21", "collection.anki2") if n in archive.namelist())
+    names = _zip_names(data, name)
+    member = next((n for n in ("collection.anki21", "collection.anki2") if n in names), None)
+    if member is None:
+        raise ImportRefused("import.refused.other_zip", name, hint=_formats_hint())
+    # The deck is somebody's file: its member may fail its CRC, its database be damaged, its
+    # JSON be anything. Whatever zip, sqlite or json raise is the deck's damage.
     db = sqlite3.connect(":memory:")
     try:
-        db.deserialize(archive.read(member))
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            db.deserialize(archive.read(member))
         models = json.loads(db.execute("SELECT models FROM col").fetchone()[0])
-        fields = {int(mid): [f["name"] for f in model["flds"]] for mid, model in models.items()}
-        rows = db.execute("SELECT mid, flds, tags FROM notes ORDER BY id").fetchall()
-    except (sqlite3.DatabaseError, TypeError, KeyError, ValueError) as exc:
-        raise ImportRefused(f"{name}: not a readable Anki deck ({exc})") from None
+        fields = {int(mid): [str(f["name"]) for f in model["flds"]] for mid, model in models.items()}
+        notes = [(int(mid), str(flds)) for mid, flds, _tags in
+                 db.execute("SELECT mid, flds, tags FROM notes ORDER BY id").fetchall()]
+    except zipfile.BadZipFile:
+        raise ImportRefused("import.refused.zip_member", name, member=member) from None
+    except Exception as exc:
+        log.info("%s: not a readable Anki deck: %r", name, exc)
+        raise ImportRefused("import.refused.bad_apkg", name) from None
     finally:
         db.close()
+    rows: list[tuple[int, list[str]]] = []
     header = None
-    for i, (mid, flds, _tags) in enumerate(rows, 1):
-        names = fields.get(mid, [])
+    for i, (mid, flds) in enumerate(notes, 1):
+        names_of = fields.get(mid, [])
         if header is None:
-            header = names
-            yield 0, names
-        if names != header:
-            raise ImportRefused(f"{name}: note {i} is of another note type; only decks written "
-                                "by `studybot bank export --format anki` can be read")
-        yield i, [_from_html(v) for v in flds.split("\x1f")]
+            header = names_of
+            rows.append((0, names_of))
+        if names_of != header:
+            raise ImportRefused("import.refused.note_type", name, f"note {i}")
+        rows.append((i, [_from_html(v) for v in flds.split("\x1f")]))
+    return rows
 
 
 def _from_html(value: str) -> str:
@@ -310,36 +367,42 @@ def _read_docx(data: bytes, name: str, report: Report):
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
+    # Everything python-docx gives is taken out inside the try (it raises many kinds, lxml's
+    # and zip's included, for a damaged file, some only when a part is reached); the readers
+    # then work on plain text.
     try:
         document = docx.Document(io.BytesIO(data))
-    except Exception as exc:  # python-docx raises many kinds for a damaged file
-        raise ImportRefused(f"{name}: not a readable .docx document ({exc})") from None
-    lines: list[str] = []
-    places: list[str] = []
-    paragraph = table_no = 0
-    question_table = _question_table(document, report)
+        tables = [[[cell.text for cell in row.cells] for row in table.rows] for table in document.tables]
+        paragraphs = [paragraph.text for paragraph in document.paragraphs]
+        lines: list[str] = []
+        places: list[str] = []
+        paragraph = table_no = 0
+        for child in document.element.body.iterchildren():
+            tag = str(child.tag).rsplit("}", 1)[-1]
+            if tag == "p":
+                paragraph += 1
+                for part in Paragraph(child, document).text.split("\n"):
+                    lines.append(part)
+                    places.append(f"paragraph {paragraph}")
+            elif tag == "tbl":
+                table_no += 1
+                table = Table(child, document)
+                for r, row in enumerate(table.rows, 1):
+                    seen = set()
+                    for c, cell in enumerate(row.cells, 1):
+                        if id(cell._tc) in seen:
+                            continue  # a merged cell repeats in every column it spans
+                        seen.add(id(cell._tc))
+                        for part in cell.text.split("\n"):
+                            lines.append(part)
+                            places.append(f"table {table_no} row {r} cell {c}")
+    except Exception as exc:
+        log.info("%s: python-docx could not read it: %r", name, exc)
+        raise ImportRefused("import.refused.bad_docx", name) from None
+    question_table = _question_table(tables, paragraphs, report)
     if question_table is not None:
         return clean_text(""), question_table, None
-    for child in document.element.body.iterchildren():
-        tag = child.tag.rsplit("}", 1)[-1]
-        if tag == "p":
-            paragraph += 1
-            for part in Paragraph(child, document).text.split("\n"):
-                lines.append(part)
-                places.append(f"paragraph {paragraph}")
-        elif tag == "tbl":
-            table_no += 1
-            table = Table(child, document)
-            for r, row in enumerate(table.rows, 1):
-                seen = set()
-                for c, cell in enumerate(row.cells, 1):
-                    if id(cell._tc) in seen:
-                        continue  # a merged cell repeats in every column it spans
-                    seen.add(id(cell._tc))
-                    for part in cell.text.split("\n"):
-                        lines.append(part)
-                        places.append(f"table {table_no} row {r} cell {c}")
-    doc, paper = _read_text("\n".join(lines), TEXT_READERS["paper"], report)
+    doc, paper = _read_text(normalize_newlines("\n".join(lines)), TEXT_READERS["paper"], report)
 
     def relocate(where: str) -> str:
         match = re.fullmatch(r"(\d+):(\d+)", where)
@@ -350,22 +413,22 @@ def _read_docx(data: bytes, name: str, report: Report):
     return doc, paper, relocate
 
 
-def _question_table(document, report: Report) -> PaperDraft | None:
+def _question_table(
+    tables: list[list[list[str]]], paragraphs: list[str], report: Report,
+) -> PaperDraft | None:
     """The first table whose first row is a question-table header, read as a table; every
     other non-empty paragraph or table is reported as not imported."""
-    tables = document.tables
-    for number, table in enumerate(tables, 1):
-        cells = [[cell.text for cell in row.cells] for row in table.rows]
+    for number, cells in enumerate(tables, 1):
         if cells and {"stem", "answer"} <= set(header_columns(cells[0]).values()):
-            for i, paragraph in enumerate(document.paragraphs, 1):
-                if paragraph.text.strip():
-                    report.warn("unplaced", f"text outside the question table not imported: "
-                                f"{paragraph.text.strip()[:40]!r}", f"paragraph {i}")
+            for i, paragraph in enumerate(paragraphs, 1):
+                if paragraph.strip():
+                    report.warn("unplaced", "import.docx.outside_table", f"paragraph {i}",
+                                text=repr(paragraph.strip()[:40]))
             for other in range(1, len(tables) + 1):
                 if other != number:
-                    report.warn("unplaced", "only the first question table is read; this table "
-                                "is not imported", f"table {other}")
-            return read_table(enumerate(cells, 1), report, _table_place(number), f"table {number}")
+                    report.warn("unplaced", "import.docx.other_table", f"table {other}")
+            what = Term("import.what.table", (("table", number),))
+            return read_table(enumerate(cells, 1), report, _table_place(number), what)
     return None
 
 

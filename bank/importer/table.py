@@ -14,7 +14,8 @@ from bot.question_types import type_for_word, type_words
 
 from .base import Draft, PaperDraft
 from .clean import to_simplified
-from .report import Report
+from .numbers import finite_number, whole_number
+from .report import Report, Term
 
 __all__ = ["HEADERS", "TYPE_WORDS", "header_columns", "read_table"]
 
@@ -67,12 +68,13 @@ class _Converted:
 
 
 def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Where,
-               what: str = "table") -> PaperDraft:
+               what: Term | None = None) -> PaperDraft:
     """Drafts from (row number, cells) pairs, the first non-empty row being the header.
 
     A header naming neither the question nor the answer column refuses the file; columns it
-    does not know are reported, never dropped silently.
+    does not know are reported, never dropped silently. `what` names the table in messages.
     """
+    what = what or Term("import.what.table_plain")
     columns: dict[int, str] | None = None
     drafts: list[Draft] = []
     convert = _Converted()
@@ -85,17 +87,12 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
             columns = header_columns(cells)
             fields = set(columns.values())
             if not {"stem", "answer"} <= fields:
-                found = ", ".join(repr(c) for c in cells if c) or "nothing"
-                report.fail("header", f"the first row of the {what} is not a header this reader "
-                            "knows: it needs a question column (question / 题干) and an answer "
-                            "column (answer / 答案), with optional type / 题型, A … H / 选项A … "
-                            f"选项H, explanation / 解析, tags / 标签, points / 分值, id; found {found}",
-                            where(row, 0))
+                found = ", ".join(repr(c) for c in cells if c) or "—"
+                report.fail("header", "import.table.header", where(row, 0), what=what, found=found)
                 return PaperDraft([])
             for i, cell in enumerate(cells):
                 if cell and i not in columns:
-                    report.warn("unplaced", f"column {cell!r} is not a known column; its "
-                                "values are not imported", where(row, i))
+                    report.warn("unplaced", "import.table.unknown_column", where(row, i), column=repr(cell))
             header_row = row
             continue
         for i, cell in enumerate(cells):
@@ -105,13 +102,13 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
         if draft is not None:
             drafts.append(draft)
     if columns is None:
-        report.fail("empty", f"the {what} has no rows", where(1, 0))
+        report.fail("empty", "import.table.no_rows", where(1, 0), what=what)
     elif used_columns:
         names = ", ".join(str(i + 1) for i in sorted(used_columns))
-        report.warn("unplaced", f"values in column(s) {names}, which have no known header, "
-                    "were not imported", where(header_row, min(used_columns)))
+        report.warn("unplaced", "import.table.headless_values", where(header_row, min(used_columns)),
+                    columns=names)
     if convert.count:
-        report.note(f"converted {convert.count} traditional character(s) to simplified")
+        report.note("import.note.converted", count=convert.count)
     return PaperDraft(drafts)
 
 
@@ -126,56 +123,54 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
         return values.get(name, ("", 0))[0]
 
     if not text("stem"):
-        report.warn("empty", "row has no question text; not imported", place)
+        report.warn("empty", "import.table.no_stem", place)
         return None
     options: list[tuple[str, str]] = []
     for letter in _LETTERS:
         value = text(f"options.{letter}")
         if value:
             if len(options) != _LETTERS.index(letter):
-                report.warn("unplaced", f"option {letter} follows an empty option; options "
-                            "must run A, B, C … without gaps", where(row, values[f"options.{letter}"][1]))
+                report.warn("unplaced", "import.table.option_gap", where(row, values[f"options.{letter}"][1]),
+                            letter=letter)
                 return None
             options.append((letter, value))
     kind = None
     if text("type"):
         kind = type_for_word(_fold(text("type")))
         if kind is None:
-            report.warn("type", f"unknown type {text('type')!r} (single/multi/judge/fill/short or "
-                        "单选/多选/判断/填空/简答); type taken from the row's shape",
-                        where(row, values["type"][1]))
+            report.warn("type", "import.table.unknown_type", where(row, values["type"][1]),
+                        type=repr(text("type")))
     draft = Draft(number=number, stem=text("stem"), where=place, options=tuple(options),
                   answer=text("answer") or None, explanation=text("explanation"), type_hint=kind)
     if text("number"):
-        try:
-            draft.number = int(float(text("number")))
-        except ValueError:
-            report.warn("unplaced", f"number {text('number')!r} is not a whole number; row order "
-                        "used", where(row, values["number"][1]))
+        given = whole_number(text("number"))
+        if given is not None:
+            draft.number = given
+        else:
+            report.warn("unplaced", "import.table.bad_number", where(row, values["number"][1]),
+                        number=repr(text("number")))
     draft.where = where(row, 0)
     draft.qid = text("id") or None
     if text("points"):
-        try:
-            points = float(text("points"))
-        except ValueError:
-            points = 0
+        points = finite_number(text("points")) or 0.0
         if points > 0:
             draft.points = points
         else:
-            report.warn("points", f"points {text('points')!r} is not a positive number; 1 used",
-                        where(row, values["points"][1]))
+            report.warn("points", "import.table.bad_points", where(row, values["points"][1]),
+                        points=repr(text("points")))
     if text("tolerance"):
-        try:
-            draft.tolerance = abs(float(text("tolerance")))
-        except ValueError:
-            report.warn("unplaced", f"tolerance {text('tolerance')!r} is not a number; not "
-                        "imported", where(row, values["tolerance"][1]))
+        tolerance = finite_number(text("tolerance"))
+        if tolerance is not None:
+            draft.tolerance = abs(tolerance)
+        else:
+            report.warn("unplaced", "import.table.bad_tolerance", where(row, values["tolerance"][1]),
+                        tolerance=repr(text("tolerance")))
     if text("tags"):
         tags = [t.lower() for t in re.split(r"[\s,;，；、]+", text("tags")) if t]
         bad = [t for t in tags if not _TAG_RE.fullmatch(t)]
         if bad:
-            report.warn("tags", f"tag(s) {', '.join(map(repr, bad))} are not slugs [a-z0-9-]; "
-                        "not imported", where(row, values["tags"][1]))
+            report.warn("tags", "import.table.bad_tags", where(row, values["tags"][1]),
+                        tags=", ".join(map(repr, bad)))
         draft.tags = tuple(dict.fromkeys(t for t in tags if t not in bad))
     answer = draft.answer or ""
     if "|" in answer and kind in (None, _T.FILL) and not options:
