@@ -17,10 +17,11 @@ from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
 from adapters.storage.broadcast import Alone
 from adapters.storage.firing_store import SqliteFiringStore
 from adapters.storage.mock_store import SqliteMockStore
-from adapters.storage.outbox_store import SqliteOutboxStore
+from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqliteScheduleStore
 from adapters.storage.selection_store import SqliteSelectionStore
+from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
 from adapters.storage.throttle_store import SqliteThrottleStore
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
     from adapters.storage.postgres.firings import PostgresFiringStore
     from adapters.storage.postgres.mocks import PostgresMockStore
-    from adapters.storage.postgres.outbox import PostgresOutboxStore
     from adapters.storage.postgres.reports import PostgresReportStore
     from adapters.storage.postgres.schedules import PostgresScheduleStore
     from adapters.storage.postgres.selections import PostgresSelectionStore
@@ -43,12 +43,13 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 class SqliteStorage:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
+        self.db = SqliteDatabase(store)
         self.schedules = SqliteScheduleStore(store)
         self.study = SqliteStudyStore(store)
         self.mocks = SqliteMockStore(store)
         self.reports = SqliteReportStore(store)
         self.banks = SqliteBankStore(store)
-        self.outbox = SqliteOutboxStore(store)
+        self.outbox = SqlOutboxStore(self.db)
         self.firings = SqliteFiringStore(store)
         self.selections = SqliteSelectionStore(store)
         self.throttles = SqliteThrottleStore(store)
@@ -71,9 +72,9 @@ class SqliteStorage:
 
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
+        from adapters.storage.postgres.database import PostgresDatabase
         from adapters.storage.postgres.firings import PostgresFiringStore
         from adapters.storage.postgres.mocks import PostgresMockStore
-        from adapters.storage.postgres.outbox import PostgresOutboxStore
         from adapters.storage.postgres.reports import PostgresReportStore
         from adapters.storage.postgres.schedules import PostgresScheduleStore
         from adapters.storage.postgres.selections import PostgresSelectionStore
@@ -81,7 +82,8 @@ class PostgresStorage:
         from adapters.storage.postgres.throttles import PostgresThrottleStore
 
         self.store = store
-        self.outbox: PostgresOutboxStore = PostgresOutboxStore(store)
+        self.db = PostgresDatabase(store)
+        self.outbox = SqlOutboxStore(self.db)
         self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
         self.mocks: PostgresMockStore = PostgresMockStore(store)

@@ -1,0 +1,63 @@
+"""The execution interface (adapters/storage/database.py) on the PostgreSQL store's pool: the
+stores' `?` text compiled to `$1…$n` once per statement, reads and writes through PostgresStore
+(which joins the task's unit of work and turns a lost server into StoreUnavailable)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from adapters.storage.database import Dialect, Row
+from adapters.storage.postgres.store import PostgresStore, affected
+
+POSTGRES = Dialect(
+    name="postgres",
+    for_share=" FOR SHARE",
+    for_update=" FOR UPDATE",
+    unique_violation=(asyncpg.UniqueViolationError,),
+    numbered_placeholders=True,
+)
+
+
+class PostgresTransaction:
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        return affected(await self.conn.execute(POSTGRES.sql(sql), *params))
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.conn.executemany(POSTGRES.sql(sql), rows)
+
+    async def one(self, sql: str, *params: Any) -> Row | None:
+        return await self.conn.fetchrow(POSTGRES.sql(sql), *params)
+
+    async def all(self, sql: str, *params: Any) -> list[Row]:
+        return list(await self.conn.fetch(POSTGRES.sql(sql), *params))
+
+
+class PostgresDatabase:
+    dialect = POSTGRES
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+        async with self.store.transaction() as conn:
+            yield PostgresTransaction(conn)
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]:
+        return self.store.unit_of_work()
+
+    async def one(self, sql: str, *params: Any) -> Row | None:
+        return await self.store.one(POSTGRES.sql(sql), *params)
+
+    async def all(self, sql: str, *params: Any) -> list[Row]:
+        return list(await self.store.all(POSTGRES.sql(sql), *params))
+
+    async def read_own(self, sql: str, *params: Any) -> Row | None:
+        return await self.store.one(POSTGRES.sql(sql), *params)

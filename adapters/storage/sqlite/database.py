@@ -1,0 +1,68 @@
+"""The execution interface (adapters/storage/database.py) on the SQLite store's connections:
+reads on its reader connection, writes in BEGIN IMMEDIATE transactions on its writer (see
+sqlite_store.py). SQLite takes the stores' `?` text as written."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+import aiosqlite
+
+from adapters.storage.database import Dialect, Row
+from adapters.storage.sql import fetch_all, fetch_one
+from adapters.storage.sqlite_store import SqliteStore
+
+SQLITE = Dialect(
+    name="sqlite",
+    for_share="",
+    for_update="",
+    unique_violation=(sqlite3.IntegrityError,),
+    numbered_placeholders=False,
+)
+
+
+class SqliteTransaction:
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, *params: Any) -> int:
+        cursor = await self.conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def execute_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.conn.executemany(sql, rows)
+
+    async def one(self, sql: str, *params: Any) -> Row | None:
+        return await fetch_one(self.conn, sql, params)
+
+    async def all(self, sql: str, *params: Any) -> list[Row]:
+        return list(await fetch_all(self.conn, sql, params))
+
+
+class SqliteDatabase:
+    dialect = SQLITE
+
+    def __init__(self, store: SqliteStore) -> None:
+        self.store = store
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
+        async with self.store.transaction() as conn:
+            yield SqliteTransaction(conn)
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]:
+        return self.store.unit_of_work()
+
+    async def one(self, sql: str, *params: Any) -> Row | None:
+        return await self.store.one(sql, params)
+
+    async def all(self, sql: str, *params: Any) -> list[Row]:
+        return list(await self.store.all(sql, params))
+
+    async def read_own(self, sql: str, *params: Any) -> Row | None:
+        return await self.store.read_own(sql, params)
