@@ -19,7 +19,7 @@ from adapters.storage.firing_store import SqliteFiringStore
 from adapters.storage.mock_store import SqliteMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqliteReportStore
-from adapters.storage.schedule_store import SqliteScheduleStore
+from adapters.storage.schedule_store import SqlScheduleStore
 from adapters.storage.selection_store import SqliteSelectionStore
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from adapters.storage.postgres.firings import PostgresFiringStore
     from adapters.storage.postgres.mocks import PostgresMockStore
     from adapters.storage.postgres.reports import PostgresReportStore
-    from adapters.storage.postgres.schedules import PostgresScheduleStore
     from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
     from adapters.storage.postgres.study import PostgresStudyStore
@@ -44,7 +43,7 @@ class SqliteStorage:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
         self.db = SqliteDatabase(store)
-        self.schedules = SqliteScheduleStore(store)
+        self.schedules = SqlScheduleStore(self.db)
         self.study = SqliteStudyStore(store)
         self.mocks = SqliteMockStore(store)
         self.reports = SqliteReportStore(store)
@@ -76,7 +75,6 @@ class PostgresStorage:
         from adapters.storage.postgres.firings import PostgresFiringStore
         from adapters.storage.postgres.mocks import PostgresMockStore
         from adapters.storage.postgres.reports import PostgresReportStore
-        from adapters.storage.postgres.schedules import PostgresScheduleStore
         from adapters.storage.postgres.selections import PostgresSelectionStore
         from adapters.storage.postgres.study import PostgresStudyStore
         from adapters.storage.postgres.throttles import PostgresThrottleStore
@@ -84,7 +82,7 @@ class PostgresStorage:
         self.store = store
         self.db = PostgresDatabase(store)
         self.outbox = SqlOutboxStore(self.db)
-        self.schedules: PostgresScheduleStore = PostgresScheduleStore(store)
+        self.schedules = SqlScheduleStore(self.db)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
         self.mocks: PostgresMockStore = PostgresMockStore(store)
         self.reports: PostgresReportStore = PostgresReportStore(store)

@@ -1,15 +1,14 @@
-"""SQLite implementation of the DailyStore and ContestStore ports, sharing SqliteStore's connections."""
+"""The DailyStore and ContestStore ports on either backend: daily schedules and contests, sharing
+the backend's connections and units of work."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
 
-from adapters.storage.sql import ROUND_COLUMNS, Params, from_db, round_from_row, to_db
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.database import Database
+from adapters.storage.sql import ROUND_COLUMNS, from_db, round_from_row, to_db
 from bot.kinds import AnswerMode
 from bot.ports import ContestRunning
 from bot.records import Contest, ContestPhase, ContestScore, DailySchedule, Round
@@ -53,63 +52,54 @@ def contest_from_row(row) -> Contest:
     )
 
 
-class SqliteScheduleStore:
-    """Daily schedules and contests; every write is one transaction on the shared writer."""
+class SqlScheduleStore:
+    """Daily schedules and contests; every write one transaction (or part of a unit of work)."""
 
-    def __init__(self, store: SqliteStore) -> None:
-        self.store = store
-
-    async def _one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
-        return await self.store.one(sql, params)
-
-    async def _all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-        return await self.store.all(sql, params)
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     # ------------------------------------------------------------ dailies
 
     async def save_daily(self, schedule: DailySchedule) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                f"INSERT OR REPLACE INTO dailies ({DAILY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    schedule.chat_id, schedule.local_time, schedule.timezone,
-                    "".join(str(d) for d in schedule.weekdays), schedule.deadline_seconds, schedule.tag,
-                    str(schedule.mode), int(schedule.enabled), to_db(schedule.since or _EPOCH),
-                ),
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                f"INSERT INTO dailies ({DAILY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (chat_id) DO UPDATE SET local_time = excluded.local_time, "
+                "timezone = excluded.timezone, weekdays = excluded.weekdays, "
+                "deadline_seconds = excluded.deadline_seconds, tag = excluded.tag, mode = excluded.mode, "
+                "enabled = excluded.enabled, updated_at = excluded.updated_at",
+                schedule.chat_id, schedule.local_time, schedule.timezone,
+                "".join(str(d) for d in schedule.weekdays), schedule.deadline_seconds, schedule.tag,
+                str(schedule.mode), int(schedule.enabled), to_db(schedule.since or _EPOCH),
             )  # fmt: skip
 
     async def get_daily(self, chat_id: int) -> DailySchedule | None:
-        row = await self._one(f"SELECT {DAILY_COLUMNS} FROM dailies WHERE chat_id = ?", (chat_id,))
+        row = await self.db.one(f"SELECT {DAILY_COLUMNS} FROM dailies WHERE chat_id = ?", chat_id)
         return daily_from_row(row) if row else None
 
     async def enabled_dailies(self) -> list[DailySchedule]:
-        rows = await self._all(
-            f"SELECT {DAILY_COLUMNS} FROM dailies WHERE enabled = 1 ORDER BY chat_id"
-        )
+        rows = await self.db.all(f"SELECT {DAILY_COLUMNS} FROM dailies WHERE enabled = 1 ORDER BY chat_id")
         return [daily_from_row(r) for r in rows]
 
     async def daily_round(self, chat_id: int, daily_date: str) -> Round | None:
-        row = await self._one(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND daily_date = ?", (chat_id, daily_date)
+        row = await self.db.one(
+            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND daily_date = ?", chat_id, daily_date
         )
         return round_from_row(row) if row else None
 
     async def close_expired_practice(self, now: datetime) -> int:
-        async with self.store.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE rounds SET state = 'closed', closed_at = ? "
-                "WHERE state = 'open' AND kind = 'practice' AND closes_at <= ?",
-                (to_db(now), to_db(now)),
+        async with self.db.transaction() as tx:
+            return await tx.execute(
+                "UPDATE rounds SET state = 'closed', closed_at = ?1 "
+                "WHERE state = 'open' AND kind = 'practice' AND closes_at <= ?1",
+                to_db(now),
             )
-            count = cursor.rowcount
-            await cursor.close()
-        return count
 
     async def overdue_dailies(self, now: datetime) -> list[int]:
-        rows = await self.store.all(
+        rows = await self.db.all(
             "SELECT id FROM rounds WHERE state = 'open' AND closes_at <= ? AND kind = 'daily' "
             "ORDER BY closes_at",
-            (to_db(now),),
+            to_db(now),
         )
         return [int(r[0]) for r in rows]
 
@@ -119,41 +109,37 @@ class SqliteScheduleStore:
         self, chat_id: int, question_ids: Sequence[str], seconds: int, pause_seconds: float, now: datetime
     ) -> Contest:
         try:
-            async with self.store.transaction() as db:
-                async with db.execute(
+            async with self.db.transaction() as tx:
+                row = await tx.one(
                     "INSERT INTO contests (chat_id, question_ids, seconds, pause_seconds, phase, started_at) "
-                    "VALUES (?, ?, ?, ?, 'question', ?) RETURNING id",
-                    (chat_id, json.dumps(list(question_ids)), seconds, pause_seconds, to_db(now)),
-                ) as cursor:
-                    row = await cursor.fetchone()
-        except sqlite3.IntegrityError as exc:
+                    f"VALUES (?, ?, ?, ?, 'question', ?) RETURNING {CONTEST_COLUMNS}",
+                    chat_id, json.dumps(list(question_ids)), seconds, pause_seconds, to_db(now),
+                )  # fmt: skip
+        except self.db.dialect.unique_violation as exc:
             raise ContestRunning(f"chat {chat_id} has a contest running") from exc
-        found = await self.store.read_own(
-            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE id = ?", (row[0],)  # type: ignore[index]
-        )
-        assert found is not None
-        return contest_from_row(found)
+        assert row is not None
+        return contest_from_row(row)
 
     async def get_contest(self, contest_id: int) -> Contest | None:
-        row = await self._one(f"SELECT {CONTEST_COLUMNS} FROM contests WHERE id = ?", (contest_id,))
+        row = await self.db.one(f"SELECT {CONTEST_COLUMNS} FROM contests WHERE id = ?", contest_id)
         return contest_from_row(row) if row else None
 
     async def running_contest(self, chat_id: int) -> Contest | None:
-        row = await self._one(
+        row = await self.db.one(
             f"SELECT {CONTEST_COLUMNS} FROM contests WHERE chat_id = ? AND phase IN ('question', 'pause')",
-            (chat_id,),
+            chat_id,
         )
         return contest_from_row(row) if row else None
 
     async def running_contests(self) -> list[Contest]:
-        rows = await self._all(
+        rows = await self.db.all(
             f"SELECT {CONTEST_COLUMNS} FROM contests WHERE phase IN ('question', 'pause') ORDER BY id"
         )
         return [contest_from_row(r) for r in rows]
 
     async def latest_contest(self, chat_id: int) -> Contest | None:
-        row = await self._one(
-            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
+        row = await self.db.one(
+            f"SELECT {CONTEST_COLUMNS} FROM contests WHERE chat_id = ? ORDER BY id DESC LIMIT 1", chat_id
         )
         return contest_from_row(row) if row else None
 
@@ -168,36 +154,34 @@ class SqliteScheduleStore:
         now: datetime,
     ) -> None:
         finished = to_db(now) if phase in (ContestPhase.FINISHED, ContestPhase.STOPPED) else None
-        async with self.store.transaction() as db:
-            await db.execute(
+        async with self.db.transaction() as tx:
+            await tx.execute(
                 "UPDATE contests SET position = ?, phase = ?, phase_until = ?, round_id = ?, "
                 "finished_at = coalesce(?, finished_at) WHERE id = ?",
-                (position, str(phase), to_db(phase_until) if phase_until else None, round_id, finished,
-                 contest_id),
+                position, str(phase), to_db(phase_until) if phase_until else None, round_id, finished,
+                contest_id,
             )  # fmt: skip
 
     async def contest_scores(self, contest_id: int) -> list[ContestScore]:
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT s.user_id, u.display_name, s.points, s.correct, s.answered, s.streak "
             "FROM contest_scores s JOIN users u ON u.id = s.user_id "
             "WHERE s.contest_id = ? ORDER BY s.user_id",
-            (contest_id,),
+            contest_id,
         )
         return [ContestScore(*r) for r in rows]
 
     async def save_contest_scores(
         self, contest_id: int, position: int, scores: Sequence[ContestScore]
     ) -> bool:
-        async with self.store.transaction() as db:
-            cursor = await db.execute(
+        async with self.db.transaction() as tx:
+            moved = await tx.execute(
                 "UPDATE contests SET scored_position = ? WHERE id = ? AND scored_position = ?",
-                (position + 1, contest_id, position),
-            )
-            if cursor.rowcount != 1:
-                await cursor.close()
+                position + 1, contest_id, position,
+            )  # fmt: skip
+            if moved != 1:
                 return False
-            await cursor.close()
-            await db.executemany(
+            await tx.execute_many(
                 "INSERT INTO contest_scores (contest_id, user_id, points, correct, answered, streak) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (contest_id, user_id) DO UPDATE SET "
                 "points = excluded.points, correct = excluded.correct, answered = excluded.answered, "
