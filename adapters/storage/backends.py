@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
 from adapters.storage.broadcast import Alone
 from adapters.storage.firing_store import SqliteFiringStore
-from adapters.storage.mock_store import SqliteMockStore
+from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqliteReportStore
 from adapters.storage.schedule_store import SqlScheduleStore
@@ -29,7 +29,6 @@ from adapters.storage.throttle_store import SqliteThrottleStore
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
     from adapters.storage.postgres.firings import PostgresFiringStore
-    from adapters.storage.postgres.mocks import PostgresMockStore
     from adapters.storage.postgres.reports import PostgresReportStore
     from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
@@ -45,7 +44,7 @@ class SqliteStorage:
         self.db = SqliteDatabase(store)
         self.schedules = SqlScheduleStore(self.db)
         self.study = SqliteStudyStore(store)
-        self.mocks = SqliteMockStore(store)
+        self.mocks = SqlMockStore(self.db)
         self.reports = SqliteReportStore(store)
         self.banks = SqliteBankStore(store)
         self.outbox = SqlOutboxStore(self.db)
@@ -73,7 +72,6 @@ class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
         from adapters.storage.postgres.database import PostgresDatabase
         from adapters.storage.postgres.firings import PostgresFiringStore
-        from adapters.storage.postgres.mocks import PostgresMockStore
         from adapters.storage.postgres.reports import PostgresReportStore
         from adapters.storage.postgres.selections import PostgresSelectionStore
         from adapters.storage.postgres.study import PostgresStudyStore
@@ -84,7 +82,7 @@ class PostgresStorage:
         self.outbox = SqlOutboxStore(self.db)
         self.schedules = SqlScheduleStore(self.db)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
-        self.mocks: PostgresMockStore = PostgresMockStore(store)
+        self.mocks = SqlMockStore(self.db)
         self.reports: PostgresReportStore = PostgresReportStore(store)
         self.banks = PostgresBankStore(store)
         self.firings: PostgresFiringStore = PostgresFiringStore(store)
