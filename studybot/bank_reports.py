@@ -13,7 +13,8 @@ import asyncio
 from pathlib import Path
 from typing import TextIO
 
-from adapters.storage.report_store import SqliteReportStore
+from adapters.storage.report_store import SqlReportStore
+from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
 from bank.check import default_bank_dir, run_check
 from bank.compiled import default_cache_dir, load_bank_report_cached
@@ -91,7 +92,7 @@ def print_changed_reports(paths: list[str], database: Path, out: TextIO | None =
 async def _open_reports(database: Path) -> list[Report]:
     store = await SqliteStore.open(database)
     try:
-        return await SqliteReportStore(store).open_reports()
+        return await SqlReportStore(SqliteDatabase(store)).open_reports()
     finally:
         await store.close()
 

@@ -15,25 +15,22 @@ from typing import TYPE_CHECKING
 
 from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
 from adapters.storage.broadcast import Alone
-from adapters.storage.firing_store import SqliteFiringStore
+from adapters.storage.firing_store import SqlFiringStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
-from adapters.storage.report_store import SqliteReportStore
+from adapters.storage.report_store import SqlReportStore
 from adapters.storage.schedule_store import SqlScheduleStore
 from adapters.storage.selection_store import SqliteSelectionStore
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqliteStudyStore
-from adapters.storage.throttle_store import SqliteThrottleStore
+from adapters.storage.throttle_store import SqlThrottleStore
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
-    from adapters.storage.postgres.firings import PostgresFiringStore
-    from adapters.storage.postgres.reports import PostgresReportStore
     from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
     from adapters.storage.postgres.study import PostgresStudyStore
-    from adapters.storage.postgres.throttles import PostgresThrottleStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -45,12 +42,12 @@ class SqliteStorage:
         self.schedules = SqlScheduleStore(self.db)
         self.study = SqliteStudyStore(store)
         self.mocks = SqlMockStore(self.db)
-        self.reports = SqliteReportStore(store)
+        self.reports = SqlReportStore(self.db)
         self.banks = SqliteBankStore(store)
         self.outbox = SqlOutboxStore(self.db)
-        self.firings = SqliteFiringStore(store)
+        self.firings = SqlFiringStore(self.db)
         self.selections = SqliteSelectionStore(store)
-        self.throttles = SqliteThrottleStore(store)
+        self.throttles = SqlThrottleStore(self.db)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
@@ -71,11 +68,8 @@ class SqliteStorage:
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
         from adapters.storage.postgres.database import PostgresDatabase
-        from adapters.storage.postgres.firings import PostgresFiringStore
-        from adapters.storage.postgres.reports import PostgresReportStore
         from adapters.storage.postgres.selections import PostgresSelectionStore
         from adapters.storage.postgres.study import PostgresStudyStore
-        from adapters.storage.postgres.throttles import PostgresThrottleStore
 
         self.store = store
         self.db = PostgresDatabase(store)
@@ -83,11 +77,11 @@ class PostgresStorage:
         self.schedules = SqlScheduleStore(self.db)
         self.study: PostgresStudyStore = PostgresStudyStore(store)
         self.mocks = SqlMockStore(self.db)
-        self.reports: PostgresReportStore = PostgresReportStore(store)
+        self.reports = SqlReportStore(self.db)
         self.banks = PostgresBankStore(store)
-        self.firings: PostgresFiringStore = PostgresFiringStore(store)
+        self.firings = SqlFiringStore(self.db)
         self.selections: PostgresSelectionStore = PostgresSelectionStore(store)
-        self.throttles: PostgresThrottleStore = PostgresThrottleStore(store)
+        self.throttles = SqlThrottleStore(self.db)
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:
