@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import fsrs
 import pytest
 
-from adapters.storage.study_store import SqliteStudyStore
+from adapters.storage.sqlite.database import SqliteDatabase
+from adapters.storage.study_store import SqlStudyStore
 from bot.kinds import AnswerPolicy, ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.messages import SubmitAnswer
 from bot.study.feed import StudyFeed
@@ -69,7 +70,7 @@ def test_an_answer_older_than_the_last_review_changes_nothing():
 
 @pytest.fixture
 async def study(store):
-    return SqliteStudyStore(store)
+    return SqlStudyStore(SqliteDatabase(store))
 
 
 async def _answer(quiz, clock, question_id: str, response: str, kind: RoundKind = RoundKind.PRACTICE):

@@ -23,14 +23,13 @@ from adapters.storage.schedule_store import SqlScheduleStore
 from adapters.storage.selection_store import SqliteSelectionStore
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
-from adapters.storage.study_store import SqliteStudyStore
+from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
     from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
-    from adapters.storage.postgres.study import PostgresStudyStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -40,7 +39,7 @@ class SqliteStorage:
         self.store = store
         self.db = SqliteDatabase(store)
         self.schedules = SqlScheduleStore(self.db)
-        self.study = SqliteStudyStore(store)
+        self.study = SqlStudyStore(self.db)
         self.mocks = SqlMockStore(self.db)
         self.reports = SqlReportStore(self.db)
         self.banks = SqliteBankStore(store)
@@ -69,13 +68,12 @@ class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
         from adapters.storage.postgres.database import PostgresDatabase
         from adapters.storage.postgres.selections import PostgresSelectionStore
-        from adapters.storage.postgres.study import PostgresStudyStore
 
         self.store = store
         self.db = PostgresDatabase(store)
         self.outbox = SqlOutboxStore(self.db)
         self.schedules = SqlScheduleStore(self.db)
-        self.study: PostgresStudyStore = PostgresStudyStore(store)
+        self.study = SqlStudyStore(self.db)
         self.mocks = SqlMockStore(self.db)
         self.reports = SqlReportStore(self.db)
         self.banks = PostgresBankStore(store)

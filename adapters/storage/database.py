@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Row = Sequence[Any]
@@ -89,25 +88,29 @@ def numbered(sql: str) -> str:
     return out
 
 
-@dataclass(frozen=True)
 class Dialect:
-    """What one backend's SQL says differently from the text the stores are written in."""
+    """What one backend's SQL says differently from the text the stores are written in: SQLite's,
+    so this base class is SQLite's dialect; PostgreSQL's (postgres/database.py) overrides it."""
 
-    name: str
+    name = "sqlite"
     # Appended to a SELECT that must keep its rows from changing until the transaction ends
-    # (SQLite's writer holds the whole database from BEGIN IMMEDIATE, so nothing to add).
-    for_share: str
-    for_update: str
-    # The exception a unique index's refusal raises.
-    unique_violation: tuple[type[BaseException], ...]
-    numbered_placeholders: bool
-    _compiled: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    # (SQLite's writer holds the whole database from BEGIN IMMEDIATE: nothing to add).
+    for_share = ""
+    for_update = ""
+
+    def __init__(self, unique_violation: tuple[type[BaseException], ...]) -> None:
+        # The exception a unique index's refusal raises.
+        self.unique_violation = unique_violation
 
     def sql(self, text: str) -> str:
-        """The statement as this backend runs it (compiled once per text, then cached)."""
-        if not self.numbered_placeholders:
-            return text
-        found = self._compiled.get(text)
-        if found is None:
-            found = self._compiled[text] = numbered(text)
-        return found
+        """The statement as this backend runs it."""
+        return text
+
+    def any_of(self, column: str, values: Sequence[Any], sql_type: str) -> tuple[str, list[Any]]:
+        """`column` is one of `values`: the condition and its parameters (plain `?`)."""
+        return f"{column} IN ({', '.join('?' * len(values))})", list(values)
+
+    def rows_of(self, rows: Sequence[Sequence[Any]], sql_types: Sequence[str]) -> tuple[str, list[Any]]:
+        """A row source of these value rows (for `(a, b) IN (…)`): the SQL and its parameters."""
+        one = "(" + ", ".join("?" * len(sql_types)) + ")"
+        return "VALUES " + ", ".join([one] * len(rows)), [v for row in rows for v in row]

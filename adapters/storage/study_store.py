@@ -1,15 +1,15 @@
-"""The study tools' storage on SQLite: FSRS cards, the mistake notebook and favourites, and the
-answers they are fed from (answers.studied). Shares the SqliteStore's connections."""
+"""The study tools' storage on either backend: FSRS cards, the mistake notebook and favourites,
+the practice runs, and the answers they are fed from (answers.studied). Shares the backend's
+connections and units of work."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from adapters.storage.database import Database
 from adapters.storage.sql import from_db, to_db
-from adapters.storage.sqlite_store import SqliteStore
 from bot.study.ports import Key
 from bot.study.records import Card, Mistake, Outcome, PracticeRun, Reminder, RunTally, StudyAnswer
 
@@ -19,19 +19,18 @@ _CARD_COLUMNS = (
 )
 _MISTAKE_COLUMNS = "user_id, bank_id, question_id, misses, right_streak, last_missed, active"
 _RUN_COLUMNS = "id, user_id, chat_id, bank_id, mode, qtype, tags, started_at, ended_at"
-# A run's answers: its person's, in the rounds it asked (both backends run this text, with
-# their own placeholder for the run id).
+# A run's answers: its person's, in the rounds it asked.
 _RUN_TALLY = """
 SELECT count(a.id), coalesce(sum(CASE WHEN a.verdict = 'correct' THEN 1 ELSE 0 END), 0),
        count(DISTINCT CASE WHEN a.verdict = 'wrong' AND i.in_notebook = 0 THEN i.question_id END),
        min(a.answered_at), max(a.answered_at)
 FROM practice_run_items i JOIN practice_runs p ON p.id = i.run_id
 JOIN answers a ON a.round_id = i.round_id AND a.user_id = p.user_id
-WHERE i.run_id = {run}
+WHERE i.run_id = ?
 """
 _PENDING = """
 SELECT a.round_id FROM answers a JOIN rounds r ON r.id = a.round_id
-WHERE a.user_id = {user} AND a.verdict = 'pending' AND r.chat_id = {chat} AND r.kind = 'practice'
+WHERE a.user_id = ? AND a.verdict = 'pending' AND r.chat_id = ? AND r.kind = 'practice'
 ORDER BY a.round_id DESC LIMIT 1
 """
 # A final grade: graded (not awaiting a self-grade), and not changeable any more (the round's
@@ -69,17 +68,16 @@ def _mistake(row: Sequence[Any]) -> Mistake:
     return Mistake(row[0], row[1], row[2], row[3], row[4], missed, bool(row[6]))
 
 
-class SqliteStudyStore:
-    def __init__(self, store: SqliteStore) -> None:
-        self.store = store
+class SqlStudyStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def unstudied(self, limit: int) -> list[tuple[int, StudyAnswer]]:
         out = []
-        for row in await self.store.all(_UNSTUDIED, (limit,)):
+        for row in await self.db.all(_UNSTUDIED, limit):
             answer_id, user_id, bank_id, question_id, verdict, answered_at, kind, opened_at = row
             at, opened = from_db(answered_at), from_db(opened_at)
             assert at is not None and opened is not None
-            # Time taken means something only when the question was asked to be answered now.
             seconds = (at - opened).total_seconds() if kind == "practice" else None
             outcome = _OUTCOMES.get(verdict, Outcome.WRONG)
             out.append((answer_id, StudyAnswer(user_id, bank_id, question_id, outcome, at, seconds)))
@@ -93,14 +91,13 @@ class SqliteStudyStore:
         rows = await self._by_key("mistakes", _MISTAKE_COLUMNS, keys)
         return {key: _mistake(row) for key, row in rows.items()}
 
-    async def _by_key(self, table: str, columns: str, keys: Sequence[Key]) -> dict[Key, tuple[Any, ...]]:
+    async def _by_key(self, table: str, columns: str, keys: Sequence[Key]) -> dict[Key, Sequence[Any]]:
         """The rows of `table` for these (user, bank, question) keys; its columns start with them."""
         if not keys:
             return {}
-        values = ", ".join("(?, ?, ?)" for _ in keys)
-        rows = await self.store.all(
-            f"SELECT {columns} FROM {table} WHERE (user_id, bank_id, question_id) IN (VALUES {values})",
-            [part for key in keys for part in key],
+        source, params = self.db.dialect.rows_of(keys, ("bigint", "text", "text"))
+        rows = await self.db.all(
+            f"SELECT {columns} FROM {table} WHERE (user_id, bank_id, question_id) IN ({source})", *params
         )
         return {(r[0], r[1], r[2]): r for r in rows}
 
@@ -116,15 +113,21 @@ class SqliteStudyStore:
     async def _save_study(
         self, answer_ids: Sequence[int], cards: Sequence[Card], mistakes: Sequence[Mistake]
     ) -> None:
-        async with self.store.transaction() as db:
+        async with self.db.transaction() as tx:
             if answer_ids:  # none: answers kept elsewhere (a mock's)
-                marked = await db.executemany(
-                    "UPDATE answers SET studied = 1 WHERE id = ? AND studied = 0", [(i,) for i in answer_ids]
+                ids, params = self.db.dialect.any_of("id", sorted(set(answer_ids)), "bigint")
+                marked = await tx.execute(
+                    f"UPDATE answers SET studied = 1 WHERE {ids} AND studied = 0", *params
                 )
-                if marked.rowcount != len(answer_ids):
+                if marked != len(set(answer_ids)):
                     raise _Raced
-            await db.executemany(
-                f"INSERT OR REPLACE INTO study_cards ({_CARD_COLUMNS}) VALUES ({', '.join('?' * 11)})",
+            card_updates = ", ".join(
+                f"{c.strip()} = excluded.{c.strip()}" for c in _CARD_COLUMNS.split(",")[3:]
+            )
+            placeholders = ", ".join(f"?{i}" for i in range(1, 12))
+            await tx.execute_many(
+                f"INSERT INTO study_cards ({_CARD_COLUMNS}) VALUES ({placeholders}) "
+                f"ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET {card_updates}",
                 [
                     (
                         c.user_id,
@@ -142,8 +145,12 @@ class SqliteStudyStore:
                     for c in cards
                 ],
             )
-            await db.executemany(
-                f"INSERT OR REPLACE INTO mistakes ({_MISTAKE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            mistake_updates = ", ".join(
+                f"{c.strip()} = excluded.{c.strip()}" for c in _MISTAKE_COLUMNS.split(",")[3:]
+            )
+            await tx.execute_many(
+                f"INSERT INTO mistakes ({_MISTAKE_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                f"ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET {mistake_updates}",
                 [
                     (
                         m.user_id,
@@ -159,241 +166,236 @@ class SqliteStudyStore:
             )
 
     async def due_cards(self, user_id: int, bank_id: str, now: datetime, limit: int) -> list[Card]:
-        rows = await self.store.all(
-            f"SELECT {_CARD_COLUMNS} FROM study_cards WHERE user_id = ? AND bank_id = ? AND due <= ? "
-            "ORDER BY due LIMIT ?",
-            (user_id, bank_id, to_db(now), limit),
-        )
+        rows = await self.db.all(
+            f"SELECT {_CARD_COLUMNS} FROM study_cards WHERE user_id = ?1 AND bank_id = ?2 AND due <= ?3 "
+            "ORDER BY due LIMIT ?4",
+            user_id, bank_id, to_db(now), limit,
+        )  # fmt: skip
         return [_card(r) for r in rows]
 
     async def next_due(self, user_id: int, bank_id: str) -> datetime | None:
-        row = await self.store.one(
-            "SELECT min(due) FROM study_cards WHERE user_id = ? AND bank_id = ?", (user_id, bank_id)
+        row = await self.db.one(
+            "SELECT min(due) FROM study_cards WHERE user_id = ?1 AND bank_id = ?2", user_id, bank_id
         )
         return from_db(row[0]) if row else None
 
     async def due_counts(self, user_id: int, bank_id: str, bounds: Sequence[datetime]) -> list[int]:
-        cases = ", ".join("sum(due <= ?)" for _ in bounds)
-        row = await self.store.one(
-            f"SELECT {cases} FROM study_cards WHERE user_id = ? AND bank_id = ?",
-            [*(to_db(b) for b in bounds), user_id, bank_id],
-        )
+        if not bounds:
+            return []
+        cases = ", ".join(f"count(*) FILTER (WHERE due <= ?{i + 3})" for i in range(len(bounds)))
+        row = await self.db.one(
+            f"SELECT {cases} FROM study_cards WHERE user_id = ?1 AND bank_id = ?2",
+            user_id, bank_id, *(to_db(b) for b in bounds),
+        )  # fmt: skip
         return [int(v or 0) for v in row] if row else [0] * len(bounds)
 
     async def due_by_day(self, user_id: int, bank_id: str, day_starts: Sequence[datetime]) -> list[int]:
         if len(day_starts) < 2:
             return []
-        bounds = [to_db(b) for b in day_starts]
-        # Today: due before tomorrow and not reviewed since today began; then each day's own.
-        cases = ["sum(due < ? AND (last_review IS NULL OR last_review < ?))"]
-        cases += ["sum(due >= ? AND due < ?)"] * (len(bounds) - 2)
-        params = [bounds[1], bounds[0], *(p for a, b in itertools.pairwise(bounds[1:]) for p in (a, b))]
-        row = await self.store.one(
-            f"SELECT {', '.join(cases)} FROM study_cards WHERE user_id = ? AND bank_id = ? AND due < ?",
-            [*params, user_id, bank_id, bounds[-1]],
-        )
-        return [int(v or 0) for v in row] if row else [0] * (len(bounds) - 1)
+        # ?3 today's start, ?4 tomorrow's, ...: today's cards exclude those reviewed since ?3.
+        cases = ["count(*) FILTER (WHERE due < ?4 AND (last_review IS NULL OR last_review < ?3))"]
+        later = range(1, len(day_starts) - 1)
+        cases += [f"count(*) FILTER (WHERE due >= ?{k + 3} AND due < ?{k + 4})" for k in later]
+        row = await self.db.one(
+            f"SELECT {', '.join(cases)} FROM study_cards "
+            f"WHERE user_id = ?1 AND bank_id = ?2 AND due < ?{len(day_starts) + 2}",
+            user_id, bank_id, *(to_db(b) for b in day_starts),
+        )  # fmt: skip
+        return [int(v or 0) for v in row] if row else [0] * (len(day_starts) - 1)
 
     async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
-        rows = await self.store.all(
-            f"SELECT {_MISTAKE_COLUMNS} FROM mistakes WHERE user_id = ? AND bank_id = ? AND active = 1 "
-            "ORDER BY misses DESC, last_missed DESC",
-            (user_id, bank_id),
-        )
+        rows = await self.db.all(
+            f"SELECT {_MISTAKE_COLUMNS} FROM mistakes "
+            "WHERE user_id = ?1 AND bank_id = ?2 AND active = 1 ORDER BY misses DESC, last_missed DESC",
+            user_id, bank_id,
+        )  # fmt: skip
         return [_mistake(r) for r in rows]
 
     async def set_favourite(
         self, user_id: int, bank_id: str, question_id: str, on: bool, at: datetime
     ) -> bool:
-        async with self.store.transaction() as db:
+        async with self.db.transaction() as tx:
             if on:
-                cursor = await db.execute(
-                    "INSERT OR IGNORE INTO favourites (user_id, bank_id, question_id, added_at) "
-                    "VALUES (?, ?, ?, ?)",
-                    (user_id, bank_id, question_id, to_db(at)),
-                )
+                status = await tx.execute(
+                    "INSERT INTO favourites (user_id, bank_id, question_id, added_at) "
+                    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+                    user_id, bank_id, question_id, to_db(at),
+                )  # fmt: skip
             else:
-                cursor = await db.execute(
-                    "DELETE FROM favourites WHERE user_id = ? AND bank_id = ? AND question_id = ?",
-                    (user_id, bank_id, question_id),
-                )
-        return cursor.rowcount > 0
+                status = await tx.execute(
+                    "DELETE FROM favourites WHERE user_id = ?1 AND bank_id = ?2 AND question_id = ?3",
+                    user_id, bank_id, question_id,
+                )  # fmt: skip
+        return status > 0
 
     async def favourites(self, user_id: int, bank_id: str) -> list[str]:
-        rows = await self.store.all(
-            "SELECT question_id FROM favourites WHERE user_id = ? AND bank_id = ? ORDER BY added_at",
-            (user_id, bank_id),
-        )
+        rows = await self.db.all(
+            "SELECT question_id FROM favourites WHERE user_id = ?1 AND bank_id = ?2 ORDER BY added_at",
+            user_id, bank_id,
+        )  # fmt: skip
         return [r[0] for r in rows]
 
     async def answered(
         self, user_id: int | None, bank_id: str, chat_id: int | None = None
     ) -> dict[str, tuple[int, int]]:
         """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
-        where, params = ("a.user_id = ?", [user_id]) if user_id is not None else ("r.chat_id = ?", [chat_id])
-        rows = await self.store.all(
-            "SELECT r.question_id, sum(a.verdict = 'correct'), count(*) FROM answers a "
-            f"JOIN rounds r ON r.id = a.round_id WHERE {where} AND r.bank_id = ? AND a.verdict != 'pending' "
+        where, who = ("a.user_id = ?1", user_id) if user_id is not None else ("r.chat_id = ?1", chat_id)
+        rows = await self.db.all(
+            "SELECT r.question_id, count(*) FILTER (WHERE a.verdict = 'correct'), count(*) FROM answers a "
+            f"JOIN rounds r ON r.id = a.round_id WHERE {where} AND r.bank_id = ?2 AND a.verdict != 'pending' "
             "GROUP BY r.question_id",
-            [*params, bank_id],
-        )
+            who, bank_id,
+        )  # fmt: skip
         return {r[0]: (int(r[1]), int(r[2])) for r in rows}
 
     async def answers_by_day(self, user_id: int, day_starts: Sequence[datetime]) -> list[tuple[int, int]]:
         """(final answers, right answers) between each start and the next."""
         if len(day_starts) < 2:
             return []
-        bounds = [to_db(b) for b in day_starts]
+        # ?1 the person, ?2.. the starts: day k runs from ?(k+2) to ?(k+3).
         cases = ", ".join(
-            "sum(answered_at >= ? AND answered_at < ?), sum(answered_at >= ? AND answered_at < ? "
+            f"count(*) FILTER (WHERE answered_at >= ?{k + 2} AND answered_at < ?{k + 3}), "
+            f"count(*) FILTER (WHERE answered_at >= ?{k + 2} AND answered_at < ?{k + 3} "
             "AND verdict = 'correct')"
-            for _ in bounds[1:]
+            for k in range(len(day_starts) - 1)
         )
-        params = [p for a, b in itertools.pairwise(bounds) for p in (a, b, a, b)]
-        row = await self.store.one(
-            f"SELECT {cases} FROM answers WHERE user_id = ? AND verdict != 'pending' "
-            "AND answered_at >= ? AND answered_at < ?",
-            [*params, user_id, bounds[0], bounds[-1]],
-        )
-        values = [int(v or 0) for v in row] if row else [0] * (2 * (len(bounds) - 1))
+        row = await self.db.one(
+            f"SELECT {cases} FROM answers WHERE user_id = ?1 AND verdict != 'pending' "
+            f"AND answered_at >= ?2 AND answered_at < ?{len(day_starts) + 1}",
+            user_id, *(to_db(b) for b in day_starts),
+        )  # fmt: skip
+        values = [int(v or 0) for v in row] if row else [0] * (2 * (len(day_starts) - 1))
         return list(zip(values[::2], values[1::2], strict=True))
 
     # ------------------------------------------------------------ practice positions, reminders
 
     async def practice_position(self, user_id: int, bank_id: str) -> int:
         """The number of the last question served in order (0: none yet)."""
-        row = await self.store.read_own(
-            "SELECT number FROM practice_positions WHERE user_id = ? AND bank_id = ?", (user_id, bank_id)
+        row = await self.db.read_own(
+            "SELECT number FROM practice_positions WHERE user_id = ?1 AND bank_id = ?2", user_id, bank_id
         )
         return int(row[0]) if row else 0
 
     async def set_practice_position(self, user_id: int, bank_id: str, number: int) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT INTO practice_positions (user_id, bank_id, number) VALUES (?, ?, ?) "
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO practice_positions (user_id, bank_id, number) VALUES (?1, ?2, ?3) "
                 "ON CONFLICT (user_id, bank_id) DO UPDATE SET number = excluded.number",
-                (user_id, bank_id, number),
-            )
+                user_id, bank_id, number,
+            )  # fmt: skip
 
     async def set_reminder(self, reminder: Reminder | None, user_id: int) -> None:
         """Turn a person's daily review reminder on (`reminder`) or off (None)."""
-        async with self.store.transaction() as db:
+        async with self.db.transaction() as tx:
             if reminder is None:
-                await db.execute("DELETE FROM review_reminders WHERE user_id = ?", (user_id,))
+                await tx.execute("DELETE FROM review_reminders WHERE user_id = ?1", user_id)
                 return
-            await db.execute(
-                "INSERT INTO review_reminders (user_id, chat_id, at_time, timezone) VALUES (?, ?, ?, ?) "
+            await tx.execute(
+                "INSERT INTO review_reminders (user_id, chat_id, at_time, timezone) VALUES (?1, ?2, ?3, ?4) "
                 "ON CONFLICT (user_id) DO UPDATE SET chat_id = excluded.chat_id, "
                 "at_time = excluded.at_time, timezone = excluded.timezone",
-                (reminder.user_id, reminder.chat_id, reminder.at_time, reminder.timezone),
-            )
+                reminder.user_id, reminder.chat_id, reminder.at_time, reminder.timezone,
+            )  # fmt: skip
 
     async def reminders(self) -> list[Reminder]:
-        rows = await self.store.all(
+        rows = await self.db.all(
             "SELECT user_id, chat_id, at_time, timezone FROM review_reminders ORDER BY user_id"
         )
         return [Reminder(r[0], r[1], r[2], r[3]) for r in rows]
 
     async def due_count(self, user_id: int, bank_id: str, now: datetime) -> int:
-        row = await self.store.read_own(
-            "SELECT count(*) FROM study_cards WHERE user_id = ? AND bank_id = ? AND due <= ?",
-            (user_id, bank_id, to_db(now)),
-        )
+        row = await self.db.one(
+            "SELECT count(*) FROM study_cards WHERE user_id = ?1 AND bank_id = ?2 AND due <= ?3",
+            user_id, bank_id, to_db(now),
+        )  # fmt: skip
         return int(row[0]) if row else 0
 
     # ------------------------------------------------------------ practice runs
 
     async def start_run(self, run: PracticeRun) -> PracticeRun:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "UPDATE practice_runs SET ended_at = ? "
-                "WHERE user_id = ? AND chat_id = ? AND ended_at IS NULL",
-                (to_db(run.started_at), run.user_id, run.chat_id),
-            )
-            cursor = await db.execute(
-                "INSERT INTO practice_runs (user_id, chat_id, bank_id, mode, qtype, tags, started_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, ",".join(run.tags),
-                 to_db(run.started_at)),
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "UPDATE practice_runs SET ended_at = ?1 "
+                "WHERE user_id = ?2 AND chat_id = ?3 AND ended_at IS NULL",
+                to_db(run.started_at), run.user_id, run.chat_id,
             )  # fmt: skip
-            run_id = cursor.lastrowid
-        assert run_id is not None
+            opened = await tx.one(
+                "INSERT INTO practice_runs (user_id, chat_id, bank_id, mode, qtype, tags, started_at) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                "ON CONFLICT (user_id, chat_id) WHERE ended_at IS NULL DO NOTHING RETURNING id",
+                run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, ",".join(run.tags),
+                to_db(run.started_at),
+            )  # fmt: skip
+            if opened is None:  # a start at the same moment (a double click) opened one: share it
+                row = await tx.one(
+                    f"SELECT {_RUN_COLUMNS} FROM practice_runs "
+                    "WHERE user_id = ?1 AND chat_id = ?2 AND ended_at IS NULL",
+                    run.user_id, run.chat_id,
+                )  # fmt: skip
+                assert row is not None
+                return _run(row)
+        run_id = int(opened[0])
         return PracticeRun(run_id, run.user_id, run.chat_id, run.bank_id, run.mode, run.qtype, run.tags,
                            run.started_at)  # fmt: skip
 
     async def latest_run(self, user_id: int, chat_id: int) -> PracticeRun | None:
-        row = await self.store.read_own(
-            f"SELECT {_RUN_COLUMNS} FROM practice_runs WHERE user_id = ? AND chat_id = ? "
+        row = await self.db.read_own(
+            f"SELECT {_RUN_COLUMNS} FROM practice_runs WHERE user_id = ?1 AND chat_id = ?2 "
             "ORDER BY id DESC LIMIT 1",
-            (user_id, chat_id),
-        )
+            user_id, chat_id,
+        )  # fmt: skip
         return _run(row) if row else None
 
     async def end_run(self, run_id: int, at: datetime) -> bool:
-        async with self.store.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE practice_runs SET ended_at = ? WHERE id = ? AND ended_at IS NULL", (to_db(at), run_id)
+        async with self.db.transaction() as tx:
+            status = await tx.execute(
+                "UPDATE practice_runs SET ended_at = ?1 WHERE id = ?2 AND ended_at IS NULL", to_db(at), run_id
             )
-        return cursor.rowcount > 0
+        return status > 0
 
     async def add_run_item(self, run_id: int, round_id: int, question_id: str, in_notebook: bool) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT OR IGNORE INTO practice_run_items (run_id, round_id, question_id, in_notebook) "
-                "VALUES (?, ?, ?, ?)",
-                (run_id, round_id, question_id, int(in_notebook)),
-            )
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO practice_run_items (run_id, round_id, question_id, in_notebook) "
+                "VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+                run_id, round_id, question_id, int(in_notebook),
+            )  # fmt: skip
 
     async def run_questions(self, run_id: int) -> set[str]:
-        async with self.store.transaction() as db:  # read-your-writes: the item just added
-            cursor = await db.execute(
-                "SELECT question_id FROM practice_run_items WHERE run_id = ?", (run_id,)
-            )
-            return {r[0] for r in await cursor.fetchall()}
+        async with self.db.transaction() as tx:  # read-your-writes: the item just added
+            rows = await tx.all("SELECT question_id FROM practice_run_items WHERE run_id = ?", run_id)
+        return {r[0] for r in rows}
 
     async def run_tally(self, run_id: int) -> RunTally:
-        return _tally(await self.store.read_own(_RUN_TALLY.format(run="?"), (run_id,)))
+        return _tally(await self.db.read_own(_RUN_TALLY, run_id))
 
     async def seen(self, user_id: int, bank_id: str, pool: str) -> set[str]:
-        async with self.store.transaction() as db:
-            cursor = await db.execute(
+        async with self.db.transaction() as tx:  # read-your-writes: what was just marked
+            rows = await tx.all(
                 "SELECT question_id FROM practice_seen WHERE user_id = ? AND bank_id = ? AND pool = ?",
-                (user_id, bank_id, pool),
-            )
-            return {r[0] for r in await cursor.fetchall()}
+                user_id, bank_id, pool,
+            )  # fmt: skip
+        return {r[0] for r in rows}
 
     async def mark_seen(self, user_id: int, bank_id: str, pool: str, question_id: str) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "INSERT OR IGNORE INTO practice_seen (user_id, bank_id, pool, question_id) "
-                "VALUES (?, ?, ?, ?)",
-                (user_id, bank_id, pool, question_id),
-            )
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO practice_seen (user_id, bank_id, pool, question_id) VALUES (?1, ?2, ?3, ?4) "
+                "ON CONFLICT DO NOTHING",
+                user_id, bank_id, pool, question_id,
+            )  # fmt: skip
 
     async def clear_seen(self, user_id: int, bank_id: str, pool: str) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(
-                "DELETE FROM practice_seen WHERE user_id = ? AND bank_id = ? AND pool = ?",
-                (user_id, bank_id, pool),
-            )
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "DELETE FROM practice_seen WHERE user_id = ?1 AND bank_id = ?2 AND pool = ?3",
+                user_id, bank_id, pool,
+            )  # fmt: skip
 
     async def pending_self_grade(self, user_id: int, chat_id: int) -> int | None:
-        row = await self.store.read_own(_PENDING.format(user="?", chat="?"), (user_id, chat_id))
+        row = await self.db.read_own(_PENDING, user_id, chat_id)
         return int(row[0]) if row else None
 
 
 class _Raced(Exception):
     """Another feeder studied one of these answers first; the transaction is rolled back."""
-
-
-# Shared with the PostgreSQL study store (adapters/storage/postgres/study.py).
-OUTCOMES = _OUTCOMES
-CARD_COLUMNS = _CARD_COLUMNS
-MISTAKE_COLUMNS = _MISTAKE_COLUMNS
-card_from_row = _card
-mistake_from_row = _mistake
-RUN_COLUMNS = _RUN_COLUMNS
-RUN_TALLY = _RUN_TALLY
-PENDING_SELF_GRADE = _PENDING
-run_from_row = _run
-tally_from_row = _tally

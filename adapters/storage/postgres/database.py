@@ -10,16 +10,36 @@ from typing import Any
 
 import asyncpg
 
-from adapters.storage.database import Dialect, Row
+from adapters.storage.database import Dialect, Row, numbered
 from adapters.storage.postgres.store import PostgresStore, affected
 
-POSTGRES = Dialect(
-    name="postgres",
-    for_share=" FOR SHARE",
-    for_update=" FOR UPDATE",
-    unique_violation=(asyncpg.UniqueViolationError,),
-    numbered_placeholders=True,
-)
+
+class PostgresDialect(Dialect):
+    name = "postgres"
+    for_share = " FOR SHARE"
+    for_update = " FOR UPDATE"
+
+    def __init__(self) -> None:
+        super().__init__(unique_violation=(asyncpg.UniqueViolationError,))
+        self._compiled: dict[str, str] = {}
+
+    def sql(self, text: str) -> str:
+        """`$1…$n` for `?`: compiled once per statement text, then cached."""
+        found = self._compiled.get(text)
+        if found is None:
+            found = self._compiled[text] = numbered(text)
+        return found
+
+    # One array parameter a column, whatever the number of values: one prepared statement.
+    def any_of(self, column: str, values: Sequence[Any], sql_type: str) -> tuple[str, list[Any]]:
+        return f"{column} = ANY(?::{sql_type}[])", [list(values)]
+
+    def rows_of(self, rows: Sequence[Sequence[Any]], sql_types: Sequence[str]) -> tuple[str, list[Any]]:
+        arrays = ", ".join(f"?::{t}[]" for t in sql_types)
+        return f"SELECT * FROM unnest({arrays})", [[row[i] for row in rows] for i in range(len(sql_types))]
+
+
+POSTGRES = PostgresDialect()
 
 
 class PostgresTransaction:
@@ -40,7 +60,7 @@ class PostgresTransaction:
 
 
 class PostgresDatabase:
-    dialect = POSTGRES
+    dialect: Dialect = POSTGRES
 
     def __init__(self, store: PostgresStore) -> None:
         self.store = store

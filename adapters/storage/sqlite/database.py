@@ -15,13 +15,7 @@ from adapters.storage.database import Dialect, Row
 from adapters.storage.sql import fetch_all, fetch_one
 from adapters.storage.sqlite_store import SqliteStore
 
-SQLITE = Dialect(
-    name="sqlite",
-    for_share="",
-    for_update="",
-    unique_violation=(sqlite3.IntegrityError,),
-    numbered_placeholders=False,
-)
+SQLITE = Dialect(unique_violation=(sqlite3.IntegrityError,))
 
 
 class SqliteTransaction:
@@ -45,7 +39,7 @@ class SqliteTransaction:
 
 
 class SqliteDatabase:
-    dialect = SQLITE
+    dialect: Dialect = SQLITE
 
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
