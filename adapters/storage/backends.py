@@ -13,14 +13,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adapters.storage.bank_store import PostgresBankStore, SqliteBankStore
+from adapters.storage.bank_store import SqlBankStore
 from adapters.storage.broadcast import Alone
 from adapters.storage.firing_store import SqlFiringStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqlReportStore
 from adapters.storage.schedule_store import SqlScheduleStore
-from adapters.storage.selection_store import SqliteSelectionStore
+from adapters.storage.selection_store import SqlSelectionStore
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
@@ -42,10 +42,10 @@ class SqliteStorage:
         self.study = SqlStudyStore(self.db)
         self.mocks = SqlMockStore(self.db)
         self.reports = SqlReportStore(self.db)
-        self.banks = SqliteBankStore(store)
+        self.banks = SqlBankStore(self.db)
         self.outbox = SqlOutboxStore(self.db)
         self.firings = SqlFiringStore(self.db)
-        self.selections = SqliteSelectionStore(store)
+        self.selections = SqlSelectionStore(self.db)
         self.throttles = SqlThrottleStore(self.db)
 
     @classmethod
@@ -76,9 +76,9 @@ class PostgresStorage:
         self.study = SqlStudyStore(self.db)
         self.mocks = SqlMockStore(self.db)
         self.reports = SqlReportStore(self.db)
-        self.banks = PostgresBankStore(store)
+        self.banks = SqlBankStore(self.db)
         self.firings = SqlFiringStore(self.db)
-        self.selections: PostgresSelectionStore = PostgresSelectionStore(store)
+        self.selections: PostgresSelectionStore = PostgresSelectionStore(self.db)
         self.throttles = SqlThrottleStore(self.db)
 
     @classmethod

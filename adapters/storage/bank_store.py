@@ -1,24 +1,21 @@
-"""Banks uploaded in chats on SQLite and PostgreSQL (the `UploadedBankStore` port): one row per
-bank, replaced by an edited re-upload."""
+"""Banks uploaded in chats, on either backend (the `UploadedBankStore` port): one row per bank,
+replaced by an edited re-upload."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from adapters.storage.database import Database
 from adapters.storage.sql import from_db, to_db
-from adapters.storage.sqlite_store import SqliteStore
 from bot.records import StoredBank
-
-if TYPE_CHECKING:
-    from adapters.storage.postgres.store import PostgresStore
 
 _COLUMNS = (
     "id, platform, owner_key, name, title, version, questions, data, uploaded_at, uploaded_by, uploaded_in, "
     "uploader_key"
 )
 _UPSERT = (
-    f"INSERT INTO uploaded_banks ({_COLUMNS}) VALUES ({{}}) ON CONFLICT (id) DO UPDATE SET "
+    f"INSERT INTO uploaded_banks ({_COLUMNS}) VALUES ({', '.join('?' * 12)}) ON CONFLICT (id) DO UPDATE SET "
     "name = excluded.name, title = excluded.title, version = excluded.version, "
     "questions = excluded.questions, data = excluded.data, uploaded_at = excluded.uploaded_at, "
     "uploaded_by = excluded.uploaded_by, uploaded_in = excluded.uploaded_in, "
@@ -40,25 +37,13 @@ def _bank(row: Sequence[Any]) -> StoredBank:
                       uploaded_in=row[10], uploader_key=row[11])  # fmt: skip
 
 
-class SqliteBankStore:
-    def __init__(self, store: SqliteStore) -> None:
-        self.store = store
+class SqlBankStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def save_bank(self, bank: StoredBank) -> None:
-        async with self.store.transaction() as db:
-            await db.execute(_UPSERT.format(", ".join("?" * 12)), _row(bank))
+        async with self.db.transaction() as tx:
+            await tx.execute(_UPSERT, *_row(bank))
 
     async def stored_banks(self) -> list[StoredBank]:
-        return [_bank(r) for r in await self.store.all(_SELECT)]
-
-
-class PostgresBankStore:
-    def __init__(self, store: PostgresStore) -> None:
-        self.store = store
-
-    async def save_bank(self, bank: StoredBank) -> None:
-        async with self.store.transaction() as conn:
-            await conn.execute(_UPSERT.format(", ".join(f"${i}" for i in range(1, 13))), *_row(bank))
-
-    async def stored_banks(self) -> list[StoredBank]:
-        return [_bank(r) for r in await self.store.all(_SELECT)]
+        return [_bank(r) for r in await self.db.all(_SELECT)]
