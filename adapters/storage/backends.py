@@ -21,7 +21,6 @@ from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqlReportStore
 from adapters.storage.schedule_store import SqlScheduleStore
 from adapters.storage.selection_store import SqlSelectionStore
-from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite_store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
@@ -37,7 +36,7 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 class SqliteStorage:
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
-        self.db = SqliteDatabase(store)
+        self.db = store.sql
         self.schedules = SqlScheduleStore(self.db)
         self.study = SqlStudyStore(self.db)
         self.mocks = SqlMockStore(self.db)
@@ -66,11 +65,10 @@ class SqliteStorage:
 
 class PostgresStorage:
     def __init__(self, store: PostgresStore) -> None:
-        from adapters.storage.postgres.database import PostgresDatabase
         from adapters.storage.postgres.selections import PostgresSelectionStore
 
         self.store = store
-        self.db = PostgresDatabase(store)
+        self.db = store.sql
         self.outbox = SqlOutboxStore(self.db)
         self.schedules = SqlScheduleStore(self.db)
         self.study = SqlStudyStore(self.db)

@@ -106,6 +106,11 @@ class Dialect:
         """The statement as this backend runs it."""
         return text
 
+    def violates(self, exc: BaseException, index: str, column: str) -> bool:
+        """`exc` is the refusal of the unique index `index` (SQLite's message names its columns,
+        as `table.column`, not the index)."""
+        return isinstance(exc, self.unique_violation) and column in str(exc)
+
     def any_of(self, column: str, values: Sequence[Any], sql_type: str) -> tuple[str, list[Any]]:
         """`column` is one of `values`: the condition and its parameters (plain `?`)."""
         return f"{column} IN ({', '.join('?' * len(values))})", list(values)

@@ -4,6 +4,10 @@ One database file in WAL mode with foreign keys on. Writes go through one connec
 asyncio lock, each an explicit BEGIN IMMEDIATE ... COMMIT; reads use a second connection so a
 leaderboard never waits behind a burst of answers and never sees uncommitted rows.
 
+Chats, users and rounds are ChatsAndRounds (chats_rounds.py), run through this store's
+`Database` (sqlite/database.py); what is SQLite's own is here: connections and transactions,
+users registered in bulk, and the answer path.
+
 A unit of work (`unit_of_work()`) is one such transaction that the task's further writes join,
 whichever aggregate's adapter makes them (SqliteScheduleStore and SqliteStudyStore share this
 store's connections); reads inside it go to the writer, so they see what it wrote.
@@ -24,28 +28,22 @@ import aiosqlite
 
 from adapters.storage import answer_reads, chat_user_writes
 from adapters.storage.answer_writes import CREATE_INCOMING, record_answers, update_streaks
+from adapters.storage.chats_rounds import ChatsAndRounds
+from adapters.storage.database import Database
 from adapters.storage.migrations import migrate
 from adapters.storage.open_errors import SchemaTooNew, classify, quick_check
 from adapters.storage.sql import (
     APPLY_SCORES,
-    CHAT_COLUMNS,
-    ROUND_COLUMNS,
     Params,
-    chat_from_row,
     fetch_all,
     fetch_one,
-    round_from_row,
     to_db,
 )
-from bot.kinds import ChatRef, RevealPolicy, UserRef
-from bot.ports import DuplicateDaily
+from adapters.storage.sqlite.database import SqliteDatabase
+from bot.kinds import RevealPolicy, UserRef
 from bot.records import (
     AnswerOutcome,
-    Chat,
-    ChatSettings,
     NewAnswer,
-    NewRound,
-    Round,
     ScoreRow,
     StoredAnswer,
     StreakRecord,
@@ -53,8 +51,9 @@ from bot.records import (
 )
 
 
-class SqliteStore:
+class SqliteStore(ChatsAndRounds):
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        self.sql: Database = SqliteDatabase(self)
         self.path = str(path)
         self.synchronous = synchronous
         self._db: aiosqlite.Connection | None = None
@@ -169,146 +168,14 @@ class SqliteStore:
     def _read_conn(self) -> aiosqlite.Connection:
         return self.db if self._in_unit() else self.reader
 
-    # ------------------------------------------------------------ chats and users (writes: chat_user_writes)
-
-    async def ensure_chat(self, ref: ChatRef, defaults: ChatSettings) -> Chat:
-        chat = await self.find_chat(str(ref.platform), ref.chat_key)
-        if chat is not None:
-            if (ref.guild_key, ref.title) == (chat.ref.guild_key, chat.ref.title) or not (
-                ref.guild_key or ref.title
-            ):
-                return chat
-            async with self.transaction() as db:
-                await chat_user_writes.rename_chat(db, chat.id, ref.guild_key, ref.title or chat.ref.title)
-            return await self._written_chat("id = ?", (chat.id,))
-        async with self.transaction() as db:
-            await chat_user_writes.insert_chat(db, ref, defaults)
-        return await self._written_chat("platform = ? AND chat_key = ?", (str(ref.platform), ref.chat_key))
-
-    async def _written_chat(self, where: str, params: Sequence) -> Chat:
-        """A chat read back on the writer right after a write to it (read-your-writes)."""
-        row = await self.read_own(f"SELECT {CHAT_COLUMNS} FROM chats WHERE {where}", params)
-        if row is None:
-            raise KeyError(params)
-        return chat_from_row(row)
-
-    async def get_chat(self, chat_id: int) -> Chat | None:
-        row = await self.one(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = ?", (chat_id,))
-        return chat_from_row(row) if row else None
-
-    async def find_chat(self, platform: str, chat_key: str) -> Chat | None:
-        row = await self.one(
-            f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = ? AND chat_key = ?",
-            (platform, chat_key),
-        )
-        return chat_from_row(row) if row else None
-
-    async def update_chat(self, chat_id: int, settings: ChatSettings) -> Chat:
-        async with self.transaction() as db:
-            await chat_user_writes.save_chat_settings(db, chat_id, settings)
-        return await self._written_chat("id = ?", (chat_id,))
-
-    async def set_chat_paused(self, chat_id: int, paused: bool) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE chats SET paused = ? WHERE id = ?", (int(paused), chat_id))
-
-    async def move_chat(self, chat_id: int, new_chat_key: str) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE chats SET chat_key = ? WHERE id = ?", (new_chat_key, chat_id))
-
-    async def set_guild_language(self, platform: str, guild_key: str, language: str) -> list[int]:
-        async with self.transaction() as db:
-            return await chat_user_writes.set_guild_language(db, platform, guild_key, language)
-
-    async def ensure_user(self, ref: UserRef) -> int:
-        return (await self.ensure_users([ref]))[0]
+    # ------------------------------------------------------------ users (the rest: chats_rounds.py)
 
     async def ensure_users(self, refs: Sequence[UserRef]) -> list[int]:
         """Register (or rename) users in one transaction; their ids, in order."""
         async with self.transaction() as db:
             return await chat_user_writes.register_users(db, refs)
 
-    async def find_user(self, ref: UserRef) -> int | None:
-        row = await self.one(
-            "SELECT id FROM users WHERE platform = ? AND user_key = ?",
-            (str(ref.platform), ref.user_key),
-        )
-        return row[0] if row else None
-
     # ------------------------------------------------------------ rounds
-
-    async def question_counts(self, chat_id: int, bank_id: str) -> dict[str, int]:
-        rows = await self.all(
-            "SELECT question_id, count(*) FROM rounds WHERE chat_id = ? AND bank_id = ? GROUP BY question_id",
-            (chat_id, bank_id),
-        )
-        return {qid: n for qid, n in rows}
-
-    async def open_round(self, new: NewRound) -> Round:
-        try:
-            async with self.transaction() as db:
-                async with db.execute(
-                    "INSERT INTO rounds (chat_id, bank_id, question_id, kind, opened_at, closes_at, "
-                    "reveal, answer_policy, partial_credit, daily_date, contest_id, answer_mode) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        new.chat_id,
-                        new.bank_id,
-                        new.question_id,
-                        str(new.kind),
-                        to_db(new.opened_at),
-                        to_db(new.closes_at),
-                        str(new.reveal),
-                        str(new.answer_policy),
-                        int(new.partial_credit),
-                        new.daily_date,
-                        new.contest_id,
-                        str(new.mode),
-                    ),
-                ) as cursor:
-                    row = await cursor.fetchone()
-        except sqlite3.IntegrityError as exc:
-            if "daily_date" in str(exc):
-                raise DuplicateDaily(f"chat {new.chat_id} already has the {new.daily_date} daily") from exc
-            raise
-        assert row is not None
-        found = await self.read_own(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (row[0],))
-        assert found is not None
-        return round_from_row(found)
-
-    async def get_round(self, round_id: int) -> Round | None:
-        row = await self.one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?", (round_id,))
-        return round_from_row(row) if row else None
-
-    async def set_message_ref(self, round_id: int, message_ref: str) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE rounds SET message_ref = ? WHERE id = ?", (message_ref, round_id))
-
-    async def round_by_message(self, chat_id: int, message_ref: str) -> Round | None:
-        row = await self.one(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND message_ref = ? "
-            "ORDER BY id DESC LIMIT 1",
-            (chat_id, message_ref),
-        )
-        return round_from_row(row) if row else None
-
-    async def open_rounds(self) -> list[Round]:
-        rows = await self.all(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE state = 'open' ORDER BY closes_at")
-        return [round_from_row(r) for r in rows]
-
-    async def last_round(self, chat_id: int) -> Round | None:
-        row = await self.one(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
-            (chat_id,),
-        )
-        return round_from_row(row) if row else None
-
-    async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE rounds SET opened_at = ?, closes_at = ? WHERE id = ? AND state = 'open'",
-                (to_db(opened_at), to_db(closes_at), round_id),
-            )
 
     async def close_round(self, round_id: int, closed_at: datetime) -> bool:
         async with self.transaction() as db:

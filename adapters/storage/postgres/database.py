@@ -6,12 +6,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
 from adapters.storage.database import Dialect, Row, numbered
-from adapters.storage.postgres.store import PostgresStore, affected
+
+if TYPE_CHECKING:
+    from adapters.storage.postgres.store import PostgresStore
+
+
+def affected(status: str) -> int:
+    """The row count of a command status such as 'UPDATE 3' or 'INSERT 0 1'."""
+    return int(status.rsplit(" ", 1)[-1])
 
 
 class PostgresDialect(Dialect):
@@ -29,6 +36,9 @@ class PostgresDialect(Dialect):
         if found is None:
             found = self._compiled[text] = numbered(text)
         return found
+
+    def violates(self, exc: BaseException, index: str, column: str) -> bool:
+        return isinstance(exc, asyncpg.UniqueViolationError) and exc.constraint_name == index
 
     # One array parameter a column, whatever the number of values: one prepared statement.
     def any_of(self, column: str, values: Sequence[Any], sql_type: str) -> tuple[str, list[Any]]:

@@ -1,5 +1,7 @@
-"""The PostgreSQL implementation of the core's Store port (chats and users, rounds and answers,
-the leaderboards), on an asyncpg pool.
+"""The PostgreSQL implementation of the core's Store port, on an asyncpg pool: chats, users and
+rounds are ChatsAndRounds (chats_rounds.py) run through this store's `Database`
+(postgres/database.py); here is what is PostgreSQL's own: the pool and transactions, users
+registered in bulk (arrays), the answer ingest, scoring and the leaderboards.
 
 Every write is one transaction on a pooled connection; reads go to the pool too and see only
 committed rows. A unit of work (`unit_of_work()`) pins one connection and one transaction to
@@ -15,11 +17,13 @@ import asyncio
 import contextvars
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import asyncpg
 
+from adapters.storage.chats_rounds import ChatsAndRounds
+from adapters.storage.database import Database
 from adapters.storage.postgres import reads
 from adapters.storage.postgres.answers import (
     APPLY_SCORES,
@@ -30,18 +34,15 @@ from adapters.storage.postgres.answers import (
     record_answers,
     update_streaks,
 )
+from adapters.storage.postgres.database import PostgresDatabase
 from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
-from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
-from bot.kinds import ChatRef, RevealPolicy, UserRef
-from bot.ports import DuplicateDaily, StoreUnavailable
+from adapters.storage.sql import to_db
+from bot.kinds import RevealPolicy, UserRef
+from bot.ports import StoreUnavailable
 from bot.records import (
     AnswerOutcome,
-    Chat,
-    ChatSettings,
     NewAnswer,
-    NewRound,
-    Round,
     ScoreRow,
     StoredAnswer,
     StreakRecord,
@@ -62,11 +63,6 @@ def unavailable(exc: BaseException) -> StoreUnavailable:
     return StoreUnavailable(f"the PostgreSQL server cannot be reached: {type(exc).__name__}")
 
 
-def affected(status: str) -> int:
-    """The row count of a command status such as 'UPDATE 3' or 'INSERT 0 1'."""
-    return int(status.rsplit(" ", 1)[-1])
-
-
 async def keep_session(conn: asyncpg.Connection) -> None:
     """Nothing to undo when the pool takes a connection back (asyncpg has already rolled back
     an open transaction): the store leaves no session state behind (no LISTEN, which the
@@ -75,8 +71,9 @@ async def keep_session(conn: asyncpg.Connection) -> None:
     statement run on the pool, before its result is handed back: one for every group commit."""
 
 
-class PostgresStore:
+class PostgresStore(ChatsAndRounds):
     def __init__(self, dsn: str, *, max_connections: int = 10) -> None:
+        self.sql: Database = PostgresDatabase(self)
         self.dsn = dsn
         self.max_connections = max_connections
         self._pool: asyncpg.Pool | None = None
@@ -182,85 +179,7 @@ class PostgresStore:
                 raise unavailable(exc) from exc
             raise
 
-    # ------------------------------------------------------------ chats and users
-
-    async def ensure_chat(self, ref: ChatRef, defaults: ChatSettings) -> Chat:
-        chat = await self.find_chat(str(ref.platform), ref.chat_key)
-        if chat is not None:
-            if (ref.guild_key, ref.title) == (chat.ref.guild_key, chat.ref.title) or not (
-                ref.guild_key or ref.title
-            ):
-                return chat
-            async with self.transaction() as db:
-                row = await db.fetchrow(
-                    "UPDATE chats SET guild_key = coalesce($1, guild_key), title = $2 WHERE id = $3 "
-                    f"RETURNING {CHAT_COLUMNS}",
-                    ref.guild_key, ref.title or chat.ref.title, chat.id,
-                )  # fmt: skip
-            assert row is not None
-            return chat_from_row(row)
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO chats (platform, chat_key, kind, guild_key, title, bank_id, timezone, "
-                "language, reveal_policy, answer_policy, partial_credit, created_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce((SELECT language FROM guild_settings "
-                "WHERE platform = $1 AND guild_key = $4), $8), $9, $10, $11, $12) ON CONFLICT DO NOTHING",
-                str(ref.platform), ref.chat_key, str(ref.kind), ref.guild_key, ref.title,
-                defaults.bank_id, defaults.timezone, defaults.language, str(defaults.reveal_policy),
-                str(defaults.answer_policy), int(defaults.partial_credit), to_db(datetime.now(UTC)),
-            )  # fmt: skip
-            row = await db.fetchrow(
-                f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = $1 AND chat_key = $2",
-                str(ref.platform), ref.chat_key,
-            )  # fmt: skip
-        assert row is not None
-        return chat_from_row(row)
-
-    async def get_chat(self, chat_id: int) -> Chat | None:
-        row = await self.one(f"SELECT {CHAT_COLUMNS} FROM chats WHERE id = $1", chat_id)
-        return chat_from_row(row) if row else None
-
-    async def find_chat(self, platform: str, chat_key: str) -> Chat | None:
-        row = await self.one(
-            f"SELECT {CHAT_COLUMNS} FROM chats WHERE platform = $1 AND chat_key = $2", platform, chat_key
-        )
-        return chat_from_row(row) if row else None
-
-    async def update_chat(self, chat_id: int, settings: ChatSettings) -> Chat:
-        async with self.transaction() as db:
-            row = await db.fetchrow(
-                "UPDATE chats SET bank_id = $1, timezone = $2, language = $3, reveal_policy = $4, "
-                f"answer_policy = $5, partial_credit = $6 WHERE id = $7 RETURNING {CHAT_COLUMNS}",
-                settings.bank_id, settings.timezone, settings.language, str(settings.reveal_policy),
-                str(settings.answer_policy), int(settings.partial_credit), chat_id,
-            )  # fmt: skip
-        if row is None:
-            raise KeyError(chat_id)
-        return chat_from_row(row)
-
-    async def set_chat_paused(self, chat_id: int, paused: bool) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE chats SET paused = $1 WHERE id = $2", int(paused), chat_id)
-
-    async def move_chat(self, chat_id: int, new_chat_key: str) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE chats SET chat_key = $1 WHERE id = $2", new_chat_key, chat_id)
-
-    async def set_guild_language(self, platform: str, guild_key: str, language: str) -> list[int]:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (platform, guild_key, language) VALUES ($1, $2, $3) "
-                "ON CONFLICT (platform, guild_key) DO UPDATE SET language = excluded.language",
-                platform, guild_key, language,
-            )  # fmt: skip
-            rows = await db.fetch(
-                "UPDATE chats SET language = $1 WHERE platform = $2 AND guild_key = $3 RETURNING id",
-                language, platform, guild_key,
-            )  # fmt: skip
-        return sorted(row[0] for row in rows)
-
-    async def ensure_user(self, ref: UserRef) -> int:
-        return (await self.ensure_users([ref]))[0]
+    # ------------------------------------------------------------ users (the rest: chats_rounds.py)
 
     async def ensure_users(self, refs: Sequence[UserRef]) -> list[int]:
         """Register (or rename) users in one transaction; their ids, in order."""
@@ -284,74 +203,7 @@ class PostgresStore:
         found = {(r[0], r[1]): r[2] for r in rows}
         return [found[(str(r.platform), r.user_key)] for r in refs]
 
-    async def find_user(self, ref: UserRef) -> int | None:
-        row = await self.one(
-            "SELECT id FROM users WHERE platform = $1 AND user_key = $2", str(ref.platform), ref.user_key
-        )
-        return row[0] if row else None
-
     # ------------------------------------------------------------ rounds
-
-    async def question_counts(self, chat_id: int, bank_id: str) -> dict[str, int]:
-        rows = await self.all(
-            "SELECT question_id, count(*) FROM rounds WHERE chat_id = $1 AND bank_id = $2 "
-            "GROUP BY question_id",
-            chat_id, bank_id,
-        )  # fmt: skip
-        return {qid: n for qid, n in rows}
-
-    async def open_round(self, new: NewRound) -> Round:
-        try:
-            async with self.transaction() as db:
-                row = await db.fetchrow(
-                    "INSERT INTO rounds (chat_id, bank_id, question_id, kind, opened_at, closes_at, "
-                    "reveal, answer_policy, partial_credit, daily_date, contest_id, answer_mode) "
-                    f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING {ROUND_COLUMNS}",
-                    new.chat_id, new.bank_id, new.question_id, str(new.kind), to_db(new.opened_at),
-                    to_db(new.closes_at), str(new.reveal), str(new.answer_policy), int(new.partial_credit),
-                    new.daily_date, new.contest_id, str(new.mode),
-                )  # fmt: skip
-        except asyncpg.UniqueViolationError as exc:
-            if exc.constraint_name == "rounds_one_daily_per_date":
-                raise DuplicateDaily(f"chat {new.chat_id} already has the {new.daily_date} daily") from exc
-            raise
-        assert row is not None
-        return round_from_row(row)
-
-    async def get_round(self, round_id: int) -> Round | None:
-        row = await self.one(f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = $1", round_id)
-        return round_from_row(row) if row else None
-
-    async def set_message_ref(self, round_id: int, message_ref: str) -> None:
-        async with self.transaction() as db:
-            await db.execute("UPDATE rounds SET message_ref = $1 WHERE id = $2", message_ref, round_id)
-
-    async def round_by_message(self, chat_id: int, message_ref: str) -> Round | None:
-        row = await self.one(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = $1 AND message_ref = $2 "
-            "ORDER BY id DESC LIMIT 1",
-            chat_id, message_ref,
-        )  # fmt: skip
-        return round_from_row(row) if row else None
-
-    async def open_rounds(self) -> list[Round]:
-        rows = await self.all(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE state = 'open' ORDER BY closes_at, id"
-        )
-        return [round_from_row(r) for r in rows]
-
-    async def last_round(self, chat_id: int) -> Round | None:
-        row = await self.one(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = $1 ORDER BY id DESC LIMIT 1", chat_id
-        )
-        return round_from_row(row) if row else None
-
-    async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "UPDATE rounds SET opened_at = $1, closes_at = $2 WHERE id = $3 AND state = 'open'",
-                to_db(opened_at), to_db(closes_at), round_id,
-            )  # fmt: skip
 
     async def close_round(self, round_id: int, closed_at: datetime) -> bool:
         async with self.transaction() as db:

@@ -7,13 +7,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
 from adapters.storage.database import Dialect, Row
 from adapters.storage.sql import fetch_all, fetch_one
-from adapters.storage.sqlite_store import SqliteStore
+
+if TYPE_CHECKING:
+    from adapters.storage.sqlite_store import SqliteStore
 
 SQLITE = Dialect(unique_violation=(sqlite3.IntegrityError,))
 
