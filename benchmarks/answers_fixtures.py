@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from benchmarks._common import (
     LETTERS,
     bench_bank,

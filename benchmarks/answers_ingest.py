@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.storage.migrations import migrate
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from benchmarks._common import (
     LETTERS,
     Meter,

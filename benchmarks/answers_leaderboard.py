@@ -13,7 +13,7 @@ from typing import Any
 
 from adapters.storage.migrations import migrate
 from adapters.storage.sql import APPLY_SCORES, to_db
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from benchmarks._common import (
     LETTERS,
     Report,

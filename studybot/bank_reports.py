@@ -15,7 +15,7 @@ from typing import TextIO
 
 from adapters.storage.report_store import SqlReportStore
 from adapters.storage.sqlite.database import SqliteDatabase
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from bank.check import default_bank_dir, run_check
 from bank.compiled import default_cache_dir, load_bank_report_cached
 from bank.loader import bank_files

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from bot.clock import ManualClock
 from bot.model import Bank, Question, QuestionType
 from bot.quiz import CoreSettings, Quiz

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from adapters.storage.migrations import LATEST, MIGRATIONS, migrate
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.messages import Ask, ShowLeaderboard, ShowStats, SubmitAnswer
 from bot.quiz import Quiz

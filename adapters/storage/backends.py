@@ -21,7 +21,7 @@ from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqlReportStore
 from adapters.storage.schedule_store import SqlScheduleStore
 from adapters.storage.selection_store import SqlSelectionStore
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
 

@@ -1,5 +1,5 @@
 """Chats, users and rounds on either backend: the part of the core's Store port that both
-databases run as the same SQL. Each backend's store (sqlite_store.py, postgres/store.py) is a
+databases run as the same SQL. Each backend's store (sqlite/store.py, postgres/store.py) is a
 ChatsAndRounds over its own `Database` (`self.sql`) and adds what it does its own way: users
 registered in bulk, and the answer path (ingest, scoring on close, self-grades, leaderboards)."""
 

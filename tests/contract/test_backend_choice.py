@@ -8,7 +8,7 @@ import random
 import pytest
 
 from adapters.storage.postgres.store import PostgresStore
-from adapters.storage.sqlite_store import SqliteStore
+from adapters.storage.sqlite.store import SqliteStore
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from studybot.bootstrap import bootstrap
 from studybot.config import ConfigError, load_config

@@ -1,6 +1,6 @@
 """The read side on PostgreSQL: a round's answers, scores and ranks, streaks, totals, mistakes.
 
-The same queries as adapters/storage/answer_reads.py, in PostgreSQL's SQL; sums of integers
+The same queries as adapters/storage/sqlite/reads.py, in PostgreSQL's SQL; sums of integers
 are cast back to bigint (PostgreSQL widens them to numeric).
 """
 

@@ -1,6 +1,6 @@
 """The execution interface (adapters/storage/database.py) on the SQLite store's connections:
 reads on its reader connection, writes in BEGIN IMMEDIATE transactions on its writer (see
-sqlite_store.py). SQLite takes the stores' `?` text as written."""
+sqlite/store.py). SQLite takes the stores' `?` text as written."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from adapters.storage.database import Dialect, Row
 from adapters.storage.sql import fetch_all, fetch_one
 
 if TYPE_CHECKING:
-    from adapters.storage.sqlite_store import SqliteStore
+    from adapters.storage.sqlite.store import SqliteStore
 
 SQLITE = Dialect(unique_violation=(sqlite3.IntegrityError,))
 

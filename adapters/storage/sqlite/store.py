@@ -26,8 +26,6 @@ from typing import Any
 
 import aiosqlite
 
-from adapters.storage import answer_reads, chat_user_writes
-from adapters.storage.answer_writes import CREATE_INCOMING, record_answers, update_streaks
 from adapters.storage.chats_rounds import ChatsAndRounds
 from adapters.storage.database import Database
 from adapters.storage.migrations import migrate
@@ -39,6 +37,8 @@ from adapters.storage.sql import (
     fetch_one,
     to_db,
 )
+from adapters.storage.sqlite import reads, users
+from adapters.storage.sqlite.answers import CREATE_INCOMING, record_answers, update_streaks
 from adapters.storage.sqlite.database import SqliteDatabase
 from bot.kinds import RevealPolicy, UserRef
 from bot.records import (
@@ -173,7 +173,7 @@ class SqliteStore(ChatsAndRounds):
     async def ensure_users(self, refs: Sequence[UserRef]) -> list[int]:
         """Register (or rename) users in one transaction; their ids, in order."""
         async with self.transaction() as db:
-            return await chat_user_writes.register_users(db, refs)
+            return await users.register_users(db, refs)
 
     # ------------------------------------------------------------ rounds
 
@@ -195,7 +195,7 @@ class SqliteStore(ChatsAndRounds):
                 await update_streaks(db, chat_id, round_id, daily_date)
         return True
 
-    # ------------------------------------------------------------ answers (reads: answer_reads)
+    # ------------------------------------------------------------ answers (reads: sqlite/reads.py)
 
     async def record_answers(self, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
         async with self.transaction() as db:
@@ -222,34 +222,34 @@ class SqliteStore(ChatsAndRounds):
         return True
 
     async def round_answers(self, round_id: int) -> list[StoredAnswer]:
-        return await answer_reads.round_answers(self._read_conn, round_id)
+        return await reads.round_answers(self._read_conn, round_id)
 
     async def answer_count(self, round_id: int) -> int:
-        return await answer_reads.answer_count(self._read_conn, round_id)
+        return await reads.answer_count(self._read_conn, round_id)
 
     async def user_answer(self, round_id: int, user_id: int) -> StoredAnswer | None:
-        return await answer_reads.user_answer(self._read_conn, round_id, user_id)
+        return await reads.user_answer(self._read_conn, round_id, user_id)
 
-    # ------------------------------------------------------------ scores (reads: answer_reads)
+    # ------------------------------------------------------------ scores (reads: sqlite/reads.py)
 
     async def top_scores(self, scope: str, window: str, limit: int) -> list[ScoreRow]:
-        return await answer_reads.top_scores(self._read_conn, scope, window, limit)
+        return await reads.top_scores(self._read_conn, scope, window, limit)
 
     async def score_of(self, scope: str, window: str, user_id: int) -> ScoreRow | None:
-        return await answer_reads.score_of(self._read_conn, scope, window, user_id)
+        return await reads.score_of(self._read_conn, scope, window, user_id)
 
     async def streak(self, chat_id: int, user_id: int) -> StreakRecord:
-        return await answer_reads.streak(self._read_conn, chat_id, user_id)
+        return await reads.streak(self._read_conn, chat_id, user_id)
 
     async def top_streaks(self, chat_id: int, round_id: int, limit: int) -> list[tuple[str, int]]:
         """(name, current streak) of the longest streaks (> 1) among those right in a round."""
-        return await answer_reads.top_streaks(self._read_conn, chat_id, round_id, limit)
+        return await reads.top_streaks(self._read_conn, chat_id, round_id, limit)
 
     async def totals(self, chat_id: int, user_id: int) -> UserTotals:
-        return await answer_reads.totals(self._read_conn, chat_id, user_id)
+        return await reads.totals(self._read_conn, chat_id, user_id)
 
     async def recent_mistakes(self, chat_id: int, user_id: int, limit: int) -> list[str]:
-        return await answer_reads.recent_mistakes(self._read_conn, chat_id, user_id, limit)
+        return await reads.recent_mistakes(self._read_conn, chat_id, user_id, limit)
 
 
 def _prepare_file(path: str) -> None:
