@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from adapters.storage.bank_store import SqlBankStore
 from adapters.storage.broadcast import Alone
+from adapters.storage.database import Database
 from adapters.storage.firing_store import SqlFiringStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
@@ -27,57 +28,55 @@ from adapters.storage.throttle_store import SqlThrottleStore
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
-    from adapters.storage.postgres.selections import PostgresSelectionStore
     from adapters.storage.postgres.store import PostgresStore
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-class SqliteStorage:
+class SqlStorage:
+    """Every aggregate, written once, over one backend's `Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.schedules = SqlScheduleStore(db)
+        self.study = SqlStudyStore(db)
+        self.mocks = SqlMockStore(db)
+        self.reports = SqlReportStore(db)
+        self.banks = SqlBankStore(db)
+        self.outbox = SqlOutboxStore(db)
+        self.firings = SqlFiringStore(db)
+        self.selections = SqlSelectionStore(db)
+        self.throttles = SqlThrottleStore(db)
+
+    @asynccontextmanager
+    async def unit_of_work(self) -> AsyncIterator[None]:
+        async with self.db.unit_of_work():
+            yield
+
+    async def ping(self) -> None:
+        await self.db.one("SELECT 1")
+
+
+class SqliteStorage(SqlStorage):
     def __init__(self, store: SqliteStore) -> None:
+        super().__init__(store.sql)
         self.store = store
-        self.db = store.sql
-        self.schedules = SqlScheduleStore(self.db)
-        self.study = SqlStudyStore(self.db)
-        self.mocks = SqlMockStore(self.db)
-        self.reports = SqlReportStore(self.db)
-        self.banks = SqlBankStore(self.db)
-        self.outbox = SqlOutboxStore(self.db)
-        self.firings = SqlFiringStore(self.db)
-        self.selections = SqlSelectionStore(self.db)
-        self.throttles = SqlThrottleStore(self.db)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> SqliteStorage:
         return cls(await SqliteStore.open(path, synchronous=synchronous))
 
-    @asynccontextmanager
-    async def unit_of_work(self) -> AsyncIterator[None]:
-        async with self.store.unit_of_work():
-            yield
-
-    async def ping(self) -> None:
-        await self.store.one("SELECT 1")
-
     async def close(self) -> None:
         await self.store.close()
 
 
-class PostgresStorage:
+class PostgresStorage(SqlStorage):
     def __init__(self, store: PostgresStore) -> None:
         from adapters.storage.postgres.selections import PostgresSelectionStore
 
+        super().__init__(store.sql)
         self.store = store
-        self.db = store.sql
-        self.outbox = SqlOutboxStore(self.db)
-        self.schedules = SqlScheduleStore(self.db)
-        self.study = SqlStudyStore(self.db)
-        self.mocks = SqlMockStore(self.db)
-        self.reports = SqlReportStore(self.db)
-        self.banks = SqlBankStore(self.db)
-        self.firings = SqlFiringStore(self.db)
-        self.selections: PostgresSelectionStore = PostgresSelectionStore(self.db)
-        self.throttles = SqlThrottleStore(self.db)
+        self.selections = PostgresSelectionStore(self.db)  # toggles race across processes here
 
     @classmethod
     async def open(cls, dsn: str) -> PostgresStorage:
@@ -89,12 +88,8 @@ class PostgresStorage:
             ) from exc
         return cls(await PostgresStore.open(dsn))
 
-    @asynccontextmanager
-    async def unit_of_work(self) -> AsyncIterator[None]:
-        async with self.store.unit_of_work():
-            yield
-
     async def ping(self) -> None:
+        # On the pool, past any unit of work; a lost server shows as the driver's own error
         await self.store.pool.fetchval("SELECT 1")
 
     async def close(self) -> None:
