@@ -1,7 +1,9 @@
 """Chats, users and rounds on either backend: the part of the core's Store port that both
 databases run as the same SQL. Each backend's store (sqlite/store.py, postgres/store.py) is a
-ChatsAndRounds over its own `Database` (`self.sql`) and adds what it does its own way: users
-registered in bulk, and the answer path (ingest, scoring on close, self-grades, leaderboards)."""
+ChatsAndRounds over its own `Database` (`self.sql`) and its scoring statement (`scores_sql`,
+the materialised leaderboards' upsert, which the two databases write differently), and adds
+what it does its own way: users registered in bulk, and the answer path (the ingest and the
+leaderboard reads)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from datetime import UTC, datetime
 
 from adapters.storage.database import Database
 from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
-from bot.kinds import ChatRef, UserRef
+from bot.kinds import ChatRef, RevealPolicy, UserRef
 from bot.ports import DuplicateDaily
 from bot.records import Chat, ChatSettings, NewRound, Round
 
@@ -24,8 +26,28 @@ INSERT_CHAT = (
 )
 
 
+# A daily closed: extend the streak of whoever was right, reset everyone else's. Consecutive
+# means consecutive dailies of the chat (?3, the one before, or NULL), so a weekday-only schedule
+# does not break streaks over the weekend. ?1 chat, ?2 date, ?4 round; the casts type the values
+# for PostgreSQL and change nothing on SQLite.
+_NEXT_STREAK = (
+    "CASE WHEN t.last_date = CAST(?3 AS TEXT) THEN t.current + 1 "
+    "WHEN t.last_date = CAST(?2 AS TEXT) THEN t.current ELSE 1 END"
+)
+EXTEND_STREAKS = (
+    "INSERT INTO streaks AS t (chat_id, user_id, current, best, last_date) "
+    "SELECT CAST(?1 AS BIGINT), user_id, 1, 1, CAST(?2 AS TEXT) FROM answers "
+    "WHERE round_id = ?4 AND verdict = 'correct' "
+    f"ON CONFLICT (chat_id, user_id) DO UPDATE SET current = {_NEXT_STREAK}, "
+    f"best = CASE WHEN t.best > {_NEXT_STREAK} THEN t.best ELSE {_NEXT_STREAK} END, last_date = ?2"
+)
+
+
 class ChatsAndRounds:
     sql: Database
+    # The scores upsert for the answers `{where}` selects (a condition on `a`, the answers, and
+    # `r`, their rounds, with `?` parameters).
+    scores_sql: str
 
     async def ensure_users(self, refs: Sequence[UserRef]) -> list[int]:
         """Register (or rename) users in one transaction; their ids, in order (per backend)."""
@@ -177,3 +199,51 @@ class ChatsAndRounds:
                 "UPDATE rounds SET opened_at = ?, closes_at = ? WHERE id = ? AND state = 'open'",
                 to_db(opened_at), to_db(closes_at), round_id,
             )  # fmt: skip
+
+    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
+        async with self.sql.transaction() as tx:
+            row = await tx.one(
+                "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open' "
+                "RETURNING reveal, kind, chat_id, daily_date",
+                to_db(closed_at), round_id,
+            )  # fmt: skip
+            if row is None:
+                return False
+            reveal, kind, chat_id, daily_date = row
+            if reveal == str(RevealPolicy.ROUND):
+                await tx.execute(self.scores_sql.format(where="a.round_id = ?"), round_id)
+            if kind == "daily" and daily_date:
+                previous = await tx.one(
+                    "SELECT max(daily_date) FROM rounds WHERE chat_id = ? AND kind = 'daily' "
+                    "AND daily_date < ? AND state = 'closed'",
+                    chat_id, daily_date,
+                )  # fmt: skip
+                await tx.execute(
+                    EXTEND_STREAKS, chat_id, daily_date, previous[0] if previous else None, round_id
+                )
+                await tx.execute(
+                    "UPDATE streaks SET current = 0 "
+                    "WHERE chat_id = ? AND (last_date IS NULL OR last_date < ?)",
+                    chat_id, daily_date,
+                )  # fmt: skip
+        return True
+
+    # ------------------------------------------------------------ self-grades
+
+    async def self_grade(
+        self, round_id: int, user_id: int, verdict: str, fraction: float, points: float
+    ) -> bool:
+        async with self.sql.transaction() as tx:
+            row = await tx.one(
+                "UPDATE answers SET verdict = ?, fraction = ?, points = ? "
+                "WHERE round_id = ? AND user_id = ? AND verdict = 'pending' RETURNING id",
+                verdict, fraction, points, round_id, user_id,
+            )  # fmt: skip
+            if row is None:
+                return False
+            # Scored now if the round already scored its answers (practice, or closed).
+            await tx.execute(
+                self.scores_sql.format(where="a.id = ? AND (r.reveal = 'practice' OR r.state = 'closed')"),
+                row[0],
+            )
+        return True

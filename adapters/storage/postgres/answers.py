@@ -1,4 +1,5 @@
-"""The write side of answers on PostgreSQL: the group-commit batch insert, scoring and streaks.
+"""The write side of answers on PostgreSQL: the group-commit batch insert and its scoring
+(streaks and scoring on close are written once, chats_rounds.py).
 
 Each function runs inside a transaction the store opened. A batch is sent as arrays and
 unnested into one INSERT … SELECT per answer policy, whatever its size; RETURNING (with the
@@ -179,33 +180,3 @@ async def record_answers(
             APPLY_SCORES.format(where="a.id = ANY($1::bigint[]) AND r.reveal = 'practice'"), changed
         )
     return answer_outcomes(batch, await db.fetch(_RESULTS, *columns), new_ids.__contains__)
-
-
-async def update_streaks(db: asyncpg.Connection, chat_id: int, round_id: int, date: str) -> None:
-    """A daily closed: extend the streak of whoever was right, reset everyone else's (consecutive
-    dailies of the chat, as on SQLite)."""
-    previous = await db.fetchval(
-        "SELECT max(daily_date) FROM rounds WHERE chat_id = $1 AND kind = 'daily' "
-        "AND daily_date < $2 AND state = 'closed'",
-        chat_id,
-        date,
-    )
-    next_value = (
-        "CASE WHEN t.last_date = $3::text THEN t.current + 1 WHEN t.last_date = $2::text THEN t.current "
-        "ELSE 1 END"
-    )
-    await db.execute(
-        "INSERT INTO streaks AS t (chat_id, user_id, current, best, last_date) "
-        "SELECT $1::bigint, user_id, 1, 1, $2::text FROM answers WHERE round_id = $4 AND verdict = 'correct' "
-        f"ON CONFLICT (chat_id, user_id) DO UPDATE SET current = {next_value}, "
-        f"best = greatest(t.best, {next_value}), last_date = $2",
-        chat_id,
-        date,
-        previous,
-        round_id,
-    )
-    await db.execute(
-        "UPDATE streaks SET current = 0 WHERE chat_id = $1 AND (last_date IS NULL OR last_date < $2)",
-        chat_id,
-        date,
-    )

@@ -17,7 +17,6 @@ import asyncio
 import contextvars
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -32,13 +31,11 @@ from adapters.storage.postgres.answers import (
     all_accepted,
     batch_columns,
     record_answers,
-    update_streaks,
 )
 from adapters.storage.postgres.database import PostgresDatabase
 from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
-from adapters.storage.sql import to_db
-from bot.kinds import RevealPolicy, UserRef
+from bot.kinds import UserRef
 from bot.ports import StoreUnavailable
 from bot.records import (
     AnswerOutcome,
@@ -72,6 +69,8 @@ async def keep_session(conn: asyncpg.Connection) -> None:
 
 
 class PostgresStore(ChatsAndRounds):
+    scores_sql = APPLY_SCORES
+
     def __init__(self, dsn: str, *, max_connections: int = 10) -> None:
         self.sql: Database = PostgresDatabase(self)
         self.dsn = dsn
@@ -205,22 +204,6 @@ class PostgresStore(ChatsAndRounds):
 
     # ------------------------------------------------------------ rounds
 
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
-        async with self.transaction() as db:
-            row = await db.fetchrow(
-                "UPDATE rounds SET state = 'closed', closed_at = $1 WHERE id = $2 AND state = 'open' "
-                "RETURNING reveal, kind, chat_id, daily_date",
-                to_db(closed_at), round_id,
-            )  # fmt: skip
-            if row is None:
-                return False
-            reveal, kind, chat_id, daily_date = row
-            if reveal == str(RevealPolicy.ROUND):
-                await db.execute(APPLY_SCORES.format(where="a.round_id = $1"), round_id)
-            if kind == "daily" and daily_date:
-                await update_streaks(db, chat_id, round_id, daily_date)
-        return True
-
     # ------------------------------------------------------------ answers
 
     async def record_answers(self, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
@@ -241,23 +224,6 @@ class PostgresStore(ChatsAndRounds):
                 return all_accepted(batch)
         async with self.transaction() as db:
             return await record_answers(db, batch, columns)
-
-    async def self_grade(
-        self, round_id: int, user_id: int, verdict: str, fraction: float, points: float
-    ) -> bool:
-        async with self.transaction() as db:
-            answer_id = await db.fetchval(
-                "UPDATE answers SET verdict = $1, fraction = $2, points = $3 "
-                "WHERE round_id = $4 AND user_id = $5 AND verdict = 'pending' RETURNING id",
-                verdict, fraction, points, round_id, user_id,
-            )  # fmt: skip
-            if answer_id is None:
-                return False
-            await db.execute(
-                APPLY_SCORES.format(where="a.id = $1 AND (r.reveal = 'practice' OR r.state = 'closed')"),
-                answer_id,
-            )
-        return True
 
     async def round_answers(self, round_id: int) -> list[StoredAnswer]:
         return reads.stored_answers(await self.all(reads.ROUND_ANSWERS, round_id))

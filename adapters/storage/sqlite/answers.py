@@ -1,4 +1,5 @@
-"""The write side of answers: the group-commit batch insert and daily streak updates.
+"""The write side of answers on SQLite: the group-commit batch insert (streaks and scoring on
+close are written once, chats_rounds.py).
 
 Each function runs inside a transaction the store opened; it never commits itself.
 """
@@ -75,33 +76,3 @@ async def record_answers(db: aiosqlite.Connection, batch: Sequence[NewAnswer]) -
         return [AnswerOutcome(AnswerStatus.ACCEPTED, as_stored(a)) for a in batch]
     found = await db.execute_fetchall(_RESULTS)
     return answer_outcomes(batch, found, lambda answer_id: answer_id > before)
-
-
-async def update_streaks(db: aiosqlite.Connection, chat_id: int, round_id: int, date: str) -> None:
-    """A daily closed: extend the streak of whoever was right, reset everyone else's.
-
-    Consecutive means consecutive dailies of the chat, so a weekday-only schedule does not
-    break streaks over the weekend.
-    """
-    async with db.execute(
-        "SELECT max(daily_date) FROM rounds WHERE chat_id = ? AND kind = 'daily' "
-        "AND daily_date < ? AND state = 'closed'",
-        (chat_id, date),
-    ) as cursor:
-        previous = (await cursor.fetchone())[0]  # type: ignore[index]
-    next_value = (
-        "CASE WHEN streaks.last_date = :prev THEN streaks.current + 1 "
-        "WHEN streaks.last_date = :date THEN streaks.current ELSE 1 END"
-    )
-    await db.execute(
-        "INSERT INTO streaks (chat_id, user_id, current, best, last_date) "
-        "SELECT :chat, user_id, 1, 1, :date FROM answers "
-        "WHERE round_id = :round AND verdict = 'correct' "
-        f"ON CONFLICT (chat_id, user_id) DO UPDATE SET current = {next_value}, "
-        f"best = max(streaks.best, {next_value}), last_date = :date",
-        {"chat": chat_id, "date": date, "prev": previous, "round": round_id},
-    )
-    await db.execute(
-        "UPDATE streaks SET current = 0 WHERE chat_id = ? AND (last_date IS NULL OR last_date < ?)",
-        (chat_id, date),
-    )

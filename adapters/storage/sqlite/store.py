@@ -20,7 +20,6 @@ import contextvars
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +34,11 @@ from adapters.storage.sql import (
     Params,
     fetch_all,
     fetch_one,
-    to_db,
 )
 from adapters.storage.sqlite import reads, users
-from adapters.storage.sqlite.answers import CREATE_INCOMING, record_answers, update_streaks
+from adapters.storage.sqlite.answers import CREATE_INCOMING, record_answers
 from adapters.storage.sqlite.database import SqliteDatabase
-from bot.kinds import RevealPolicy, UserRef
+from bot.kinds import UserRef
 from bot.records import (
     AnswerOutcome,
     NewAnswer,
@@ -52,6 +50,8 @@ from bot.records import (
 
 
 class SqliteStore(ChatsAndRounds):
+    scores_sql = APPLY_SCORES
+
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         self.sql: Database = SqliteDatabase(self)
         self.path = str(path)
@@ -177,49 +177,11 @@ class SqliteStore(ChatsAndRounds):
 
     # ------------------------------------------------------------ rounds
 
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open' "
-                "RETURNING reveal, kind, chat_id, daily_date",
-                (to_db(closed_at), round_id),
-            )
-            row = await cursor.fetchone()
-            await cursor.close()
-            if row is None:
-                return False
-            reveal, kind, chat_id, daily_date = row
-            if reveal == str(RevealPolicy.ROUND):
-                await db.execute(APPLY_SCORES.format(where="a.round_id = ?"), (round_id,))
-            if kind == "daily" and daily_date:
-                await update_streaks(db, chat_id, round_id, daily_date)
-        return True
-
     # ------------------------------------------------------------ answers (reads: sqlite/reads.py)
 
     async def record_answers(self, batch: Sequence[NewAnswer]) -> list[AnswerOutcome]:
         async with self.transaction() as db:
             return await record_answers(db, batch)
-
-    async def self_grade(
-        self, round_id: int, user_id: int, verdict: str, fraction: float, points: float
-    ) -> bool:
-        async with self.transaction() as db:
-            cursor = await db.execute(
-                "UPDATE answers SET verdict = ?, fraction = ?, points = ? "
-                "WHERE round_id = ? AND user_id = ? AND verdict = 'pending' RETURNING id",
-                (verdict, fraction, points, round_id, user_id),
-            )
-            row = await cursor.fetchone()
-            await cursor.close()
-            if row is None:
-                return False
-            # Scored now if the round already scored its answers (practice, or closed).
-            await db.execute(
-                APPLY_SCORES.format(where="a.id = ? AND (r.reveal = 'practice' OR r.state = 'closed')"),
-                (row[0],),
-            )
-        return True
 
     async def round_answers(self, round_id: int) -> list[StoredAnswer]:
         return await reads.round_answers(self._read_conn, round_id)
