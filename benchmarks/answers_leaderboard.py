@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from adapters.storage.migrations import migrate
-from adapters.storage.sql import APPLY_SCORES, to_db
+from adapters.storage.sql import to_db
+from adapters.storage.sqlite.answers import APPLY_SCORES
 from adapters.storage.sqlite.store import SqliteStore
 from benchmarks._common import (
     LETTERS,

@@ -1,12 +1,11 @@
-"""SQL text and row conversions shared by the SQLite store's modules."""
+"""What both backends' stores share besides SQL text: time as stored text, the chat and round
+columns and their rows, and the outcomes of an answer batch from the rows it left behind."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, cast
-
-import aiosqlite
+from typing import Any
 
 from bot.kinds import (
     AnswerMode,
@@ -20,20 +19,6 @@ from bot.kinds import (
     RoundState,
 )
 from bot.records import AnswerOutcome, Chat, ChatSettings, NewAnswer, Round, StoredAnswer
-
-Params = Sequence[Any] | dict[str, Any]
-
-
-async def fetch_all(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-    """Every row, fetched in one hop: a cursor left open between hops would hold a reader on an
-    old snapshot, and every other read on it would miss what was committed since."""
-    # No row factory is set, so sqlite3 hands back plain tuples.
-    return list(cast(Iterable[tuple[Any, ...]], await conn.execute_fetchall(sql, params)))
-
-
-async def fetch_one(conn: aiosqlite.Connection, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
-    rows = await fetch_all(conn, sql, params)
-    return rows[0] if rows else None
 
 
 def to_db(when: datetime) -> str:
@@ -100,29 +85,6 @@ def round_from_row(row) -> Round:
         closed_at=from_db(row[14]),
         mode=AnswerMode(row[15]),
     )
-
-
-# Adds the selected answers to the materialised leaderboards: every answer counts in the chat
-# scope and, for a chat inside a Discord guild, the guild scope; each in three windows.
-APPLY_SCORES = """
-INSERT INTO scores (scope, win, user_id, points, answers, correct, reached_at)
-SELECT
-    CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END,
-    CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END,
-    a.user_id, a.points, 1, a.verdict = 'correct', a.answered_at
-FROM answers a
-JOIN rounds r ON r.id = a.round_id
-JOIN chats c ON c.id = r.chat_id
-JOIN (SELECT 0 AS k UNION ALL SELECT 1) s
-JOIN (SELECT 0 AS n UNION ALL SELECT 1 UNION ALL SELECT 2) w
-WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
-ON CONFLICT (scope, win, user_id) DO UPDATE SET
-    points = points + excluded.points,
-    answers = answers + excluded.answers,
-    correct = correct + excluded.correct,
-    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > reached_at
-                      THEN excluded.reached_at ELSE reached_at END
-"""
 
 
 def as_stored(new: NewAnswer) -> StoredAnswer:

@@ -35,7 +35,7 @@ _LOCK_ROUNDS = (
 
 def _scores(source: str, where: str) -> str:
     """Add the selected answers of `source` (the answers table, or the rows an INSERT returned) to
-    the materialised leaderboards, as adapters/storage/sql.py APPLY_SCORES does on SQLite: every
+    the materialised leaderboards, as adapters/storage/sqlite/answers.py APPLY_SCORES does on SQLite: every
     answer counts in its chat's scope and, inside a Discord guild, the guild's; each in three
     windows. Summed per (scope, window, user) first, since ON CONFLICT DO UPDATE may touch a row
     once per statement and one batch can hold several answers of a user; the time the score was

@@ -1,5 +1,5 @@
-"""The write side of answers on SQLite: the group-commit batch insert (streaks and scoring on
-close are written once, chats_rounds.py).
+"""The write side of answers on SQLite: the group-commit batch insert and the scores upsert
+(closing a round, self-grades and streaks are written once, chats_rounds.py).
 
 Each function runs inside a transaction the store opened; it never commits itself.
 """
@@ -10,9 +10,31 @@ from collections.abc import Sequence
 
 import aiosqlite
 
-from adapters.storage.sql import APPLY_SCORES, answer_outcomes, as_stored, to_db
+from adapters.storage.sql import answer_outcomes, as_stored, to_db
 from bot.kinds import AnswerPolicy, AnswerStatus
 from bot.records import AnswerOutcome, NewAnswer
+
+# Adds the selected answers to the materialised leaderboards: every answer counts in the chat
+# scope and, for a chat inside a Discord guild, the guild scope; each in three windows.
+APPLY_SCORES = """
+INSERT INTO scores (scope, win, user_id, points, answers, correct, reached_at)
+SELECT
+    CASE s.k WHEN 0 THEN 'c:' || c.id ELSE 'g:' || c.platform || ':' || c.guild_key END,
+    CASE w.n WHEN 0 THEN 'all' WHEN 1 THEN a.week_key ELSE a.month_key END,
+    a.user_id, a.points, 1, a.verdict = 'correct', a.answered_at
+FROM answers a
+JOIN rounds r ON r.id = a.round_id
+JOIN chats c ON c.id = r.chat_id
+JOIN (SELECT 0 AS k UNION ALL SELECT 1) s
+JOIN (SELECT 0 AS n UNION ALL SELECT 1 UNION ALL SELECT 2) w
+WHERE (s.k = 0 OR c.guild_key IS NOT NULL) AND a.verdict != 'pending' AND {where}
+ON CONFLICT (scope, win, user_id) DO UPDATE SET
+    points = points + excluded.points,
+    answers = answers + excluded.answers,
+    correct = correct + excluded.correct,
+    reached_at = CASE WHEN excluded.points > 0 AND excluded.reached_at > reached_at
+                      THEN excluded.reached_at ELSE reached_at END
+"""
 
 CREATE_INCOMING = (
     "CREATE TEMP TABLE IF NOT EXISTS incoming (seq INTEGER PRIMARY KEY, round_id INTEGER, "

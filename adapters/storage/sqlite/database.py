@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import aiosqlite
 
 from adapters.storage.database import Dialect, Row
-from adapters.storage.sql import fetch_all, fetch_one
+from adapters.storage.sqlite.fetch import fetch_all, fetch_one
 
 if TYPE_CHECKING:
     from adapters.storage.sqlite.store import SqliteStore

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import aiosqlite
 
-from adapters.storage.sql import fetch_all, fetch_one, from_db
+from adapters.storage.sql import from_db
+from adapters.storage.sqlite.fetch import fetch_all, fetch_one
 from bot.records import ScoreRow, StoredAnswer, StreakRecord, UserTotals
 
 # ------------------------------------------------------------ answers

@@ -29,15 +29,10 @@ from adapters.storage.chats_rounds import ChatsAndRounds
 from adapters.storage.database import Database
 from adapters.storage.migrations import migrate
 from adapters.storage.open_errors import SchemaTooNew, classify, quick_check
-from adapters.storage.sql import (
-    APPLY_SCORES,
-    Params,
-    fetch_all,
-    fetch_one,
-)
 from adapters.storage.sqlite import reads, users
-from adapters.storage.sqlite.answers import CREATE_INCOMING, record_answers
+from adapters.storage.sqlite.answers import APPLY_SCORES, CREATE_INCOMING, record_answers
 from adapters.storage.sqlite.database import SqliteDatabase
+from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
 from bot.kinds import UserRef
 from bot.records import (
     AnswerOutcome,
