@@ -37,14 +37,7 @@ from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
 from bot.kinds import UserRef
 from bot.ports import StoreUnavailable
-from bot.records import (
-    AnswerOutcome,
-    NewAnswer,
-    ScoreRow,
-    StoredAnswer,
-    StreakRecord,
-    UserTotals,
-)
+from bot.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
 
 LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError)
 

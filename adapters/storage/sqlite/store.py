@@ -34,14 +34,7 @@ from adapters.storage.sqlite.answers import APPLY_SCORES, CREATE_INCOMING, recor
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
 from bot.kinds import UserRef
-from bot.records import (
-    AnswerOutcome,
-    NewAnswer,
-    ScoreRow,
-    StoredAnswer,
-    StreakRecord,
-    UserTotals,
-)
+from bot.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
 
 
 class SqliteStore(ChatsAndRounds):
