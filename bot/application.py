@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from bot.answering import Answering
 from bot.attachments import Attachment, OpenFile, attach
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
-from bot.commands.parsing import Parsed, parse, usage
+from bot.commands.help import HelpRow, HelpView, command_help, full_help  # noqa: F401  (HelpRow: re-exported)
+from bot.commands.parsing import Parsed, parse
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.i18n import bank_text, t
@@ -62,19 +63,6 @@ class TextView:
     """Sentences already in the chat's language, plain text (adapters escape them)."""
 
     text: str
-
-
-@dataclass(frozen=True, slots=True)
-class HelpRow:
-    usage: str
-    description: str
-    admin: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HelpView:
-    rows: tuple[HelpRow, ...]
-    language: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,13 +204,11 @@ class Application:
             return "error.not_admin"
         return None
 
-    def help_view(self, caller: Caller, language: str) -> HelpView:
-        rows = tuple(
-            HelpRow(usage(c, language), t(language, f"{c.key}.desc"), c.permission is Permission.CHAT_ADMIN)
-            for c in CATALOG
-            if c.scope.allows(caller.private)
-        )
-        return HelpView(rows, language)
+    def help_view(self, caller: Caller, language: str, topic: str | None = None) -> HelpView:
+        """/help: every command the chat allows; /help <command>: that one (bot/commands/help.py)."""
+        if topic:
+            return command_help(topic, language, caller.private)
+        return full_help(language, caller.private)
 
     async def welcome(self, chat: ChatRef, key: str) -> Reply:
         """The greeting `key` (a catalog key taking the bank's `title` and `count`) for the chat's bank."""
@@ -244,7 +230,8 @@ class Application:
                                  language), language)  # fmt: skip
 
     async def _help(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        return Reply(self.help_view(caller, language), language)
+        topic = parsed.args.get("command")
+        return Reply(self.help_view(caller, language, str(topic) if topic else None), language)
 
     async def _quiz(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         qtype = parsed.args.get("type")

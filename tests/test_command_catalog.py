@@ -67,7 +67,11 @@ REFUSED = [
     ("/daily set", "时间", "time", "/daily set", "/daily set"),
     ("/daily set 08:30 12h ml Mars/Base", "时区", "timezone", "Asia/Shanghai", "Asia/Shanghai"),
     ("/lang xx", "语言", "language", "zh-CN", "zh-CN"),
-    ("/leaderboard yearly", "时段", "window", "week", "week"),
+    ("/leaderboard yearly", "时段", "window", "总榜 | 本周 | 本月 | 竞赛", "all | week | month | contest"),
+    ("/review remind maybe", "开关", "switch", "开 | 关", "on | off"),
+    ("/stats everyone", "范围", "of", "本群", "group"),
+    ("/mock grade 3 meh", "自评", "level", "全对 | 部分 | 不会", "full | half | zero"),
+    ("/quiz 5 单选 ml x" + "y" * 300, "标签", "tag", "200", "200"),
 ]
 
 
@@ -123,3 +127,39 @@ def _english_words(text: str) -> list[str]:
     """Runs of two or more English words, outside commands, placeholders and examples."""
     cleaned = re.sub(r"/[a-z@_ ]+|[A-Z][a-z]+/[A-Za-z_]+|HH:MM|\d+[hms]\b", "", text)
     return re.findall(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+", cleaned)
+
+
+# Every choice list a chat can see (issue 19, item 6): the words it shows in a language are words
+# the parser takes, and a Chinese one shows no English word of the bot's own.
+CHOICE_ARGS = {f"{c.name}:{a.name}": (c, a) for c in CATALOG for a in c.args
+               if a.kind in (ArgKind.CHOICE, ArgKind.QTYPE, ArgKind.LANGUAGE)}  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(CHOICE_ARGS))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_choice_list_shows_the_words_the_parser_takes_in_that_language(key, language):
+    _, arg = CHOICE_ARGS[key]
+    words = arg.choice_words(language)
+    assert len(words) == len(set(words)) >= 1
+    for word in words:
+        assert arg.read(word) is not None
+    if language != "en" and arg.kind is not ArgKind.LANGUAGE:
+        assert not any(re.search(r"[A-Za-z]{3,}", w) for w in words), words
+
+
+@pytest.mark.parametrize("key", sorted(CHOICE_ARGS))
+def test_a_refused_choice_lists_the_chat_language_words(key):
+    _, arg = CHOICE_ARGS[key]
+    with pytest.raises(QuizError) as caught:
+        arg.read("不是选项zz")
+    zh, en = caught.value.render("zh-CN"), caught.value.render("en")
+    assert " | ".join(arg.choice_words("zh-CN")) in zh and " | ".join(arg.choice_words("en")) in en
+    if arg.kind is not ArgKind.LANGUAGE:
+        assert not re.search(r"[A-Za-z]{3,}", zh.replace("不是选项zz", "")), zh
+
+
+def test_every_choice_has_its_typed_word_in_every_language():
+    known = set(keys())
+    for _, arg in CHOICE_ARGS.values():
+        for choice in arg.choices:
+            assert choice.word_key in known, choice.word_key

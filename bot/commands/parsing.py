@@ -122,15 +122,18 @@ def _first_accepting(free: list[Arg], word: str) -> Arg:
     """The first argument still free that reads `word`: an optional one that does not is
     skipped (so `/quiz 多选` is a type and `/quiz ml` a tag), unless the word is plainly meant
     for it (`-1` for a count) or it is required: then its error names it."""
+    catch_all: Arg | None = None
     for arg in free:
         try:
             arg.read(word)
         except ArgumentError:
             if arg.required or arg.claims(word):
                 return arg  # its read raises the error that names it
+            if catch_all is None and arg.kind in (ArgKind.WORD, ArgKind.TEXT):
+                catch_all = arg  # takes any word but this one (too long, control characters)
             continue
         return arg
-    return free[0]
+    return catch_all or free[0]
 
 
 def _by_name(args: list[Arg], key: str) -> Arg | None:
