@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 from bot.answering import Answering
 from bot.attachments import Attachment, OpenFile, attach
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
-from bot.commands.help import HelpRow, HelpView, command_help, full_help  # noqa: F401  (HelpRow: re-exported)
+from bot.commands.help import HelpRow as HelpRow  # re-exported: adapters import the views from here
+from bot.commands.help import HelpView as HelpView
+from bot.commands.help import command_help, full_help
 from bot.commands.parsing import Parsed, parse
 from bot.contests import Contests
 from bot.daily import Dailies

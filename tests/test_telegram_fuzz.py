@@ -174,29 +174,81 @@ def other_updates(rng: random.Random, group_message: dict, private_message: dict
         ("edited_message", {**base, "text": "/quiz", "edit_date": 1_700_000_001}),
         ("channel_post", {**base, "chat": channel, "text": "/quiz"}),
         ("edited_channel_post", {**base, "chat": channel, "text": "x", "edit_date": 1}),
-        ("message", {**base, "sticker": {"file_id": "s", "file_unique_id": "s", "type": "regular",
-                                         "width": 1, "height": 1, "is_animated": False, "is_video": False}}),
+        (
+            "message",
+            {
+                **base,
+                "sticker": {
+                    "file_id": "s",
+                    "file_unique_id": "s",
+                    "type": "regular",
+                    "width": 1,
+                    "height": 1,
+                    "is_animated": False,
+                    "is_video": False,
+                },
+            },
+        ),
         ("message", {**base, "text": "/quiz", "sender_chat": channel}),
-        ("message", {**{k: v for k, v in base.items() if k != "from"}, "text": "/stats", "sender_chat": chat}),
+        (
+            "message",
+            {**{k: v for k, v in base.items() if k != "from"}, "text": "/stats", "sender_chat": chat},
+        ),
         ("message", {**base, "new_chat_members": [bob]}),
         ("message", {**base, "left_chat_member": bob}),
         ("message", {**base, "text": "", "entities": []}),
         ("message", {**base, "text": "/", "entities": [{"type": "bot_command", "offset": 0, "length": 1}]}),
-        ("message", {**base, "text": "/quiz@", "entities": [{"type": "bot_command", "offset": 0, "length": 6}]}),
+        (
+            "message",
+            {**base, "text": "/quiz@", "entities": [{"type": "bot_command", "offset": 0, "length": 6}]},
+        ),
         ("message", {**base, "reply_to_message": group_message, "text": unicode_text(rng)}),
-        ("message", {**base, "chat": private_message["chat"], "from": ANN.to_json(), "text": unicode_text(rng)}),
-        ("callback_query", {"id": f"q{rng.random()}", "chat_instance": "c", "data": "a1:1:A",
-                            "message": group_message}),  # no from
-        ("callback_query", {"id": f"q{rng.random()}", "from": bob, "chat_instance": "c",
-                            "message": group_message}),  # no data
-        ("callback_query", {"id": f"q{rng.random()}", "from": bob, "chat_instance": "c",
-                            "inline_message_id": "im", "data": "a1:1:A"}),  # no message
-        ("callback_query", {"id": f"q{rng.random()}", "from": bob, "chat_instance": "c",
-                            "game_short_name": "g", "message": group_message}),
-        ("my_chat_member", {"chat": chat, "from": bob, "date": 1, "old_chat_member": left,
-                            "new_chat_member": member}),
-        ("my_chat_member", {"chat": private_message["chat"], "from": bob, "date": 1,
-                            "old_chat_member": member, "new_chat_member": member}),
+        (
+            "message",
+            {**base, "chat": private_message["chat"], "from": ANN.to_json(), "text": unicode_text(rng)},
+        ),
+        (
+            "callback_query",
+            {"id": f"q{rng.random()}", "chat_instance": "c", "data": "a1:1:A", "message": group_message},
+        ),  # no from
+        (
+            "callback_query",
+            {"id": f"q{rng.random()}", "from": bob, "chat_instance": "c", "message": group_message},
+        ),  # no data
+        (
+            "callback_query",
+            {
+                "id": f"q{rng.random()}",
+                "from": bob,
+                "chat_instance": "c",
+                "inline_message_id": "im",
+                "data": "a1:1:A",
+            },
+        ),  # no message
+        (
+            "callback_query",
+            {
+                "id": f"q{rng.random()}",
+                "from": bob,
+                "chat_instance": "c",
+                "game_short_name": "g",
+                "message": group_message,
+            },
+        ),
+        (
+            "my_chat_member",
+            {"chat": chat, "from": bob, "date": 1, "old_chat_member": left, "new_chat_member": member},
+        ),
+        (
+            "my_chat_member",
+            {
+                "chat": private_message["chat"],
+                "from": bob,
+                "date": 1,
+                "old_chat_member": member,
+                "new_chat_member": member,
+            },
+        ),
         ("inline_query", {"id": "i", "from": bob, "query": "x", "offset": ""}),
         ("poll_answer", {"poll_id": "p", "user": bob, "option_ids": [0]}),
         ("chat_join_request", {"chat": chat, "from": bob, "user_chat_id": bob["id"], "date": 1}),
@@ -230,8 +282,8 @@ async def test_thousands_of_updates_of_every_kind_leave_no_traceback(tg: Telegra
     caplog.set_level(logging.WARNING)
     started = time.monotonic()
 
-    people = [ANN, BOB, CAT, *(FakeUser(100 + n, f"P{n}", None, rng.choice(["en", "zh-hans", "zh-hant", None]))
-                               for n in range(6))]  # fmt: skip
+    languages = ["en", "zh-hans", "zh-hant", None]
+    people = [ANN, BOB, CAT, *(FakeUser(100 + n, f"P{n}", None, rng.choice(languages)) for n in range(6))]
     messages: list[tuple[FakeChat | int, FakeUser, str, int | None]] = []
     for line in command_lines(rng, 420):  # commands: in private chats, a few in the group
         person = rng.choice(people)
@@ -270,7 +322,9 @@ async def test_thousands_of_updates_of_every_kind_leave_no_traceback(tg: Telegra
     tracebacks = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
     assert [f"{r.name}: {r.getMessage()[:300]}" for r in tracebacks] == []
     # The callback queries without `from` were forged on purpose: Telegram never sends them.
-    server.fake_errors[:] = [e for e in server.fake_errors if not e.endswith("CallbackQuery needs field from")]
+    server.fake_errors[:] = [
+        e for e in server.fake_errors if not e.endswith("CallbackQuery needs field from")
+    ]
     total = len(messages) + len(click_ids) + others
     assert total > 2500
     print(f"telegram fuzz: {total} updates ({len(click_ids)} clicks) in {elapsed:.1f} s")

@@ -29,9 +29,8 @@ from adapters.console.files import open_file, save_file
 from adapters.console.layout import terminal_width, wrap
 from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
 from bot.answering import AnswerReply, ReceiptReply, TextReply
-from bot.application import Application, Caller, Reply
+from bot.application import Application, Caller, HelpView, Reply
 from bot.commands.catalog import command
-from bot.commands.help import HelpView
 from bot.commands.parsing import Parsed
 from bot.i18n import t
 from bot.kinds import AnswerStatus, ChatKind, ChatRef, InputKind, Platform, RoundKind, UserRef

@@ -67,15 +67,23 @@ class StudyTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Autocomplete for an option that declares none (every option here: they take typed
-        values and fixed choices) is answered with no suggestions, not left to time out."""
+        values and fixed choices) is answered with no suggestions, not left to time out; a user
+        or attachment option whose id is no snowflake (discord.py would fail reading it, and
+        leave the interaction unanswered) is told "this command changed"."""
+        if not _snowflakes_read(interaction):
+            log.warning("discord: /%s carries an option id that is no snowflake; told to try again",
+                        _name(interaction))  # fmt: skip
+            lang = user_language(interaction) or await chat_language(interaction)
+            if interaction.type is discord.InteractionType.autocomplete:
+                await _answer_autocomplete(interaction)
+            else:
+                await _tell(interaction, t(lang, "error.command_changed"))
+            return False
         if interaction.type is not discord.InteractionType.autocomplete or _autocompletes(self, interaction):
             return True
         log.warning("discord: autocomplete for /%s, which offers none (a stale client?); answered empty",
                     _name(interaction))  # fmt: skip
-        try:
-            await interaction.response.autocomplete([])
-        except (discord.HTTPException, aiohttp.ClientError) as exc:
-            log.warning("discord: could not answer an autocomplete: %s", describe(exc))
+        await _answer_autocomplete(interaction)
         return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -93,10 +101,43 @@ class StudyTree(app_commands.CommandTree):
         else:
             log.error("command /%s failed", name, exc_info=error)
             message = t(lang, "error.internal")
-        try:
-            await send(interaction, Reply(message))
-        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-            log.warning("discord: could not report a failed command: %s", describe(exc))
+        await _tell(interaction, message)
+
+
+async def _tell(interaction: discord.Interaction, message: str) -> None:
+    try:
+        await send(interaction, Reply(message))
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+        log.warning("discord: could not report a failed command: %s", describe(exc))
+
+
+async def _answer_autocomplete(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.response.autocomplete([])
+    except (discord.HTTPException, aiohttp.ClientError) as exc:
+        log.warning("discord: could not answer an autocomplete: %s", describe(exc))
+
+
+SNOWFLAKE_OPTIONS = (6, 7, 8, 9, 11)  # user, channel, role, mentionable, attachment
+
+
+def _snowflakes_read(interaction: discord.Interaction) -> bool:
+    """Whether every id-valued option of the interaction is a number, as discord.py needs."""
+    if interaction.type not in (
+        discord.InteractionType.application_command,
+        discord.InteractionType.autocomplete,
+    ):
+        return True
+    data: Any = interaction.data or {}
+    stack = list(data.get("options") or [])
+    while stack:
+        option = stack.pop()
+        if not isinstance(option, dict):
+            return False
+        stack += option.get("options") or []
+        if option.get("type") in SNOWFLAKE_OPTIONS and not str(option.get("value", "")).isdigit():
+            return False
+    return True
 
 
 def _name(interaction: discord.Interaction) -> str:

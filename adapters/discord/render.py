@@ -7,8 +7,7 @@ import io
 
 import discord
 
-from bot.application import DailyReply, FileView, Reply, TextView, WelcomeView
-from bot.commands.help import HelpView
+from bot.application import DailyReply, FileView, HelpView, Reply, TextView, WelcomeView
 from bot.i18n import t
 from bot.kinds import InputKind
 from bot.messages import (
