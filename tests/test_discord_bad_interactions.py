@@ -30,8 +30,8 @@ CHANGED = t("en", "error.command_changed")
 
 
 def ours(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.levelno >= logging.WARNING and r.name.startswith(("studybot", "discord"))
-            and "is not installed" not in r.getMessage()]  # fmt: skip
+    return [r for r in caplog.records if r.levelno >= logging.WARNING
+            and r.name.startswith(("studybot", "discord")) and "is not installed" not in r.getMessage()]  # fmt: skip
 
 
 def no_traceback(caplog: pytest.LogCaptureFixture) -> None:
@@ -135,7 +135,8 @@ async def test_a_user_option_without_its_resolved_user_is_refused(
     h = harness
     caplog.set_level(logging.WARNING)
     await h.start()
-    response = await dispatched(h, APPLICATION_COMMAND, "stats", [{"type": 6, "name": "user", "value": value}])
+    options = [{"type": 6, "name": "user", "value": value}]
+    response = await dispatched(h, APPLICATION_COMMAND, "stats", options)
     content = response["data"]["content"]
     assert content in (CHANGED, "Bad user: " + t("en", "arg.user_unresolved")), content
     no_traceback(caplog)

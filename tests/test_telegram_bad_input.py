@@ -52,7 +52,8 @@ async def test_a_click_without_its_sender_is_refused_in_one_line(
     caplog.set_level(logging.WARNING)
     data = question.callback_data[0]
     payload = {"id": "4100000000001", "chat_instance": "ci", "data": data, "message": question.to_json()}
-    server.callbacks["4100000000001"] = CallbackQueryState("4100000000001", GROUP.id, question.message_id, data)
+    state = CallbackQueryState("4100000000001", GROUP.id, question.message_id, data)
+    server.callbacks[state.id] = state
     server.queue_update("callback_query", payload)  # no "from": Telegram never sends that
     answer = await server.wait_for_callback_answer("4100000000001")
     assert answer["text"] == t("en", "error.no_user")
@@ -63,7 +64,8 @@ async def test_a_click_without_its_sender_is_refused_in_one_line(
 
 
 @pytest.mark.parametrize(("language", "line", "shown", "not_shown"), [
-    ("zh-CN", "/help quiz", ["/quiz 的用法", "[练习方式]", "顺序 | 背题", "单选 | 多选 | 判断 | 填空 | 简答"], ["/daily"]),
+    ("zh-CN", "/help quiz", ["/quiz 的用法", "[练习方式]", "顺序 | 背题", "单选 | 多选 | 判断 | 填空 | 简答"],
+     ["/daily"]),
     ("zh-CN", "/help 练习", ["/quiz 的用法", "[题号]", "1 到 9999 的整数"], ["/daily"]),
     ("en", "/help quiz", ["How to use /quiz", "[practice]", "next | memorise", "single | multi"], ["/daily"]),
     ("en", "/help daily", ["/daily set <time>", "/daily off", "/daily show", "HH:MM"], ["/quiz"]),
