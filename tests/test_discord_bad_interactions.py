@@ -31,7 +31,8 @@ CHANGED = t("en", "error.command_changed")
 
 def ours(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.levelno >= logging.WARNING
-            and r.name.startswith(("studybot", "discord")) and "is not installed" not in r.getMessage()]  # fmt: skip
+            and r.name.startswith(("studybot", "discord"))
+            and "is not installed" not in r.getMessage()]  # fmt: skip
 
 
 def no_traceback(caplog: pytest.LogCaptureFixture) -> None:
