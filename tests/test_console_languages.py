@@ -136,7 +136,8 @@ def test_an_english_session_of_wrong_choices_and_help_shows_no_chinese(tmp_path)
     out = console(tmp_path, "en", CHOICES.replace("/help 练习\n", ""))
     for shown in ("expected one of: all | week | month | contest", "expected one of: on | off",
                   "expected one of: full | half | zero", "How to use /quiz", "[practice]: ",
-                  "next | memorise", "did you mean Etc/GMT?", 'There is no command called "nosuchcommand"'):  # fmt: skip
+                  "next | memorise", "did you mean Etc/GMT?",
+                  'There is no command called "nosuchcommand"'):  # fmt: skip
         assert shown in out, shown
     assert not CJK.search(out), CJK.findall(out)
 
