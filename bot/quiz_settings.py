@@ -7,13 +7,21 @@ from dataclasses import dataclass
 from bot.bidi import isolate
 from bot.i18n import t
 from bot.kinds import AnswerPolicy, RevealPolicy
+from bot.model import QuestionType
 from bot.records import ChatSettings
 
 
 def no_questions(*filters: object) -> QuizError:
-    """The refusal for an empty selection, naming the tag/type filters that emptied it."""
-    named = " / ".join(str(f) for f in filters if f)
-    return QuizError("error.no_questions_for", filter=named) if named else QuizError("error.no_questions")
+    """The refusal for an empty selection, naming the tag/type filters that emptied it (a type
+    by its name in the chat's language: 多选题, not multi)."""
+    shown = [f for f in filters if f]
+    if not shown:
+        return QuizError("error.no_questions")
+
+    def named(language: str) -> str:
+        return " / ".join(t(language, f"type.{f}") if isinstance(f, QuestionType) else str(f) for f in shown)
+
+    return QuizError("error.no_questions_for", filter=named)
 
 
 class QuizError(Exception):
@@ -26,7 +34,9 @@ class QuizError(Exception):
 
     def render(self, language: str) -> str:
         # The params often echo what the user typed (a tag, a time zone): isolated, see bot.bidi.
-        params = {k: isolate(v) if isinstance(v, str) else v for k, v in self.params.items()}
+        # A param that depends on the language (a question type's name) is a function of it.
+        params = {k: v(language) if callable(v) else v for k, v in self.params.items()}
+        params = {k: isolate(v) if isinstance(v, str) else v for k, v in params.items()}
         return t(language, self.key, **params)
 
 

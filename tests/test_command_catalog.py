@@ -163,3 +163,13 @@ def test_every_choice_has_its_typed_word_in_every_language():
     for _, arg in CHOICE_ARGS.values():
         for choice in arg.choices:
             assert choice.word_key in known, choice.word_key
+
+
+def test_an_empty_selection_names_the_type_in_the_chat_language():
+    """Issue 19: "题库中没有符合条件的题目（多选 / single）" named the type by its English id."""
+    from bot.quiz_settings import no_questions
+
+    refusal = no_questions("ml", QuestionType.MULTI)
+    zh = refusal.render("zh-CN")
+    assert zh.startswith("题库中没有符合条件的题目") and "多选题" in zh and "multi" not in zh
+    assert "多選題" in refusal.render("zh-TW") and "Multiple choice" in refusal.render("en")
