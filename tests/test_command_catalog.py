@@ -173,3 +173,35 @@ def test_an_empty_selection_names_the_type_in_the_chat_language():
     zh = refusal.render("zh-CN")
     assert zh.startswith("题库中没有符合条件的题目") and "多选题" in zh and "multi" not in zh
     assert "多選題" in refusal.render("zh-TW") and "Multiple choice" in refusal.render("en")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("private", [True, False])
+def test_help_for_every_command_renders_in_every_language_and_place(language, private):
+    from bot.commands.help import command_help, full_help
+    from bot.reply_text import render_help
+
+    texts = [render_help(full_help(language, private))]
+    for command in CATALOG:
+        shown = command_help(command.name, language, private)
+        assert [row.usage for row in shown.rows] == [usage(command, language)]
+        if not command.scope.allows(private):
+            assert shown.notes == (t(language, "error.group_only" if private else "error.private_only"),)
+        texts.append(render_help(shown))
+    for name in groups():
+        texts.append(render_help(command_help(name, language, private)))
+    if language == "en":
+        assert not any(re.search(r"[\u4e00-\u9fff]", text) for text in texts)
+    else:
+        assert not [w for text in texts for w in re.findall(r"(?<![/\w.\-])[A-Za-z]{3,}(?![\w.\-/])",
+                                                            re.sub(r"/[a-z_]+(?: [a-z_]+)*", " ", text))
+                    if (w.lower() not in {"csv", "xlsx", "docx", "aiken", "gift", "iana"}
+                    and not re.fullmatch(r"[A-Z][a-z]+", w)) or w in ("Excel", "Word")]  # fmt: skip
+
+
+def test_help_names_a_missing_command():
+    from bot.commands.help import command_help
+
+    with pytest.raises(QuizError) as caught:
+        command_help("nosuch", "zh-CN", True)
+    assert caught.value.render("zh-CN") == "没有叫“nosuch”的命令。发送 /help 查看全部命令。"

@@ -79,7 +79,8 @@ def command_help(topic: str, language: str, private: bool) -> HelpView:
     if not found:
         raise QuizError("help.unknown_topic", topic=topic[:64])
     rows = tuple(_row(c, language, details=True) for c in found)
-    notes = () if any(c.scope.allows(private) for c in found) else (t(language, "help.elsewhere"),)
+    elsewhere = "error.group_only" if private else "error.private_only"  # where it does work
+    notes = () if any(c.scope.allows(private) for c in found) else (t(language, elsewhere),)
     return HelpView(rows, language, notes, topic=found[0].name if len(found) == 1 else found[0].path[0])
 
 
