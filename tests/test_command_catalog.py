@@ -205,3 +205,14 @@ def test_help_names_a_missing_command():
     with pytest.raises(QuizError) as caught:
         command_help("nosuch", "zh-CN", True)
     assert caught.value.render("zh-CN") == "没有叫“nosuch”的命令。发送 /help 查看全部命令。"
+
+
+def test_a_wrong_subcommand_lists_the_subcommands_in_the_chat_language():
+    """Issue 19: `/review xyz` showed "due | remind" in a Chinese chat."""
+    with pytest.raises(QuizError) as caught:
+        parse("/review xyz")
+    assert caught.value.render("zh-CN") == "/review 后面应为：到期 | 提醒"
+    assert caught.value.render("en") == "/review takes one of: due | remind"
+    assert parse("/review 提醒 开 08:00").command.name == "review remind"
+    assert parse("/daily 設定 08:30").command.name == "daily set"
+    assert parse("/favorites 收藏 3").command.name == "favorites add"  # an alias wins over a menu name
