@@ -109,7 +109,7 @@ def test_help_lists_exactly_the_catalogs_commands_for_a_private_chat(tmp_path, l
 CHOICES = ("/leaderboard yearly\n/review remind maybe\n/stats everyone\n/mock grade 1 meh\n"
            "/daily set 08:00 12h ml Europe/Paris sideways\n/quiz 5 nosuchtype_x nosuch\n/tz Etc\n"
            "/tz Asia/Shangai\n/reports resolve 18446744073709551616\n/help\n/help quiz\n/help 练习\n"
-           "/help daily\n/help nosuchcommand\n")  # fmt: skip
+           "/help daily\n/help nosuchcommand\n/review xyz\n/daily foo bar\n")  # fmt: skip
 CHECKER = Path("/work/shared/tools/english_in_zh.py")
 
 
@@ -119,7 +119,7 @@ def test_a_chinese_session_of_wrong_choices_and_help_shows_only_chinese_words(tm
                   "应为以下之一：全对 | 部分 | 不会", "应为以下之一：按钮 | 表情", "是不是 Etc/GMT？",
                   "是不是 Asia/Shanghai？", "应为 1 到 2147483647 之间的整数", "/quiz 的用法",
                   "[练习方式]：", "顺序 | 背题", "[题型] 单选 | 多选 | 判断 | 填空 | 简答", "/daily 的用法",
-                  "没有叫“nosuchcommand”的命令"):  # fmt: skip
+                  "没有叫“nosuchcommand”的命令", "/review 后面应为：到期 | 提醒"):  # fmt: skip
         assert shown in out, shown
     assert "未知命令" not in out and "多余的参数" not in out  # /help quiz is not an error any more
     assert english_runs(out) == []
