@@ -15,7 +15,10 @@ from bot.answering import Answering
 from bot.attachments import Attachment, OpenFile, attach
 from bot.clicks import MockClick
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
-from bot.commands.parsing import Parsed, parse, usage
+from bot.commands.help import HelpRow as HelpRow  # re-exported: adapters import the views from here
+from bot.commands.help import HelpView as HelpView
+from bot.commands.help import command_help, full_help
+from bot.commands.parsing import Parsed, parse
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.i18n import bank_text, t
@@ -74,19 +77,6 @@ class TextView:
     """Sentences already in the chat's language, plain text (adapters escape them)."""
 
     text: str
-
-
-@dataclass(frozen=True, slots=True)
-class HelpRow:
-    usage: str
-    description: str
-    admin: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HelpView:
-    rows: tuple[HelpRow, ...]
-    language: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,13 +233,11 @@ class Application:
             return "error.not_admin"
         return None
 
-    def help_view(self, caller: Caller, language: str) -> HelpView:
-        rows = tuple(
-            HelpRow(usage(c, language), t(language, f"{c.key}.desc"), c.permission is Permission.CHAT_ADMIN)
-            for c in CATALOG
-            if c.scope.allows(caller.private)
-        )
-        return HelpView(rows, language)
+    def help_view(self, caller: Caller, language: str, topic: str | None = None) -> HelpView:
+        """/help: every command the chat allows; /help <command>: that one (bot/commands/help.py)."""
+        if topic:
+            return command_help(topic, language, caller.private)
+        return full_help(language, caller.private)
 
     async def welcome(self, chat: ChatRef, key: str) -> Reply:
         """The greeting `key` (a catalog key taking the bank's `title` and `count`) for the chat's bank."""
@@ -271,7 +259,8 @@ class Application:
         return Reply(WelcomeView(text, language), language)
 
     async def _help(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        return Reply(self.help_view(caller, language), language)
+        topic = parsed.args.get("command")
+        return Reply(self.help_view(caller, language, str(topic) if topic else None), language)
 
     async def _quiz(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         qtype = parsed.args.get("type")

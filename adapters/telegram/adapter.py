@@ -174,6 +174,12 @@ class TelegramAdapter:
         if is_transient(error):
             assert error is not None
             log.warning("telegram update not handled: %s", describe(error))
+        elif _chat_gone(error):
+            # Telegram refused to post into the chat the update came from: it was deleted, the
+            # bot left or was blocked while the update was handled. Nobody is there to tell.
+            assert error is not None
+            log.warning("telegram update not answered, the chat is gone: %s", describe(error))
+            return
         else:
             log.error("telegram update failed: %r", error, exc_info=error)
         if not isinstance(update, Update) or update.effective_chat is None:
@@ -350,3 +356,10 @@ class TelegramAdapter:
             if "chat not found" in exc.message.lower():
                 raise ChatGone(exc.message) from exc
             raise PostRejected(exc.message) from exc
+
+
+def _chat_gone(error: BaseException | None) -> bool:
+    """Telegram's refusal to post into a chat that is no longer there for the bot."""
+    if isinstance(error, Forbidden):
+        return True
+    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()

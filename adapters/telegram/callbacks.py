@@ -4,7 +4,9 @@ back is shown as a toast of at most 200 characters.
 
 Every click is answered exactly once. A payload that does not parse, or that the core does not
 admit (a round of another chat or message, a button its question cannot have or its message
-does not carry), or a closed round gets the catalog's "closed" toast and changes nothing.
+does not carry), or a closed round gets the catalog's "closed" toast and changes nothing. A
+callback query without its sender (`from`, which Telegram always sends: a forged update) is
+refused with one warning line and the "who sent this?" toast.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ class Callbacks:
             if message is None:  # a button under an inline-mode message: never ours
                 return
             language = await self.app.language(chat_ref(message.chat))
+            if query.from_user is None:
+                log.warning("telegram: callback query %s without a sender refused", query.id)
+                await toast(t(language, "error.no_user"))
+                return
             await self._handle(toast, query, message)
         except Exception:  # the click must still be answered; the error is logged, not raised
             log.exception("callback query failed")

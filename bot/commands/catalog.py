@@ -56,9 +56,9 @@ def _choices(prefix: str, values: list[str]) -> tuple[Choice, ...]:
     return tuple(Choice(v, f"{prefix}.{v}") for v in values)
 
 
-TAG = Arg("tag", ArgKind.WORD)
+TAG = Arg("tag", ArgKind.WORD, max_length=64)
 # Several tags, the rest of the line: `/quiz ml cv`, or `tag=ml,cv` (the use case splits them).
-TAGS = Arg("tag", ArgKind.TEXT)
+TAGS = Arg("tag", ArgKind.TEXT, max_length=200)
 PRACTICE = Arg("practice", ArgKind.CHOICE, choices=(
     Choice("next", "cmd.choice.next", ("顺序", "順序", "下一题", "下一題")),
     Choice("memorise", "cmd.choice.memorise", ("memorize", "背题", "背題")),
@@ -70,7 +70,7 @@ WINDOW = Arg("window", ArgKind.CHOICE, choices=(
     Choice(str(Window.ALL), "cmd.choice.all", ("总榜", "總榜")),
     Choice(str(Window.WEEK), "cmd.choice.week", ("本周", "本週", "周", "週")),
     Choice(str(Window.MONTH), "cmd.choice.month", ("本月", "月")),
-    Choice("contest", "cmd.choice.contest", ("竞赛", "競賽")),
+    Choice("contest", "cmd.choice.contest", ("竞赛", "競賽", "比赛", "比賽")),
 ))  # fmt: skip
 LEADERBOARD_SCOPE = Arg("scope", ArgKind.CHOICE, choices=(
     Choice("channel", "cmd.choice.channel", ("频道", "頻道", "群")),
@@ -101,13 +101,15 @@ MOCK_ORDER = Arg("order", ArgKind.CHOICE, choices=(
 MOCK_CONFIRM = Arg("confirm", ArgKind.CHOICE, choices=(
     Choice("confirm", "cmd.choice.confirm", ("确认", "確認", "yes")),
 ))  # fmt: skip
-REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1)
-NOTE = Arg("note", ArgKind.TEXT)
+REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1, maximum=2**31 - 1)
+NOTE = Arg("note", ArgKind.TEXT, max_length=500)
+# /help quiz, /help daily set, /help 练习: one command (or group) by its name in any language.
+TOPIC = Arg("command", ArgKind.TEXT, max_length=64)
 
 # fmt: off
 CATALOG: tuple[Command, ...] = (
     Command(("start",), "start", scope=Scope.PRIVATE),
-    Command(("help",), "help"),
+    Command(("help",), "help", (TOPIC,)),
     Command(("quiz",), "practise", (PRACTICE, NUMBER, QTYPE, TAGS)),
     Command(("memorise",), "memorise", (NUMBER, QTYPE, TAGS), aliases=("memorize", "背题", "背題")),
     Command(("review", "due"), "review"),
@@ -134,17 +136,17 @@ CATALOG: tuple[Command, ...] = (
     Command(("contest", "stop"), "contest_stop", permission=Permission.CHAT_ADMIN),
     Command(("contest", "status"), "contest_status"),
     Command(("bank", "list"), "bank_list"),
-    Command(("bank", "use"), "bank_use", (Arg("bank", ArgKind.WORD, required=True),),
+    Command(("bank", "use"), "bank_use", (Arg("bank", ArgKind.WORD, required=True, max_length=64),),
             permission=Permission.CHAT_ADMIN),
     # uploads (bot/bank_uploads.py): a file read into a pending bank, then confirmed
     Command(("bank", "import"), "bank_import", (Arg("file", ArgKind.FILE),), permission=ADMIN,
             aliases=("导入", "匯入")),
     Command(("bank", "confirm"), "bank_confirm", permission=ADMIN, aliases=("确认", "確認")),
     # study tools (bot/study/use_cases.py)
-    Command(("mock", "start"), "mock_start", (MOCK_ORDER, Arg("bank", ArgKind.WORD)),
+    Command(("mock", "start"), "mock_start", (MOCK_ORDER, Arg("bank", ArgKind.WORD, max_length=64)),
             aliases=("开始", "開始")),
     # "/mock 6" shows item 6; "/mock 6 B" answers it.
-    Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT)),
+    Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT, max_length=2000)),
             aliases=("答", "a")),
     Command(("mock", "go"), "mock_go", (NUMBER,), aliases=("看", "第")),
     Command(("mock", "flag"), "mock_flag", (NUMBER,), aliases=("标记", "標記")),
@@ -161,7 +163,9 @@ CATALOG: tuple[Command, ...] = (
     Command(("favorites", "practice"), "favorites_practice", aliases=("练习", "練習")),
     Command(("favorites", "add"), "favorites_add", (ITEM,), aliases=("加", "收藏")),
     Command(("favorites", "remove"), "favorites_remove", (ITEM,), aliases=("删", "刪")),
-    Command(("report",), "report", (NUMBER, Arg("text", ArgKind.TEXT, required=True)),
+    # The report's own limit (500) is the use case's, told with the length; this one only keeps
+    # out what no message of any platform carries.
+    Command(("report",), "report", (NUMBER, Arg("text", ArgKind.TEXT, required=True, max_length=6000)),
             aliases=("纠错", "糾錯")),
     Command(("reports", "list"), "reports_list", permission=ADMIN),
     Command(("reports", "resolve"), "reports_resolve", (REPORT_ID, NOTE), permission=ADMIN),
