@@ -392,5 +392,21 @@ def _prepare_file(path: str) -> None:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn)
+        _probe_write(conn)
     finally:
         conn.close()
+
+
+def _probe_write(conn: sqlite3.Connection) -> None:
+    """Fail now, as SQLITE_READONLY, if the file cannot be written. SQLite opens a write-protected
+    file read-only without a word, and with its -wal and -shm files left beside it (a process
+    killed, a copied volume) even WAL mode and an up-to-date schema need no write: the first
+    heartbeat would be the first to find out. The probe rewrites the schema version inside a
+    transaction it rolls back, so nothing changes."""
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
