@@ -32,6 +32,7 @@ from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import Chat, Contest, ContestPhase, ContestScore, Round
 from bot.selection import choose_question, matching
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.contest")
 CHOICE_TYPES = tuple(qtype for qtype in QuestionType if qtype.is_choice)
@@ -433,7 +434,7 @@ class Contests:
                     await self._close(contest.id, contest.position)
                 taken += 1
             except Exception:
-                log.exception("contest %s: the overdue step failed", contest.id)
+                log_failure(log, "contest %s: the overdue step failed", contest.id)
         return taken
 
     # ------------------------------------------------------------ start-up

@@ -57,8 +57,10 @@ from bot.ports import (
     PostRejected,
     PostView,
     RetryLater,
+    StoreUnavailable,
 )
 from bot.records import Chat, Round
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.outbox")
 PARK = float("inf")  # no platform to post with: kept for the next start
@@ -302,6 +304,8 @@ class Outbox:
     async def _release(self, chat_id: int) -> None:
         try:
             await self.posts.release_chat(chat_id, self.owner)
+        except StoreUnavailable as fault:  # the store warned once; the lease runs out by itself
+            log.debug("outbox: lease on chat %s not released (%s)", chat_id, fault)
         except Exception:  # the lease runs out by itself; the sweep delivers anything left
             log.warning("outbox: lease on chat %s not released", chat_id, exc_info=True)
 
@@ -415,7 +419,7 @@ class Outbox:
                 try:
                     await self.drain(chat_id)
                 except Exception:
-                    log.exception("outbox: chat %s not resumed", chat_id)
+                    log_failure(log, "outbox: chat %s not resumed", chat_id)
 
         await asyncio.gather(*(resumer() for _ in range(min(RESUMERS, len(chats)))))
 
@@ -444,8 +448,8 @@ class Outbox:
     async def _drain_logged(self, chat_id: int) -> None:
         try:
             await self.drain(chat_id)
-        except Exception:
-            log.exception("outbox: chat %s not delivered", chat_id)
+        except Exception:  # the sweep takes the chat again
+            log_failure(log, "outbox: chat %s not delivered", chat_id)
 
     async def check_age(self) -> float:
         """Log the oldest pending post's age once it passes `slow_after` seconds; the age."""

@@ -369,6 +369,11 @@ class StoreUnavailable(Exception):
     was committed; the same request may be tried again."""
 
 
+class StoreFull(StoreUnavailable):
+    """The database cannot write right now: its disk (or quota) is full, or failing. Nothing was
+    committed; the same request may succeed once space is freed. Reads still work."""
+
+
 # ---------------------------------------------------------------- other processes
 
 Listener = Callable[[str], Awaitable[None]]

@@ -52,6 +52,7 @@ from bot.records import AnswerOutcome, Chat, NewAnswer, NewRound, Round
 from bot.selection import choose_question, matching
 from bot.selections import Selections
 from bot.standings import chat_scope, guild_scope
+from bot.store_faults import log_failure
 from bot.throttle import Throttle
 from bot.windows import Window, month_key, week_key
 
@@ -387,7 +388,7 @@ class Quiz:
         try:
             await listener(round_, status, user_id)
         except Exception:  # a listener's failure must not lose the answer, only be seen
-            log.exception("answer listener failed for round %s", round_.id)
+            log_failure(log, "answer listener failed for round %s", round_.id)
 
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
         """Give an open round a fresh timer (a contest question resumed after a restart)."""

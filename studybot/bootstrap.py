@@ -37,6 +37,7 @@ from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
 from bot.quiz import CoreSettings, Quiz
+from bot.store_faults import QuietJobs
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
 from bot.study.reminders import ReviewReminders
@@ -139,7 +140,7 @@ class App:
             )
             await self.outbox.renew()
         except StoreUnavailable as exc:  # the next beat tries again; others may take over meanwhile
-            log.warning("cannot reach the database: %s", exc)
+            log.debug("heartbeat not written: %s", exc)  # the store warned once for the episode
             self.alive = 0
             return 0
         self.outbox.share(alive)
@@ -233,7 +234,9 @@ async def bootstrap(
     metrics = metrics or metrics_for(config)
     quiz = Quiz(store, banks, settings, clock, rng, metrics=metrics)
     schedules = storage.schedules
-    scheduler = scheduler or ApsScheduler()
+    # A timed job that meets a database fault ends quietly: the store warned once, and the
+    # sweeps take due work again once it is over.
+    scheduler = QuietJobs(scheduler or ApsScheduler())
     # This process among those sharing the database: unique even across machines and restarts.
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     shared = isinstance(storage, PostgresStorage)  # several processes may run on it
