@@ -234,7 +234,10 @@ class Contests:
                     if not early and await self._not_due(contest):
                         raise _NotDue
                     await self.firings.claim(f"contest:{contest.id}:close:{position}")
-                    await self._score(contest, post=True)
+                    # Due in the closing statement too: a timer another process restarted after
+                    # the check above keeps the question open (_score raises _NotDue).
+                    due_by = None if early else self.clock.now() + DUE_TOLERANCE
+                    await self._score(contest, post=True, due_by=due_by)
                     if last:
                         await self._finish(contest, stopped=False)
                     else:
@@ -308,13 +311,16 @@ class Contests:
         log.info("contest %s: question %d posted late, timer restarted", contest.id, contest.position + 1)
         return replace(view, opened_at=now, closes_at=closes_at)
 
-    async def _score(self, contest: Contest, *, post: bool) -> None:
-        """Close the current question's round, score it once, post the reveal and standings."""
+    async def _score(self, contest: Contest, *, post: bool, due_by: datetime | None = None) -> None:
+        """Close the current question's round, score it once, post the reveal and standings.
+        With `due_by`, only a round whose time is over by then (else _NotDue)."""
         assert contest.round_id is not None
-        reveal = await self.quiz.close_round(contest.round_id)
-        self._waiting.pop(contest.round_id, None)
+        reveal = await self.quiz.close_round(contest.round_id, due_by=due_by)
         round_ = await self.quiz.store.get_round(contest.round_id)
         assert round_ is not None
+        if round_.state is RoundState.OPEN:  # not due after all: its timer runs on
+            raise _NotDue
+        self._waiting.pop(contest.round_id, None)
         before = {s.user_id: s for s in await self.store.contest_scores(contest.id)}
         answers = {a.user_id: a for a in await self.quiz.store.round_answers(round_.id)}
         after = []

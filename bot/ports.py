@@ -89,8 +89,12 @@ class RoundStore(Protocol):
     async def open_rounds(self) -> list[Round]: ...
     async def last_round(self, chat_id: int) -> Round | None: ...
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None: ...
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
-        """Mark the round closed and score it; True only for the call that closed it."""
+    async def close_round(
+        self, round_id: int, closed_at: datetime, *, due_by: datetime | None = None
+    ) -> bool:
+        """Mark the round closed and score it; True only for the call that closed it. With
+        `due_by`, only if its `closes_at` is no later, checked in the closing statement itself:
+        a timer another process restarted after the caller's check keeps the round open."""
         ...
 
     # answers

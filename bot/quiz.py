@@ -422,14 +422,17 @@ class Quiz:
 
     # ------------------------------------------------------------ closing
 
-    async def close_round(self, round_id: int) -> RevealView | None:
-        """Close a round and build its reveal; None if it was closed already (or unknown)."""
+    async def close_round(self, round_id: int, *, due_by: datetime | None = None) -> RevealView | None:
+        """Close a round and build its reveal; None if it was closed already (or unknown), or,
+        with `due_by`, if its time runs out later than that (the store checks it as it closes)."""
         context = await self.round_context(round_id)
         if context is None:
             return None
         now = self.clock.now()
-        closed = await self.store.close_round(round_id, now)
+        closed = await self.store.close_round(round_id, now, due_by=due_by)
         self._cache.drop_round(round_id)
+        if not closed and due_by is not None:
+            return None  # maybe still open: its toggles stay
         await self.selections.forget_round(round_id)
         if not closed:
             return None

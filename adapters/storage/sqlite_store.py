@@ -394,12 +394,15 @@ class SqliteStore:
                 (to_db(opened_at), to_db(closes_at), round_id),
             )
 
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
+    async def close_round(
+        self, round_id: int, closed_at: datetime, *, due_by: datetime | None = None
+    ) -> bool:
+        due = "" if due_by is None else " AND closes_at <= ?"
         async with self.transaction() as db:
             cursor = await db.execute(
-                "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open' "
+                f"UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'{due} "
                 "RETURNING reveal, kind, chat_id, daily_date",
-                (to_db(closed_at), round_id),
+                (to_db(closed_at), round_id) + (() if due_by is None else (to_db(due_by),)),
             )
             row = await cursor.fetchone()
             await cursor.close()
