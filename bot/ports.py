@@ -224,6 +224,16 @@ class UploadedBankStore(Protocol):
 
     async def stored_banks(self) -> list[StoredBank]: ...
 
+    async def hold_upload(self, chat: tuple[str, str], bank: StoredBank, expires: datetime) -> None:
+        """Keep the chat's (platform, chat key) upload waiting for /bank confirm until `expires`,
+        replacing one it had; uploads expired meanwhile are forgotten."""
+        ...
+
+    async def take_upload(self, chat: tuple[str, str], now: datetime) -> StoredBank | None:
+        """The chat's waiting upload, taken (once, whichever process asks); None if it has none,
+        or it expired by `now`."""
+        ...
+
 
 PostView = QuestionView | RevealView | StandingsView | Notice
 
