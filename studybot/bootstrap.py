@@ -125,6 +125,8 @@ class App:
         if start is not None:
             start()
         self.started = True
+        # The line an operator (and a test) waits for: started, and its heartbeat in the database.
+        log.info("heartbeat: %d process(es) alive on the database; started", self.alive)
         await self.dailies.post_missed(missed)  # the scheduler runs meanwhile: deadlines are not held up
 
     async def _check_outbox(self) -> None:
@@ -144,6 +146,8 @@ class App:
             self.alive = 0
             return 0
         self.outbox.share(alive)
+        if self.started and self.alive == 0 and alive > 0:
+            log.info("heartbeat: %d process(es) alive on the database again", alive)
         self.alive = alive
         return alive
 
