@@ -141,7 +141,8 @@ async def test_a_read_only_data_directory_that_holds_a_database(tmp_path: Path) 
     assert first.code == 0, first.stderr
     data = tmp_path / "data"
     database = data / "studybot.db"
-    subprocess.run([sys.executable, "-c", _KILLED_MID_RUN, str(database)], check=False)
+    killed = await asyncio.create_subprocess_exec(sys.executable, "-c", _KILLED_MID_RUN, str(database))
+    assert await killed.wait() == -signal.SIGKILL
     assert (data / "studybot.db-wal").exists() and (data / "studybot.db-shm").exists()
     files = [path for path in data.iterdir() if path.is_file()]
     before = {path: path.read_bytes() for path in files}

@@ -181,7 +181,10 @@ def test_an_answer_that_is_not_json_is_a_passing_network_error_logged_by_nobody_
     assert is_transient(TimedOut()) and is_transient(RetryAfter(3))
 
 
-NGINX_502 = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+NGINX_502 = (  # what nginx in front of an upstream that is down answers
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+)
 
 
 async def test_a_bad_gateway_page_that_is_not_json_is_one_warning_line_and_the_bot_recovers(
