@@ -142,3 +142,22 @@ async def test_jobs_end_quietly_on_a_fault_and_at_shutdown(caplog: pytest.LogCap
     assert inner.stopped and finished.is_set()  # the running job was let finish
     assert posting_task.done() and stuck_task.done() and not stuck_task.cancelled()  # ended quietly
     assert all(r.levelno == logging.DEBUG for r in caplog.records), [r.getMessage() for r in caplog.records]
+
+
+def test_the_console_log_file_on_a_full_disk_drops_lines_without_a_traceback(capsys) -> None:
+    """/dev/full refuses every write with ENOSPC, as a full disk does."""
+    from pathlib import Path
+
+    from adapters.console.logs import LogFile
+
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    handler = LogFile("/dev/full", encoding="utf-8")
+    try:
+        record = logging.LogRecord("studybot", logging.WARNING, __file__, 1, "a line", None, None)
+        for _ in range(31):
+            handler.handle(record)
+    finally:
+        handler.close()
+    printed = capsys.readouterr()
+    assert "Logging error" not in printed.err and "Traceback" not in printed.err
