@@ -17,6 +17,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
@@ -59,6 +60,7 @@ from bot.records import (
 log = logging.getLogger("studybot.storage")
 MIN_AUTOCHECKPOINT = 16  # pages: the smallest automatic checkpoint a small disk is given
 WAL_FRAME_HEADER = 24  # bytes before each page in the WAL
+FOLD_EVERY = 5.0  # seconds: a full disk folds the WAL at most this often
 
 
 class SqliteStore:
@@ -69,6 +71,7 @@ class SqliteStore:
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
         self.faults = FaultEpisodes()  # a full disk: one warning, and one line once it writes again
+        self._folded = float("-inf")  # when the WAL was last folded after a full disk
         # The task whose unit of work holds the writer; tasks it starts inherit the variable, so
         # the owner is compared, not merely the variable's presence.
         self._unit_owner: contextvars.ContextVar[asyncio.Task[Any] | None] = contextvars.ContextVar(
@@ -161,20 +164,26 @@ class SqliteStore:
         self.faults.succeeded()
 
     async def _fold_wal(self) -> None:
-        """After a full disk: try to fold the WAL into the file and truncate it (it fails when
-        the file itself would have to grow), and checkpoint at half the WAL the disk held from
-        now on, so the WAL does not fill it again. Best effort."""
-        try:
-            await self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except sqlite3.Error:
-            pass
+        """After a full disk: checkpoint at half the WAL the disk held from now on, so the WAL
+        does not fill it again, and try to fold the WAL into the file and truncate it (it fails
+        when the file itself would have to grow). Best effort, at most every FOLD_EVERY seconds,
+        and without waiting for a reader (the writer is held meanwhile)."""
+        now = time.monotonic()
+        if self.path == ":memory:" or now - self._folded < FOLD_EVERY:
+            return
+        self._folded = now
         try:
             wal = await asyncio.to_thread(os.path.getsize, self.path + "-wal")
             held = wal // (WAL_FRAME_HEADER + await self._page_size())
+            if held > 0:
+                await self._limit_wal(held // 2)
+            await self.db.execute("PRAGMA busy_timeout = 100")
+            try:
+                await self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                await self.db.execute("PRAGMA busy_timeout = 5000")
         except (OSError, sqlite3.Error):
-            return
-        if held > 0:
-            await self._limit_wal(held // 2)
+            pass
 
     async def _size_wal_to_disk(self) -> None:
         """On a small disk, checkpoint before the WAL takes a quarter of the space left. SQLite
