@@ -23,7 +23,7 @@ from bot.grades import Verdict
 from bot.i18n import LANGUAGES, simplified, t
 from bot.kinds import AnswerStatus, ChatRef, InputKind, RevealPolicy, RoundKind, UserRef
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
-from bot.ports import StoreUnavailable
+from bot.ports import StoreFull, StoreUnavailable
 from bot.presenting import response_label
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
@@ -160,17 +160,19 @@ class Answering:
         language = (await self.quiz.chat(chat)).settings.language
         return TextReply(t(language, "receipt.closed"), language, closed=True)
 
-    def _unavailable(self, chat: ChatRef) -> TextReply:
-        """The database is away: nothing was recorded, and the person is asked to try again."""
+    def _unavailable(self, chat: ChatRef, fault: StoreUnavailable) -> TextReply:
+        """The database is away (or its disk full): nothing was recorded, and the person is
+        asked to try again."""
         language = self.quiz.known_language(chat)
-        return TextReply(t(language, "error.store_unavailable"), language)
+        key = "error.store_full" if isinstance(fault, StoreFull) else "error.store_unavailable"
+        return TextReply(t(language, key), language)
 
     async def click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         """A button press or a form submit (`click.token` carries a form's text)."""
         try:
             return await self._click(click, user, chat)
-        except StoreUnavailable:
-            return self._unavailable(chat)
+        except StoreUnavailable as fault:
+            return self._unavailable(chat, fault)
 
     async def _click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         context = await admitted(self.quiz, click)
@@ -211,8 +213,8 @@ class Answering:
         self-grade word after a short answer grades it instead of answering again."""
         try:
             return await self._typed(chat, user, text, round_id, reply_to)
-        except StoreUnavailable:
-            return self._unavailable(chat)
+        except StoreUnavailable as fault:
+            return self._unavailable(chat, fault)
 
     async def _typed(
         self, chat: ChatRef, user: UserRef, text: str, round_id: int | None, reply_to: str | None

@@ -8,6 +8,7 @@ the reply by the kind of its view.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
@@ -36,7 +37,7 @@ from bot.messages import (
     StatsView,
 )
 from bot.model import QuestionType
-from bot.ports import StoreUnavailable
+from bot.ports import StoreFull, StoreUnavailable
 from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
@@ -50,6 +51,8 @@ from bot.study.views import MockReviewView as MockReviewView
 from bot.study.views import MockSheetView as MockSheetView
 from bot.study.views import StudyView as StudyView
 from bot.windows import Window
+
+log = logging.getLogger("studybot.application")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +171,10 @@ class Application:
 
     async def question_posted(self, round_id: int, message_ref: str) -> None:
         """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""
-        await self.quiz.set_message_ref(round_id, message_ref)
+        try:
+            await self.quiz.set_message_ref(round_id, message_ref)
+        except StoreUnavailable:  # the store warned; a click on it is admitted by its own control
+            log.debug("round %s: message %s not recorded", round_id, message_ref)
 
     async def chat_moved(self, chat: ChatRef, new_chat_key: str) -> None:
         """The platform moved the chat (a Telegram group became a supergroup)."""
@@ -207,9 +213,11 @@ class Application:
     async def run(self, parsed: Parsed, caller: Caller) -> Reply:
         try:
             return await self._run(parsed, caller)
-        except StoreUnavailable:  # nothing was committed: the command may simply be sent again
+        except StoreUnavailable as exc:  # nothing was committed: the command may simply be sent again
             language = caller.language or self.quiz.known_language(caller.chat)
-            return Reply(TextView(t(language, "error.store_unavailable_command")), language)
+            full = isinstance(exc, StoreFull)
+            key = "error.store_full_command" if full else "error.store_unavailable_command"
+            return Reply(TextView(t(language, key)), language)
 
     async def _run(self, parsed: Parsed, caller: Caller) -> Reply:
         language = caller.language or await self.language(caller.chat)

@@ -32,6 +32,7 @@ from bot.ports import RESYNC, Broadcast, DailyStore, DuplicateDaily, Scheduler
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import DailySchedule, Round
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.daily")
 
@@ -262,7 +263,7 @@ class Dailies:
                 try:
                     await self.post_daily(chat_id, late=late)
                 except Exception:  # one chat's failure must not hold up the others
-                    log.exception("chat %s: daily not posted", chat_id)
+                    log_failure(log, "chat %s: daily not posted", chat_id)
 
         await asyncio.gather(*(poster() for _ in range(min(POSTERS, len(chat_ids)))))
 
@@ -339,8 +340,8 @@ class Dailies:
         for round_id in due:
             try:
                 await self.close_and_reveal(round_id)
-            except Exception:
-                log.exception("round %s: not closed by the sweep", round_id)
+            except Exception:  # the next sweep tries again
+                log_failure(log, "round %s: not closed by the sweep", round_id)
         return len(due)
 
     async def sweep_practice(self) -> None:

@@ -17,6 +17,7 @@ from adapters.discord.transient import describe
 from bot.keyed_locks import KeyedLocks
 from bot.messages import QuestionView
 from bot.posted_rounds import PostedRounds
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.discord")
 REMEMBERED = 2000  # question views kept for re-rendering; older ones are rebuilt from the store
@@ -89,7 +90,7 @@ class LiveCounts:
         except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             log.warning("answer count of round %s not updated: %s", round_id, describe(exc))
         except Exception:  # a count edit failing must never disturb answering
-            log.exception("answer count of round %s not updated", round_id)
+            log_failure(log, "answer count of round %s not updated", round_id)
 
     async def close(self) -> None:
         # Every edit, also one past its wait and being sent: the client closes next, and an edit

@@ -18,6 +18,7 @@ from bot.clicks import Act, Click
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import AnswerMode, AnswerStatus, ChatKind, ChatRef, InputKind, Platform, UserRef
 from bot.messages import QuestionView
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}
@@ -140,7 +141,7 @@ class Reactions:
                     return  # the reveal is coming (or came): reactions no longer need hiding
             await self._hide(client, event)
         except Exception:  # a reaction must never take the gateway handler down
-            log.exception("reaction on message %s not handled", event.message_id)
+            log_failure(log, "reaction on message %s not handled", event.message_id)
 
     async def _hide(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:
         guild = client.get_guild(event.guild_id or 0)

@@ -93,6 +93,9 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder().token(token).rate_limiter(RateLimiter(max_retries=settings.max_retries))
             .request(AiohttpRequest()).concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
+            # getUpdates has its own request object; PTB's default one logs a traceback for an
+            # answer that is not JSON (a proxy's HTML 502 page): the poller reports it in one line.
+            .get_updates_request(AiohttpRequest(connections=1, pool_timeout=1.0))
             .updater(None)  # updates are fetched here, and confirmed once handled (polling.py)
         )  # fmt: skip
         if settings.api_base:

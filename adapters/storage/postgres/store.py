@@ -20,6 +20,7 @@ from typing import Any
 
 import asyncpg
 
+from adapters.storage.fault_episodes import FaultEpisodes
 from adapters.storage.postgres import reads
 from adapters.storage.postgres.answers import (
     APPLY_SCORES,
@@ -34,7 +35,7 @@ from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
 from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
 from bot.kinds import ChatRef, RevealPolicy, UserRef
-from bot.ports import DuplicateDaily, StoreUnavailable
+from bot.ports import DuplicateDaily, StoreFull, StoreUnavailable
 from bot.records import (
     AnswerOutcome,
     Chat,
@@ -62,6 +63,16 @@ def unavailable(exc: BaseException) -> StoreUnavailable:
     return StoreUnavailable(f"the PostgreSQL server cannot be reached: {type(exc).__name__}")
 
 
+def fault_of(exc: BaseException) -> StoreUnavailable | None:
+    """The core's StoreUnavailable for a lost server, StoreFull for a server out of disk space
+    (SQLSTATE 53100); None for anything else (a refusal of the statement, a bug)."""
+    if is_lost(exc):
+        return unavailable(exc)
+    if isinstance(exc, asyncpg.DiskFullError):
+        return StoreFull(f"the PostgreSQL server's disk is full: {exc}")
+    return None
+
+
 def affected(status: str) -> int:
     """The row count of a command status such as 'UPDATE 3' or 'INSERT 0 1'."""
     return int(status.rsplit(" ", 1)[-1])
@@ -80,6 +91,7 @@ class PostgresStore:
         self.dsn = dsn
         self.max_connections = max_connections
         self._pool: asyncpg.Pool | None = None
+        self.faults = FaultEpisodes()  # a lost server or full disk: one warning, one line once back
         self._unit: contextvars.ContextVar[tuple[asyncio.Task[Any], asyncpg.Connection] | None] = (
             contextvars.ContextVar(f"pg_unit_{id(self)}", default=None)
         )
@@ -142,9 +154,12 @@ class PostgresStore:
             async with self.pool.acquire() as conn, conn.transaction():
                 yield conn
         except Exception as exc:
-            if is_lost(exc):
-                raise unavailable(exc) from exc
-            raise
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
+        self.faults.succeeded()
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:
@@ -167,9 +182,11 @@ class PostgresStore:
                 return await joined.fetchrow(sql, *params)
             return await self.pool.fetchrow(sql, *params)
         except Exception as exc:
-            if is_lost(exc):
-                raise unavailable(exc) from exc
-            raise
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
 
     async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]:
         joined = self._unit_conn()
@@ -178,9 +195,11 @@ class PostgresStore:
                 return list(await joined.fetch(sql, *params))
             return list(await self.pool.fetch(sql, *params))
         except Exception as exc:
-            if is_lost(exc):
-                raise unavailable(exc) from exc
-            raise
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
 
     # ------------------------------------------------------------ chats and users
 
@@ -353,12 +372,17 @@ class PostgresStore:
                 to_db(opened_at), to_db(closes_at), round_id,
             )  # fmt: skip
 
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
+    async def close_round(
+        self, round_id: int, closed_at: datetime, *, due_by: datetime | None = None
+    ) -> bool:
+        # With due_by, the row's closes_at is checked again on the version the UPDATE locks (READ
+        # COMMITTED re-reads a row another transaction changed meanwhile): a restarted timer wins.
+        due = "" if due_by is None else " AND closes_at <= $3"
         async with self.transaction() as db:
             row = await db.fetchrow(
-                "UPDATE rounds SET state = 'closed', closed_at = $1 WHERE id = $2 AND state = 'open' "
+                f"UPDATE rounds SET state = 'closed', closed_at = $1 WHERE id = $2 AND state = 'open'{due} "
                 "RETURNING reveal, kind, chat_id, daily_date",
-                to_db(closed_at), round_id,
+                to_db(closed_at), round_id, *(() if due_by is None else (to_db(due_by),)),
             )  # fmt: skip
             if row is None:
                 return False
