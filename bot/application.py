@@ -362,7 +362,7 @@ class Application:
                 no_handler(use_case)
 
     def _without_study(self, use_case: StudyUseCase) -> Handler:
-        # /quiz without its practice modes, /review as a past mistake again, /stats without charts
+        # /quiz without its practice modes, /review as a past mistake again, /stats as plain numbers
         match use_case:
             case StudyUseCase.PRACTISE:
                 return self._quiz
