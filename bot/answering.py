@@ -137,8 +137,9 @@ def self_grade_words(language: str) -> str:
     return " / ".join(t(language, f"button.self_{level}") for level in SELF_GRADE_LEVELS)
 
 
-# The study tools' hooks (bot/study/use_cases.py sets them): a typed text for the person's open
-# mock in this chat (None: not theirs to take), and the ☆ on a question or reveal.
+# The study tools' hooks (bot/study/use_cases.py; Application sets them when it has the tools):
+# a typed text for the person's open mock in this chat (None: not theirs to take), and the ☆ on
+# a question or reveal.
 MockTyped = Callable[[ChatRef, UserRef, str], Awaitable["TextReply | None"]]
 Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
 # ... and the drilling loop's (bot/study/drill.py): the person's next practice question here,

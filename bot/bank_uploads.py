@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol
 
-from bot.application import Caller, Reply, TextView
+from bot.application import Caller, Handler, Reply, TextView, no_handler
 from bot.attachments import Attachment
+from bot.commands.catalog import UploadUseCase
 from bot.file_problems import FileProblem, os_error_text
 from bot.i18n import bank_text, t
 from bot.kinds import ChatRef
@@ -83,9 +84,6 @@ def bank_id(owner: tuple[str, str], name: str) -> str:
 
 
 class BankUploads:
-    # The catalog use cases this object carries out (Application looks them up by name).
-    use_cases = frozenset({"bank_import", "bank_confirm", "bank_list", "bank_use"})
-
     def __init__(
         self, quiz: Quiz, store: UploadedBankStore, codec: UploadCodec, *,
         max_bytes: int = DEFAULT_MAX_BYTES, pending_minutes: float = PENDING_MINUTES,
@@ -137,6 +135,20 @@ class BankUploads:
         return sorted(configured, key=lambda p: p[0]) + sorted(own, key=lambda p: p[0])
 
     # ------------------------------------------------------------ use cases
+
+    def handler(self, use_case: UploadUseCase, /) -> Handler:
+        """The method that carries out `use_case` (every member has its case: mypy checks)."""
+        match use_case:
+            case UploadUseCase.BANK_LIST:
+                return self.bank_list
+            case UploadUseCase.BANK_USE:
+                return self.bank_use
+            case UploadUseCase.BANK_IMPORT:
+                return self.bank_import
+            case UploadUseCase.BANK_CONFIRM:
+                return self.bank_confirm
+            case _:
+                no_handler(use_case)
 
     async def bank_import(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         attachment = parsed.args.get("file")

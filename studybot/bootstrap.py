@@ -26,7 +26,7 @@ from adapters.storage.backends import PostgresStorage, open_broadcast, open_stor
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bank.uploads import UploadCodec
-from bot.application import Application
+from bot.application import Application, NoHandler
 from bot.bank_uploads import BankUploads
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
@@ -295,7 +295,11 @@ async def bootstrap(
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does
-    application = Application(quiz, dailies, contests, study=study, uploads=uploads)
+    try:
+        application = Application(quiz, dailies, contests, study=study, uploads=uploads)
+    except NoHandler:  # nothing has started yet but the store, whose thread would keep the process
+        await storage.close()
+        raise
     app = App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,

@@ -1,10 +1,10 @@
-"""The study commands' use cases (one method per catalog entry, named by its `use_case`):
-mock exams, the mistake notebook, spaced review, favourites, progress and error reports.
+"""The study commands' use cases (one method per catalog entry, found by its `StudyUseCase` in
+`StudyUseCases.handler`): mock exams, the mistake notebook, spaced review, favourites, progress
+and error reports.
 
-Application finds these by name (bot/application.py). Every read catches the study feed up
-first, so the person's last answer is always in what they see. Practice questions go through
-the normal ask flow (a practice round in the caller's chat), so every platform shows and
-grades them as any /quiz question.
+Every read catches the study feed up first, so the person's last answer is always in what they
+see. Practice questions go through the normal ask flow (a practice round in the caller's chat),
+so every platform shows and grades them as any /quiz question.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import io
 from collections import defaultdict
 
 from bot.answering import TextReply
-from bot.application import Caller, FileView, Reply, TextView
+from bot.application import Caller, FileView, Handler, Reply, TextView, no_handler
 from bot.clicks import MockClick
 from bot.clock import Clock
+from bot.commands.catalog import StudyUseCase
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
@@ -63,38 +64,6 @@ def question_hash(question: Question) -> str:
 
 
 class StudyUseCases:
-    # The catalog use cases this object carries out (Application looks them up by name).
-    use_cases = frozenset(
-        {
-            "practise",
-            "memorise",
-            "review_remind",
-            "mock_start",
-            "mock_go",
-            "mock_answer",
-            "mock_flag",
-            "mock_sheet",
-            "mock_submit",
-            "mock_quit",
-            "mock_grade",
-            "mock_report",
-            "mock_review",
-            "mistakes",
-            "mistakes_practice",
-            "mistakes_export",
-            "review",
-            "favorites",
-            "favorites_practice",
-            "favorites_add",
-            "favorites_remove",
-            "stats",
-            "report",
-            "reports_list",
-            "reports_resolve",
-            "reports_dismiss",
-        }
-    )
-
     def __init__(
         self,
         quiz: Quiz,
@@ -121,6 +90,64 @@ class StudyUseCases:
         self.practice = Practice(quiz, store, self.drill)
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
+
+    def handler(self, use_case: StudyUseCase, /) -> Handler:
+        """The method that carries out `use_case` (every member has its case: mypy checks)."""
+        match use_case:
+            case StudyUseCase.PRACTISE:
+                return self.practise
+            case StudyUseCase.MEMORISE:
+                return self.memorise
+            case StudyUseCase.REVIEW_REMIND:
+                return self.review_remind
+            case StudyUseCase.MOCK_START:
+                return self.mock_start
+            case StudyUseCase.MOCK_GO:
+                return self.mock_go
+            case StudyUseCase.MOCK_ANSWER:
+                return self.mock_answer
+            case StudyUseCase.MOCK_FLAG:
+                return self.mock_flag
+            case StudyUseCase.MOCK_SHEET:
+                return self.mock_sheet
+            case StudyUseCase.MOCK_SUBMIT:
+                return self.mock_submit
+            case StudyUseCase.MOCK_QUIT:
+                return self.mock_quit
+            case StudyUseCase.MOCK_GRADE:
+                return self.mock_grade
+            case StudyUseCase.MOCK_REPORT:
+                return self.mock_report
+            case StudyUseCase.MOCK_REVIEW:
+                return self.mock_review
+            case StudyUseCase.MISTAKES:
+                return self.mistakes
+            case StudyUseCase.MISTAKES_PRACTICE:
+                return self.mistakes_practice
+            case StudyUseCase.MISTAKES_EXPORT:
+                return self.mistakes_export
+            case StudyUseCase.REVIEW:
+                return self.review
+            case StudyUseCase.FAVORITES:
+                return self.favorites
+            case StudyUseCase.FAVORITES_PRACTICE:
+                return self.favorites_practice
+            case StudyUseCase.FAVORITES_ADD:
+                return self.favorites_add
+            case StudyUseCase.FAVORITES_REMOVE:
+                return self.favorites_remove
+            case StudyUseCase.STATS:
+                return self.stats
+            case StudyUseCase.REPORT:
+                return self.report
+            case StudyUseCase.REPORTS_LIST:
+                return self.reports_list
+            case StudyUseCase.REPORTS_RESOLVE:
+                return self.reports_resolve
+            case StudyUseCase.REPORTS_DISMISS:
+                return self.reports_dismiss
+            case _:
+                no_handler(use_case)
 
     async def close(self) -> None:
         if self.charts is not None:
