@@ -17,6 +17,7 @@ from collections.abc import Callable
 from bank.checks import BankProblem
 from bot.file_problems import os_error_text
 from bot.i18n import t
+from bot.question_types import TYPES
 
 __all__ = ["check_line", "check_text"]
 
@@ -74,7 +75,7 @@ def _field(language: str, name: str) -> str:
 
 def _type(language: str, word: str) -> str:
     key = f"import.type.{word}"
-    return t(language, key) if word in ("single", "multi", "judge", "fill", "short") else word
+    return t(language, key) if word in {str(qtype) for qtype in TYPES} else word
 
 
 def _types(language: str, words: str) -> str:

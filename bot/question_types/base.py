@@ -4,20 +4,27 @@ QuestionType to its rules, and the core and the bank consult only that registry.
 
 The parts, in the order a question lives:
 - bank: the words importers and commands accept for the type, whether it takes options, the
-  keys only it may carry, its JSON Schema rule (added to bank/schema.json by bank.checks), the
+  keys only it may carry, its JSON Schema rule (added to the bank schema by bank/schema.py), the
   problems of an answer as written in a bank, and that answer as a Question.answer tuple and
   back as YAML;
+- importing and exporting: what an importer makes of an item its source says is of this type
+  (settle), and the answer as a CSV/Excel cell and as a GIFT answer body;
+- rounds: whether a contest asks it by default and whether one press (a reaction) answers it;
 - answering: the input kind adapters render, reading a reply into its canonical response and
   grading that response;
-- showing: option buttons, the label of a response and of the correct answer, the reference
-  shown after answering, and the tallies of the reveal.
+- showing: option buttons, whether the text layout lists the options, the label of a response
+  and of the correct answer, the reference shown after answering, the catalog key the reveal
+  shows the answer with, and the tallies of the reveal.
+
+Nothing outside this package branches on a QuestionType: it asks TYPES[qtype].
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bot.grades import Verdict
@@ -26,7 +33,34 @@ from bot.kinds import InputKind
 from bot.messages import OptionCount, OptionView
 from bot.model import Question, QuestionType
 
-__all__ = ["QuestionTypeRules", "answer_tuple", "got_phrase"]
+__all__ = ["QuestionTypeRules", "Settled", "answer_tuple", "got_phrase", "trim_answer"]
+
+_TRIM = " \t\u3000\n。.；;，,"
+
+
+def trim_answer(text: str) -> str:
+    """An answer as a source writes it, without the punctuation and brackets around it."""
+    text = text.strip(_TRIM)
+    while len(text) >= 2 and text[0] in "（(【[" and text[-1] in "）)】]":
+        text = text[1:-1].strip(_TRIM)
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What an importer makes of an item whose source says it is of a type (settle()).
+
+    `qtype` and `answer` are the item as imported (another type when the answer says so, e.g. a
+    single-choice section's item with two letters); qtype None: the answer does not fit, the
+    importer judges the item by its shape, or leaves it out when `drop`. `warning` is an
+    import.answers.* catalog key saying what was done, filled by `params` (the importer adds
+    answer, letters and type).
+    """
+
+    qtype: QuestionType | None
+    answer: tuple[str, ...] = ()
+    warning: str | None = None
+    drop: bool = False
 
 
 def got_phrase(value: Any, quote: bool = False) -> str:
@@ -88,6 +122,30 @@ class QuestionTypeRules(ABC):
         line ([A, B]), a list one item a line."""
         return question.answer[0] if len(question.answer) == 1 else list(question.answer)
 
+    # ---------------------------------------------------------------- importing, exporting
+
+    def settle(self, answer: str, options: tuple[tuple[str, str], ...]) -> Settled:
+        """An item its source says is of this type, with the (non-blank, stripped) answer text
+        `answer` and the options found ((letter, text); none for a type without options)."""
+        return Settled(self.qtype, (answer,))
+
+    def table_answer(self, question: Question) -> str:
+        """The answer as a CSV/Excel answer cell (what the table importer reads back)."""
+        return question.answer[0]
+
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+        """The answer as the body of a GIFT question (between its braces); `escape` escapes
+        GIFT's special characters. The `type=` comment the exporter writes says the type."""
+        return " ".join(f"={escape(a)}" for a in question.answer).replace("\n", "\\n")
+
+    # ---------------------------------------------------------------- rounds
+
+    # A contest asks it unless told to include typed items too: answered with a press or two,
+    # and graded at once.
+    in_contests: ClassVar[bool] = False
+    # One press answers it, so one reaction can (Discord dailies answered by reactions).
+    one_press: ClassVar[bool] = False
+
     # ---------------------------------------------------------------- answering
 
     @abstractmethod
@@ -99,6 +157,16 @@ class QuestionTypeRules(ABC):
         """The verdict on `response` (read from `raw`)."""
 
     # ---------------------------------------------------------------- showing
+
+    # The catalog key the reveal shows the correct answer with (a self-graded type's answer
+    # is a reference, not "the" answer).
+    reveal_key: ClassVar[str] = "reveal.correct"
+
+    @property
+    def lists_options(self) -> bool:
+        """Whether the text layout lists the options under the stem (a true/false item's two
+        buttons say it all)."""
+        return self.takes_options
 
     def option_views(self, question: Question, language: str) -> tuple[OptionView, ...]:
         return tuple(

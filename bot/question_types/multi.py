@@ -5,6 +5,7 @@ earns half."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bot.grades import Verdict
@@ -56,6 +57,8 @@ class Multi(ChoiceRules):
         }
     }
 
+    other_count_warning = "import.answers.multi_one"
+
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
             return ["multi answer is empty"]
@@ -93,6 +96,13 @@ class Multi(ChoiceRules):
         if chosen == key:
             return Verdict.CORRECT
         return Verdict.PARTIAL if partial_credit and chosen < key else Verdict.WRONG
+
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+        # Moodle's weighted answers: each right option its share of 100 %, a wrong one -100 %.
+        right = set(question.answer)
+        share = f"{100 / len(right):g}"
+        marks = [f"~%{share if letter in right else '-100'}%" for letter, _ in question.options]
+        return " ".join(mark + escape(text) for mark, (_, text) in zip(marks, question.options, strict=True))
 
     def response_label(self, question: Question, response: str, language: str) -> str:
         letters = response.split(",")

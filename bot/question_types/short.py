@@ -25,6 +25,7 @@ class Short(QuestionTypeRules):
         "key_points": {"type": "array", "items": {"type": "string", "pattern": "\\S"}}
     }
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/text"}}}
+    reveal_key = "reveal.reference"
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
