@@ -169,7 +169,7 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
                         tags=", ".join(map(repr, bad)))
         draft.tags = tuple(dict.fromkeys(t for t in tags if t not in bad))
     answer = draft.answer or ""
-    if "|" in answer and kind in (None, _T.FILL) and not options:
+    if "|" in answer and kind in (None, _T.FILL) and not options and draft.type_word is None:
         draft.type_hint = _T.FILL
         draft.alternatives = tuple(dict.fromkeys(p.strip() for p in answer.split("|") if p.strip()))
     return draft

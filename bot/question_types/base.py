@@ -33,7 +33,7 @@ from bot.kinds import InputKind
 from bot.messages import OptionCount, OptionView
 from bot.model import Question, QuestionType
 
-__all__ = ["QuestionTypeRules", "Settled", "answer_tuple", "got_phrase", "trim_answer"]
+__all__ = ["Example", "QuestionTypeRules", "Settled", "answer_tuple", "got_phrase", "trim_answer"]
 
 _TRIM = " \t\u3000\n。.；;，,"
 
@@ -44,6 +44,17 @@ def trim_answer(text: str) -> str:
     while len(text) >= 2 and text[0] in "（(【[" and text[-1] in "）)】]":
         text = text[1:-1].strip(_TRIM)
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """An item of a type as a bank file writes it (its keys less id, number and type), with a
+    reply that is right and one that is wrong. The docs show a type's first; the tests, which
+    iterate TYPES and never name a type, take every part of every type through them."""
+
+    item: dict[str, Any]
+    right: str
+    wrong: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +112,8 @@ class QuestionTypeRules(ABC):
     # JSON Schema for an item of this type (the `then` of its rule in the bank schema); whether
     # it takes options is added from takes_options.
     schema: ClassVar[dict[str, Any]]
+    # Items of this type, more than one where its answer takes several forms (see Example).
+    examples: ClassVar[tuple[Example, ...]]
 
     @property
     def name(self) -> str:

@@ -15,7 +15,7 @@ from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 from bot.quantities import fold_numerals, quantities_match, quantities_within, read_quantity
 
-from .base import QuestionTypeRules, Settled, got_phrase, trim_answer
+from .base import Example, QuestionTypeRules, Settled, got_phrase, trim_answer
 
 __all__ = ["Fill", "answers_match", "split_alternatives"]
 
@@ -49,6 +49,14 @@ class Fill(QuestionTypeRules):
     input_kind = InputKind.TYPED
     words = ("blank", "填空", "填空题", "填空題")
     own_keys: ClassVar[dict[str, dict[str, Any]]] = {"tolerance": {"type": "number", "minimum": 0}}
+    examples = (
+        Example({"stem": "Transformer 的核心机制是____。", "answer": ["注意力机制", "自注意力"]},
+                right="自注意力", wrong="卷积"),
+        Example({"stem": "π ≈ ____（保留两位小数）", "answer": "3.14", "tolerance": 0.01},
+                right="3.141", wrong="3.2"),
+        Example({"stem": "The base of natural logarithms, to one decimal: ____", "answer": ["2.7"]},
+                right="2.7", wrong="3"),
+    )
     schema: ClassVar[dict[str, Any]] = {
         "properties": {
             "answer": {

@@ -15,7 +15,7 @@ from bot.messages import OptionCount, OptionView
 from bot.model import Question, QuestionType
 from bot.vocabulary import STRICT_FALSE, STRICT_TRUE, read_judge
 
-from .base import QuestionTypeRules, Settled, got_phrase
+from .base import Example, QuestionTypeRules, Settled, got_phrase
 from .choice import picked_options
 
 __all__ = ["Judge"]
@@ -36,6 +36,10 @@ class Judge(QuestionTypeRules):
     key_pattern: ClassVar[str | None] = "|".join(map(re.escape, _KEY_WORDS))
     in_contests = True
     one_press = True
+    examples = (
+        Example({"stem": "ReLU 是一种激活函数。", "answer": True}, right="对", wrong="错"),
+        Example({"stem": "Adam is a loss function.", "answer": False}, right="false", wrong="正确"),
+    )
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:

@@ -14,7 +14,7 @@ from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 from bot.option_letters import split_letters
 
-from .base import got_phrase
+from .base import Example, got_phrase
 from .choice import ChoiceRules, is_letter, letter_set
 
 __all__ = ["Multi", "multi_letters"]
@@ -58,6 +58,14 @@ class Multi(ChoiceRules):
     }
 
     other_count_warning = "import.answers.multi_one"
+    examples = (
+        Example({"stem": "下列属于优化器的有",
+                 "options": {"A": "SGD", "B": "ReLU", "C": "Adam", "D": "Dropout"},
+                 "answer": ["A", "C"]}, right="AC", wrong="A"),
+        Example({"stem": "Which are regularisers?",
+                 "options": {"A": "L2", "B": "Dropout", "C": "ReLU", "D": "Early stopping"},
+                 "answer": ["A", "B", "D"]}, right="A、B、D", wrong="ABCD"),
+    )
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:

@@ -10,7 +10,7 @@ from bot.invalid_response import InvalidResponse
 from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 
-from .base import got_phrase
+from .base import Example, got_phrase
 from .choice import ChoiceRules, is_letter, letter_set
 
 __all__ = ["Single"]
@@ -22,6 +22,13 @@ class Single(ChoiceRules):
     words = ("单选", "单选题", "单项选择", "单项选择题", "radio", "單選", "單選題", "單項選擇題")
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/letter"}}}
     other_count_warning = "import.answers.single_several"
+    examples = (
+        Example({"stem": "下列哪个是激活函数？", "options": {"A": "ReLU", "B": "SGD", "C": "Dropout"},
+                 "answer": "A"}, right="A", wrong="B"),
+        Example({"stem": "Which optimizer keeps per-weight learning rates?",
+                 "options": {"A": "SGD", "B": "Momentum", "C": "Adam", "D": "None"}, "answer": "C"},
+                right="c", wrong="选 A"),
+    )
     one_press = True
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
