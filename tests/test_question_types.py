@@ -126,7 +126,9 @@ def _views(question: Question, language: str) -> tuple[QuestionView, RevealView]
 
 @pytest.mark.parametrize(("qtype", "example"), EXAMPLES)
 @pytest.mark.parametrize("language", ["zh-CN", "en"])
-def test_the_text_layout_asks_the_type_how_to_show_it(qtype: QuestionType, example: Example, language: str) -> None:
+def test_the_text_layout_asks_the_type_how_to_show_it(
+    qtype: QuestionType, example: Example, language: str
+) -> None:
     question = _question(qtype, example)
     rules = TYPES[qtype]
     asked, revealed = _views(question, language)
@@ -157,8 +159,10 @@ def test_every_type_exports_and_imports_back_as_itself(fmt: str) -> None:
     assert back.bank is not None
     got = {q.number: q for q in back.bank.questions}
     for q in bank.questions:
-        assert (got[q.number].type, got[q.number].answer, got[q.number].options) == (q.type, q.answer, q.options)
-        assert got[q.number].tolerance == q.tolerance
+        back_q = got[q.number]
+        assert (back_q.type, back_q.answer, back_q.options, back_q.tolerance) == (
+            q.type, q.answer, q.options, q.tolerance
+        )
 
 
 def _csv_row(word: str, question: Question) -> bytes:
@@ -180,7 +184,8 @@ def test_a_type_word_in_the_source_settles_the_type(qtype: QuestionType, example
 
 
 # Words for types the registry has not got (ordering, matching...) and words no type has.
-NOT_TYPES = ["排序题", "排序", "排序題", "ordering", "order", "连线题", "匹配题", "matching", "多选排序", "选择"]
+NOT_TYPES = ["排序题", "排序", "排序題", "ordering", "order", "连线题", "匹配题", "matching", "多选排序",
+             "选择"]  # fmt: skip
 
 
 @pytest.mark.parametrize("word", NOT_TYPES)
@@ -232,7 +237,8 @@ def test_the_bank_schema_names_every_type_and_its_own_keys() -> None:
 @pytest.mark.parametrize(("qtype", "example"), EXAMPLES)
 def test_a_paper_section_of_each_type_is_valid(qtype: QuestionType, example: Example) -> None:
     bank = dump_bank(_bank([(qtype, example)]))
-    paper = f"paper:\n  sections:\n    - {{type: {qtype}, count: 1, points: 2}}\n  minutes: 10\n  pass_mark: 1\n"
+    section = f"    - {{type: {qtype}, count: 1, points: 2}}\n"
+    paper = f"paper:\n  sections:\n{section}  minutes: 10\n  pass_mark: 1\n"
     loaded = load_bank_text(bank + paper)
     assert loaded.paper is not None and loaded.paper.sections[0].type is qtype
 
@@ -256,7 +262,8 @@ def test_importer_arguments_and_grading_share_one_list_of_type_words() -> None:
     from bank.importer.answers import parse_judge
     from bot.vocabulary import FALSE_WORDS, TRUE_WORDS
 
-    (judge,) = [q for q in _bank(ALL).questions if q.type.input_kind is InputKind.TRUE_FALSE and q.judge_answer]
+    trues = _bank(ALL).questions
+    (judge,) = [q for q in trues if q.type.input_kind is InputKind.TRUE_FALSE and q.judge_answer]
     for word in TRUE_WORDS:
         assert parse_judge(word, loose=True) is True
         assert grade(judge, word).verdict is Verdict.CORRECT
