@@ -313,3 +313,18 @@ def test_a_fill_answer_with_a_tolerance_is_graded_by_value(
     answer: str, tolerance: float | None, given: str, verdict: Verdict
 ) -> None:
     assert grade(_numeric(answer, tolerance), given).verdict is verdict
+
+
+@pytest.mark.parametrize("qtype", list(TYPES), ids=str)
+def test_every_answer_problem_of_a_type_reads_in_chinese(qtype: QuestionType) -> None:
+    # A bank checked in a Chinese chat shows each type's answer problems in Chinese (the type's
+    # check_texts), not the checker's English.
+    from bank.check_text import check_text
+
+    rules = TYPES[qtype]
+    for letters in (["A", "B", "C"], None):
+        for bad in (None, 42, 4.5, [], {}, "", "  ", [1, 2], ["A", "A"], ["Z"], "Z", "ZZ"):
+            for problem in rules.answer_problems(bad, letters):
+                for language in ("zh-CN", "zh-TW"):
+                    text = check_text(language, problem)  # (true/false: what a bank file writes)
+                    assert not re.search(r"[a-z]{3,}", re.sub(r"\b(true|false)\b", "", text)), (problem, text)

@@ -112,6 +112,10 @@ class QuestionTypeRules(ABC):
     # JSON Schema for an item of this type (the `then` of its rule in the bank schema); whether
     # it takes options is added from takes_options.
     schema: ClassVar[dict[str, Any]]
+    # The sentences of answer_problems (but "<id> answer is empty"), as regular expressions with
+    # the catalog key each is shown with in a chat's language (bank/check_text.py; a group
+    # named `got` is a got_phrase).
+    check_texts: ClassVar[tuple[tuple[str, str], ...]] = ()
     # Items of this type, more than one where its answer takes several forms (see Example).
     examples: ClassVar[tuple[Example, ...]]
 

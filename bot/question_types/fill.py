@@ -49,6 +49,12 @@ class Fill(QuestionTypeRules):
     input_kind = InputKind.TYPED
     words = ("blank", "填空", "填空题", "填空題")
     own_keys: ClassVar[dict[str, dict[str, Any]]] = {"tolerance": {"type": "number", "minimum": 0}}
+    check_texts = (
+        (r"fill answer needs at least one accepted alternative", "check.fill_none"),
+        (r"fill answer item (?P<n>\d+) must be text, (?P<got>.*)", "check.fill_item_text"),
+        (r"fill answer item (?P<n>\d+) is empty", "check.fill_item_empty"),
+        (r"fill answer must be text, (?P<got>.*)", "check.fill_text"),
+    )
     examples = (
         Example({"stem": "Transformer 的核心机制是____。", "answer": ["注意力机制", "自注意力"]},
                 right="自注意力", wrong="卷积"),

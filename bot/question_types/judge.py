@@ -36,6 +36,10 @@ class Judge(QuestionTypeRules):
     key_pattern: ClassVar[str | None] = "|".join(map(re.escape, _KEY_WORDS))
     in_contests = True
     one_press = True
+    check_texts = (
+        (r"judge answer must be true or false, (?P<got>.*); write (?P<meant>true|false)", "check.judge_hint"),
+        (r"judge answer must be true or false, (?P<got>.*)", "check.judge"),
+    )
     examples = (
         Example({"stem": "ReLU 是一种激活函数。", "answer": True}, right="对", wrong="错"),
         Example({"stem": "Adam is a loss function.", "answer": False}, right="false", wrong="正确"),

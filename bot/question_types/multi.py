@@ -58,6 +58,13 @@ class Multi(ChoiceRules):
     }
 
     other_count_warning = "import.answers.multi_one"
+    check_texts = (
+        (r"multi answer must be a list of option letters, (?P<got>.*)", "check.multi_list"),
+        (r"multi answer must be option letters A–H, got (?P<bad>.*)", "check.multi_letters"),
+        (r"multi answer repeats (?P<letters>.*)", "check.multi_repeats"),
+        (r"multi answer needs at least 2 different letters, got (?P<count>\d+) \((?P<letters>.*)\); "
+         r"use type single for one correct option", "check.multi_two"),
+    )
     examples = (
         Example({"stem": "下列属于优化器的有",
                  "options": {"A": "SGD", "B": "ReLU", "C": "Adam", "D": "Dropout"},

@@ -26,6 +26,7 @@ class Short(QuestionTypeRules):
     }
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/text"}}}
     reveal_key = "reveal.reference"
+    check_texts = ((r"short answer must be one reference text, (?P<got>.*)", "check.short_text"),)
     examples = (
         Example({"stem": "简述过拟合及一种缓解方法。",
                  "answer": "模型在训练集上表现好、在新数据上差；可用正则化缓解。",

@@ -22,6 +22,10 @@ class Single(ChoiceRules):
     words = ("单选", "单选题", "单项选择", "单项选择题", "radio", "單選", "單選題", "單項選擇題")
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/letter"}}}
     other_count_warning = "import.answers.single_several"
+    check_texts = (
+        (r"single answer must be one option letter, (?P<got>.*)", "check.single_text"),
+        (r"single answer must be one option letter A–H, got (?P<value>.*)", "check.single_letter"),
+    )
     examples = (
         Example({"stem": "下列哪个是激活函数？", "options": {"A": "ReLU", "B": "SGD", "C": "Dropout"},
                  "answer": "A"}, right="A", wrong="B"),
