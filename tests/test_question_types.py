@@ -103,7 +103,7 @@ def test_each_type_module_provides_every_part(qtype: QuestionType, example: Exam
     # showing: buttons, labels, reference, tallies
     views = rules.option_views(question, "en")
     assert all(isinstance(v, OptionView) for v in views)
-    assert bool(views) == question.type.is_choice
+    assert bool(views) == (question.type.is_choice or bool(question.options))  # buttons, or options shown
     assert set(rules.correct_tokens(question)) <= {v.token for v in views}
     assert rules.response_label(question, response, "zh-CN")
     assert rules.correct_label(question, "en")
