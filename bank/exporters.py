@@ -19,12 +19,21 @@ from bank.importer.gift import escape as gift_escape
 from bot.model import Bank, Question
 from bot.question_types import TYPES
 
-__all__ = ["EXPORT_FORMATS", "TABLE_HEADER", "export_bank", "table_rows"]
+__all__ = ["EXPORT_FORMATS", "TABLE_HEADER", "ExportRefused", "export_bank", "table_rows"]
 
 EXPORT_FORMATS = {"csv": ".csv", "gift": ".gift", "xlsx": ".xlsx", "anki": ".apkg"}
 _LETTERS = "ABCDEFGH"
 TABLE_HEADER = ["id", "number", "type", "points", "tags", "question", *_LETTERS, "answer",
                 "explanation", "tolerance"]
+
+
+class ExportRefused(ValueError):
+    """The bank cannot be written in this format without losing what an item is: `key` is the
+    catalog sentence saying which items, filled by `params`."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
 
 
 def _number(value: float) -> str:
@@ -63,12 +72,11 @@ def _xlsx(bank: Bank) -> bytes:
     return buffer.getvalue()
 
 
-def _gift_question(q: Question) -> str:
+def _gift_question(q: Question, body: str) -> str:
     meta = [f"number={q.number}", f"type={q.type.value}", f"points={_number(q.points)}"]
     if q.tags:
         meta.append("tags=" + ",".join(q.tags))
     feedback = f" ####{gift_escape(q.explanation)}" if q.explanation else ""
-    body = TYPES[q.type].gift_body(q, gift_escape)
     text = gift_escape(q.stem).replace("\n", "\\n")
     feedback = feedback.replace("\n", "\\n")
     return f"// studybot: {' '.join(meta)}\n::{q.id}::{text} {{{body}{feedback}}}\n"
@@ -76,7 +84,11 @@ def _gift_question(q: Question) -> str:
 
 def _gift(bank: Bank) -> bytes:
     head = f"// {bank.title} ({bank.id}), written by studybot\n\n"
-    return (head + "\n".join(_gift_question(q) for q in bank.questions)).encode("utf-8")
+    bodies = [TYPES[q.type].gift_body(q, gift_escape) for q in bank.questions]
+    if unheld := [q.number for q, body in zip(bank.questions, bodies, strict=True) if body is None]:
+        raise ExportRefused("cli.export.no_gift_form", numbers=tuple(unheld))
+    written = (_gift_question(q, body) for q, body in zip(bank.questions, bodies, strict=True) if body)
+    return (head + "\n".join(written)).encode("utf-8")
 
 
 def _stable_id(*parts: str) -> int:

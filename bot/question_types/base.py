@@ -150,9 +150,11 @@ class QuestionTypeRules(ABC):
         """The answer as a CSV/Excel answer cell (what the table importer reads back)."""
         return question.answer[0]
 
-    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str | None:
         """The answer as the body of a GIFT question (between its braces); `escape` escapes
-        GIFT's special characters. The `type=` comment the exporter writes says the type."""
+        GIFT's special characters. The `type=` comment the exporter writes says the type.
+        None: GIFT has no form for this type (a GIFT export of a bank with such items is
+        refused, naming them, rather than writing them as something else)."""
         return " ".join(f"={escape(a)}" for a in question.answer).replace("\n", "\\n")
 
     # ---------------------------------------------------------------- rounds

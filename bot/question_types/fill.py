@@ -101,7 +101,7 @@ class Fill(QuestionTypeRules):
         joined = "|".join(question.answer)
         return joined + "|" if len(question.answer) == 1 and "或" in joined else joined
 
-    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str | None:
         if question.tolerance is None:
             return super().gift_body(question, escape)
         return "#" + " ".join(f"={a}:{question.tolerance:g}" for a in question.answer)
