@@ -361,3 +361,22 @@ def test_a_gift_export_of_an_item_gift_cannot_hold_is_refused_naming_it(
     assert run_export(str(path), "gift", out=out, err=err, language="zh-CN") == 1
     assert out.getvalue() == "" and "第 2 题" in err.getvalue() and "未写入" in err.getvalue()
     assert run_export(str(path), "csv", out=out, err=err, language="zh-CN") == 0  # CSV holds every type
+
+
+@pytest.mark.parametrize(("qtype", "example"), EXAMPLES)
+def test_a_mock_exams_shuffled_options_keep_every_type_right(qtype: QuestionType, example: Example) -> None:
+    # The options shown in another order carry the answer with them: the bank's letters come
+    # back (in their order, for a type whose answer is an order), and the answer as the shown
+    # letters write it is graded right.
+    from bot.study import shuffle
+
+    question = _question(qtype, example)
+    order = "".join(reversed(question.letters))
+    seen = shuffle.shown(question, order)
+    back = {shown_: bank for bank, shown_ in shuffle._mapping(question, order).items()} if order else {}
+    in_bank = tuple(back.get(a, a) for a in seen.answer)
+    if TYPES[qtype].ordered_answer:
+        assert in_bank == question.answer
+    assert sorted(in_bank) == sorted(question.answer)
+    reply = TYPES[qtype].table_answer(seen) if question.options else example.right
+    assert grade(seen, reply).verdict is not Verdict.WRONG

@@ -103,6 +103,9 @@ class QuestionTypeRules(ABC):
     # commands accept for this type besides its id, in simplified and traditional characters.
     words: ClassVar[tuple[str, ...]]
     takes_options: ClassVar[bool] = False
+    # Whether Question.answer's letters are an order (kept as written) rather than a set (kept
+    # in option order): a mock exam's shuffled options keep it so (bot/study/shuffle.py).
+    ordered_answer: ClassVar[bool] = False
     # Bank keys no other type may carry, with the JSON Schema of their value (self-contained:
     # no $ref, so the bank's fast path can check a value alone).
     own_keys: ClassVar[dict[str, dict[str, Any]]] = {}

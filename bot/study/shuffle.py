@@ -14,6 +14,7 @@ import random
 from dataclasses import replace
 
 from bot.model import Question
+from bot.question_types import TYPES
 
 
 def draw_order(question: Question, rng: random.Random) -> str:
@@ -38,7 +39,9 @@ def shown(question: Question, order: str) -> Question:
         return question
     to_shown = _mapping(question, order)
     options = tuple((letter, question.option_text(order[i])) for i, letter in enumerate(question.letters))
-    answer = tuple(sorted(to_shown[a] for a in question.answer if a in to_shown))
+    mapped = [to_shown[a] for a in question.answer if a in to_shown]
+    # A set of letters is kept in option order; letters that are an order stay in theirs.
+    answer = tuple(mapped if TYPES[question.type].ordered_answer else sorted(mapped))
     return replace(question, options=options, answer=answer)
 
 
