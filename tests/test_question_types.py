@@ -380,3 +380,7 @@ def test_a_mock_exams_shuffled_options_keep_every_type_right(qtype: QuestionType
     assert sorted(in_bank) == sorted(question.answer)
     reply = TYPES[qtype].table_answer(seen) if question.options else example.right
     assert grade(seen, reply).verdict is not Verdict.WRONG
+    # what a mock keeps (the bank's letters) is graded right against the bank's item at hand-in
+    kept = shuffle.to_bank(question, order, TYPES[qtype].read(seen, reply))
+    assert grade(question, kept).verdict is not Verdict.WRONG
+    assert shuffle.to_shown(question, order, kept) == TYPES[qtype].read(seen, reply)

@@ -174,6 +174,15 @@ class QuestionTypeRules(ABC):
     def read(self, question: Question, raw: str) -> str:
         """raw as an answer to question, in canonical form; raises InvalidResponse."""
 
+    def remap_letters(self, response: str, mapping: dict[str, str]) -> str:
+        """A canonical response with its option letters renamed by `mapping` (a mock exam's
+        shuffled options, bot/study/shuffle.py); unchanged if it is not letters. By default a
+        response is option letters joined by "," (one for a single choice), in option order."""
+        parts = response.split(",")
+        if not all(p in mapping for p in parts):
+            return response
+        return ",".join(sorted(mapping[p] for p in parts))
+
     @abstractmethod
     def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
         """The verdict on `response` (read from `raw`)."""
