@@ -1,5 +1,5 @@
-"""Question types, one module each (single, multi, judge, fill, short), and the registry the
-core and the bank consult: TYPES maps each QuestionType to its QuestionTypeRules (see
+"""Question types, one module each named after the type's id (single.py, judge.py, ...), and the
+registry the core and the bank consult: TYPES maps each QuestionType to its QuestionTypeRules (see
 bot/question_types/base.py for the parts a type owns). Nothing outside this package branches on
 a type: it asks TYPES[qtype].
 

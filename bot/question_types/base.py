@@ -1,5 +1,5 @@
-"""QuestionTypeRules: everything one question type decides, in one place. Each type module
-(single, multi, judge, fill, short) subclasses it; the registry in bot.question_types maps each
+"""QuestionTypeRules: everything one question type decides, in one place. Each type's module
+(bot/question_types/<id>.py) subclasses it; the registry in bot.question_types maps each
 QuestionType to its rules, and the core and the bank consult only that registry.
 
 The parts, in the order a question lives:
