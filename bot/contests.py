@@ -28,6 +28,7 @@ from bot.messages import ContestStatusView, QuestionView, StandingRow, Standings
 from bot.model import Question, QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
+from bot.question_types import TYPES
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import Chat, Contest, ContestPhase, ContestScore, Round
@@ -35,7 +36,8 @@ from bot.selection import choose_question, matching
 from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.contest")
-CHOICE_TYPES = tuple(qtype for qtype in QuestionType if qtype.is_choice)
+# What a contest asks unless told to include typed items too: each type says.
+CHOICE_TYPES = tuple(qtype for qtype, rules in TYPES.items() if rules.in_contests)
 QUESTIONS = range(1, 101)  # questions a contest may have
 SECONDS = range(1, 601)  # seconds a contest question may last
 STEP_SLACK = timedelta(seconds=2)  # the contest's own timer normally takes the step; the sweep after

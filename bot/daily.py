@@ -24,11 +24,11 @@ from datetime import datetime, timedelta
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
 from bot.firings import AlreadyFired, Firings
-from bot.kinds import AnswerMode, ChatRef, InputKind, RoundKind
+from bot.kinds import AnswerMode, ChatRef, RoundKind
 from bot.messages import DailyView
-from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import RESYNC, Broadcast, DailyStore, DuplicateDaily, Scheduler
+from bot.question_types import TYPES
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import DailySchedule, Round
@@ -37,10 +37,8 @@ from bot.store_faults import log_failure
 log = logging.getLogger("studybot.daily")
 
 SWEEP_JOB = "sweep:practice"
-# One reaction answers: the types whose press is the answer.
-REACTION_TYPES = tuple(
-    qtype for qtype in QuestionType if qtype.input_kind in (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE)
-)
+# One reaction answers: the types whose press is the answer (each type says).
+REACTION_TYPES = tuple(qtype for qtype, rules in TYPES.items() if rules.one_press)
 # Thousands of dailies due at one minute open and post a few at a time (the pacer is the
 # bottleneck anyway), instead of thousands of half-done tasks holding memory.
 POSTERS = 64
