@@ -64,6 +64,15 @@ PRACTICE = Arg("practice", ArgKind.CHOICE, choices=(
     Choice("memorise", "cmd.choice.memorise", ("memorize", "背题", "背題")),
     # end the practice run with its summary (bot/study/drill.py)
     Choice("stop", "cmd.choice.stop", ("结束", "結束", "停止", "结束练习", "結束練習")),
+    # the weakest points' items (bot/study/mastery.py)
+    Choice("weak", "cmd.choice.weak", ("薄弱", "弱项", "弱項", "薄弱点", "薄弱點")),
+))  # fmt: skip
+# A mistake's cause (bot/study/mastery.py CAUSES), by its key or its name.
+CAUSE = Arg("cause", ArgKind.CHOICE, required=True, choices=(
+    Choice("concept", "cause.concept", ("概念不清",)),
+    Choice("careless", "cause.careless", ("粗心",)),
+    Choice("unseen", "cause.unseen", ("没见过", "沒見過")),
+    Choice("misremembered", "cause.misremembered", ("记错", "記錯")),
 ))  # fmt: skip
 QTYPE = Arg("type", ArgKind.QTYPE, choices=_choices("type", [str(q) for q in QuestionType]))
 WINDOW = Arg("window", ArgKind.CHOICE, choices=(
@@ -157,12 +166,16 @@ CATALOG: tuple[Command, ...] = (
     Command(("mistakes", "list"), "mistakes", (TAG,)),
     Command(("mistakes", "practice"), "mistakes_practice", (TAG,), aliases=("练习", "練習")),
     Command(("mistakes", "export"), "mistakes_export", aliases=("导出", "匯出")),
+    Command(("mistakes", "cause"), "mistakes_cause", (ITEM, CAUSE), aliases=("原因",)),
     Command(("favorites", "list"), "favorites"),
     Command(("favorites", "practice"), "favorites_practice", aliases=("练习", "練習")),
     Command(("favorites", "add"), "favorites_add", (ITEM,), aliases=("加", "收藏")),
     Command(("favorites", "remove"), "favorites_remove", (ITEM,), aliases=("删", "刪")),
     Command(("report",), "report", (NUMBER, Arg("text", ArgKind.TEXT, required=True)),
             aliases=("纠错", "糾錯")),
+    # mastery and readiness (bot/study/mastery.py, bot/study/readiness.py)
+    Command(("weak",), "weak", aliases=("薄弱", "弱项", "弱項")),
+    Command(("ready",), "ready", aliases=("估分", "备考", "備考")),
     Command(("reports", "list"), "reports_list", permission=ADMIN),
     Command(("reports", "resolve"), "reports_resolve", (REPORT_ID, NOTE), permission=ADMIN),
     Command(("reports", "dismiss"), "reports_dismiss", (REPORT_ID, NOTE), permission=ADMIN),
