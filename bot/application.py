@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from bot.answering import Answering
 from bot.attachments import Attachment, OpenFile, attach
-from bot.clicks import MockClick
+from bot.clicks import MockClick, WeakClick
 from bot.commands.catalog import CATALOG, Command, Permission, Scope
 from bot.commands.parsing import Parsed, parse, usage
 from bot.contests import Contests
@@ -46,6 +46,7 @@ from bot.study.views import MockReportView as MockReportView
 from bot.study.views import MockReviewView as MockReviewView
 from bot.study.views import MockSheetView as MockSheetView
 from bot.study.views import StudyView as StudyView
+from bot.study.views import WeakView as WeakView
 from bot.windows import Window
 
 
@@ -153,6 +154,7 @@ class Application:
         self.answering.favourite = getattr(study, "favourite_click", None)
         self.answering.next_question = getattr(study, "next_question", None)
         self.answering.pending_self_grade = getattr(study, "pending_self_grade", None)
+        self.answering.mistake_cause = getattr(study, "cause_click", None)
         self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
             entry.use_case: getattr(self, f"_{entry.use_case}", self._no_study) for entry in CATALOG
         }
@@ -168,6 +170,17 @@ class Application:
             language = await self.language(chat)
             return Reply(TextView(t(language, "receipt.closed")), language)
         reply: Reply = await handler(chat, user, click)
+        return reply
+
+    async def weak_click(self, chat: ChatRef, user: UserRef, click: WeakClick) -> Reply:
+        """The "practise these" button under /weak: the clicker's weak-point run here (closed
+        when the message does not carry the button, or without the study tools)."""
+        handler = getattr(self.study, "weak_click", None)
+        elsewhere = (str(click.platform), click.chat_key) != (str(chat.platform), chat.chat_key)
+        if handler is None or not click.carried or elsewhere:
+            language = await self.language(chat)
+            return Reply(TextView(t(language, "receipt.closed")), language)
+        reply: Reply = await handler(chat, user)
         return reply
 
     async def language(self, chat: ChatRef) -> str:

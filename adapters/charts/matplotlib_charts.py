@@ -90,6 +90,9 @@ _LEGEND: dict[str, Any] = {
 }  # fmt: skip
 
 
+_LABEL_BOX = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85}  # over the band
+
+
 def _empty(ax: Axes, text: str) -> None:
     ax.set_xticks([])
     ax.set_yticks([])
@@ -148,13 +151,17 @@ class MatplotlibCharts:
         (line,) = ax.plot(xs, data.expected, color=BLUE, linewidth=2.2, label=s(data.expected_legend))
         pass_line = ax.axhline(data.pass_mark, color=RED, linestyle="--", linewidth=1.2,
                                label=s(data.pass_legend))  # fmt: skip
-        if data.expected:  # today's and the last day's values written at their points
-            for x in sorted({0, len(xs) - 1}):
-                ax.annotate(f"{data.expected[x]:.1f}", (x, data.expected[x]), xytext=(0, 7),
-                            textcoords="offset points", ha="center", fontsize=9, color=BLUE)  # fmt: skip
-        ticks = _spaced_ticks(len(xs), 8)
-        if 0 not in ticks and xs:
-            ticks = [0, *ticks[1:]] if len(ticks) > 1 else [0]
+        # Today's and the last day's score and pass chance, written above their points, inward.
+        marks = [(0, data.first_label, "left"), (len(xs) - 1, data.last_label, "right")] if xs else []
+        for x, label, align in marks[: 1 if len(xs) == 1 else 2]:
+            ax.plot([x], [data.expected[x]], "o", color=BLUE, markersize=5)
+            ax.annotate(s(label), (x, data.expected[x]), xytext=(0, 14), textcoords="offset points",
+                        ha=align, fontsize=9, color=BLUE,
+                        bbox=_LABEL_BOX)  # fmt: skip
+        step = max(1, math.ceil(len(xs) / 8))
+        ticks = list(range(0, len(xs), step))  # from today on, evenly; the last day too when apart
+        if xs and len(xs) - 1 - ticks[-1] >= 0.75 * step:
+            ticks.append(len(xs) - 1)
         ax.set_xticks(ticks, [s(data.days[k]) for k in ticks])
         ax.set_xlim(-0.3, max(len(xs) - 0.7, 0.7))
         ax.set_ylim(0, max(data.total, 1) * 1.05)

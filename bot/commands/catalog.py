@@ -166,7 +166,8 @@ CATALOG: tuple[Command, ...] = (
     Command(("mistakes", "list"), "mistakes", (TAG,)),
     Command(("mistakes", "practice"), "mistakes_practice", (TAG,), aliases=("练习", "練習")),
     Command(("mistakes", "export"), "mistakes_export", aliases=("导出", "匯出")),
-    Command(("mistakes", "cause"), "mistakes_cause", (ITEM, CAUSE), aliases=("原因",)),
+    # "/mistakes cause 粗心": the question last shown; "/mistakes cause 12 粗心": question 12
+    Command(("mistakes", "cause"), "mistakes_cause", (NUMBER, CAUSE), aliases=("原因",)),
     Command(("favorites", "list"), "favorites"),
     Command(("favorites", "practice"), "favorites_practice", aliases=("练习", "練習")),
     Command(("favorites", "add"), "favorites_add", (ITEM,), aliases=("加", "收藏")),

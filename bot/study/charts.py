@@ -91,6 +91,8 @@ class ReadinessChart:
     band_legend: str
     pass_legend: str
     score_label: str  # the y axis ("分数", "Score")
+    first_label: str = ""  # written at today's point ("73.9 分 · 及格 98%")
+    last_label: str = ""  # ... and at the last day's
 
 
 class ChartRenderer(Protocol):

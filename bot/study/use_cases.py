@@ -49,7 +49,7 @@ from bot.study.progress import (
     day_label,
     progress_view,
 )
-from bot.study.readiness import MIN_ANSWERS, forecasts
+from bot.study.readiness import MIN_ANSWERS, DayForecast, forecasts
 from bot.study.records import Report
 from bot.study.reminders import ReviewReminders
 from bot.study.views import (
@@ -229,6 +229,7 @@ class StudyUseCases:
                 expected_legend=t(language, "ready.chart_expected"),
                 band_legend=t(language, "ready.chart_band"),
                 pass_legend=t(language, "ready.chart_pass"), score_label=t(language, "ready.chart_score"),
+                first_label=_point_label(language, days[0]), last_label=_point_label(language, days[-1]),
             )  # fmt: skip
             png = await self.charts.render(chart)
             files = (FileView("ready.png", png, t(language, "ready.chart_title"), image=True, latest=True),)
@@ -257,9 +258,18 @@ class StudyUseCases:
         return Reply(TextView(said), language)
 
     async def mistakes_cause(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        """`/mistakes cause N CAUSE`: the same as the reveal's cause buttons, typed."""
-        question = await self._by_number(caller, self._number(parsed))
-        return await self._set_cause(caller, question.id, str(parsed.args.get("cause")), language)
+        """`/mistakes cause [N] CAUSE`: the same as the reveal's cause buttons, typed (the console
+        has no buttons): question N, else the question last asked in this chat."""
+        number = self._number(parsed)
+        if number is not None:
+            question_id = (await self._by_number(caller, number)).id
+        else:
+            chat = await self.quiz.chat(caller.chat)
+            last = await self.quiz.store.last_round(chat.id)
+            if last is None or last.bank_id != self.quiz.bank_for(chat).id:
+                raise QuizError("cause.no_question")
+            question_id = last.question_id
+        return await self._set_cause(caller, question_id, str(parsed.args.get("cause")), language)
 
     async def memorise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return await self.practice.memorise(parsed, caller, language)
@@ -698,6 +708,11 @@ class StudyUseCases:
             )  # fmt: skip
             await self.outbox.post_notice(chat, dataclasses.replace(told, reply_to=report.message_ref))
         return Reply(TextView(t(language, f"reports.{state}", id=report_id)), language)
+
+
+def _point_label(language: str, day: DayForecast) -> str:
+    chance = f"{100 * day.pass_chance:.0f}%"
+    return t(language, "ready.chart_point", expected=f"{day.expected:.1f}", chance=chance)
 
 
 def _by_cause(row: NotebookRow) -> tuple[int, int]:
