@@ -197,7 +197,9 @@ async def test_the_drilling_loop_next_button_place_and_summary(tg: TelegramHarne
     assert t(ZH, "question.place", n=1, total=5) in first.text
     await click_answer(tg, first, right=False)
     receipt = server.last_message(LI.id)
-    assert receipt.callback_data == [f"n1:{round_of(first)}"]
+    rid = round_of(first)  # a wrong answer: 下一题 ▶, and the buttons that tag the mistake's cause
+    assert receipt.callback_data == [f"n1:{rid}", f"c1:{rid}:concept", f"c1:{rid}:careless", f"c1:{rid}:unseen",
+                                     f"c1:{rid}:misremembered"]  # fmt: skip
     assert receipt.buttons[0]["text"] == t(ZH, "button.next") == "下一题 ▶"
     # chit-chat after the graded answer: a hint, not a second answer
     chat = await tg.say(LI.id, LI, "好吧")
