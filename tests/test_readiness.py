@@ -113,3 +113,33 @@ def test_a_paper_forecast_by_section_and_the_pass_chance():
     assert len(forecasts(bank, paper, seen, NOW, None)) == 31
     assert len(forecasts(bank, paper, seen, NOW, NOW + timedelta(days=10))) == 11
     assert MIN_ANSWERS == 20
+
+
+async def test_ready_for_a_learner_with_a_few_hundred_answers(tmp_path):
+    """Three weeks of practice and review through the real application on SQLite (the learner
+    of tests/stats_session.py), then /ready: the text says what it rests on, its sections add up
+    to the expected score inside its band, and the chart is drawn from the same forecast."""
+    import re
+
+    from bot.reply_text import render_reply
+    from bot.study.charts import ReadinessChart
+    from tests.stats_session import run
+    from tests.study_e2e import PNG
+
+    session = await run(tmp_path, "zh-CN", "/ready")
+    text = render_reply(session.reply)
+    rests = re.search(r"依据你的 (\d+) 次作答。", text)
+    assert rests is not None and 200 <= int(rests.group(1)) <= 1000, text
+    score = re.search(r"预计得分 ([\d.]+) / 100（80% 区间 ([\d.]+)–([\d.]+)）", text)
+    assert score is not None, text
+    expected, low, high = (float(g) for g in score.groups())
+    assert low <= expected <= high
+    sections = [float(m) for m in re.findall(r"×\d+：([\d.]+) / ", text)]
+    assert len(sections) == 5 and abs(sum(sections) - expected) < 0.3  # each rounded to 0.1
+    assert re.search(r"达到及格线 60 的概率：\d+%", text)
+    (chart,) = [c for c in session.charts if isinstance(c, ReadinessChart)]
+    assert len(chart.days) == 31 and chart.expected[0] == pytest.approx(expected, abs=0.05)
+    assert all(lo <= e <= hi for lo, e, hi in zip(chart.low, chart.expected, chart.high, strict=True))
+    assert chart.expected[-1] <= chart.expected[0]  # without review, memory fades
+    (png,) = session.reply.files
+    assert png.image and png.data.startswith(PNG)

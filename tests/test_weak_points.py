@@ -9,6 +9,15 @@ from __future__ import annotations
 from bot.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.process import BotProcess
+from tests.test_discord_harness import (  # noqa: F401  (fixtures)
+    EPHEMERAL,
+    discord_to_fake,
+    embed_text,
+    fake_discord,
+    harness_fixture,
+    study_world,
+)
+from tests.test_study_e2e_discord import Seat, seat  # noqa: F401  (a fixture)
 from tests.test_study_e2e_telegram import LI, ZH, click_answer, question
 from tests.test_telegram_harness import TelegramHarness, buttons, round_of, tg_fixture  # noqa: F401
 
@@ -17,7 +26,7 @@ CAUSE_DATA = ("concept", "careless", "unseen", "misremembered")
 
 async def test_telegram_weak_points_their_button_and_quiz_weak(tg: TelegramHarness) -> None:
     server = tg.server
-    app = await tg.start(language=ZH)
+    await tg.start(language=ZH)
     # Question 1 (math) wrong, question 3 (physics) right, five days ago. Unseen items count at
     # the prior fitted on those first answers, Beta(1 + 1, 1 + 1): 50%. Question 1's recall has
     # faded to 61% (FSRS), so math (it and unseen question 2) is at 56%; physics is the strongest.
@@ -84,7 +93,8 @@ async def test_telegram_a_mistakes_cause_from_its_receipt_groups_the_notebook(tg
     assert t(ZH, "mistakes.by_cause", causes="粗心 1") in notebook
     assert "1. [粗心] 2+2=?" in notebook
     # The typed form changes it; /mistakes 记错 lists that cause only.
-    assert (await tg.say(LI.id, LI, "/mistakes cause 1 记错"))["text"] == t(ZH, "cause.set", number=1, cause="记错")
+    changed = await tg.say(LI.id, LI, "/mistakes cause 1 记错")
+    assert changed["text"] == t(ZH, "cause.set", number=1, cause="记错")
     only = (await tg.say(LI.id, LI, "/mistakes 记错"))["text"]
     assert "1. [记错] 2+2=?" in only
     assert (await tg.say(LI.id, LI, "/mistakes 粗心"))["text"] == t(ZH, "mistakes.none")
@@ -114,3 +124,38 @@ async def test_console_weak_quiz_weak_causes_and_readys_minimum(tmp_path) -> Non
     finally:
         assert await bot.quit() == 0
     assert "Traceback" not in bot.output
+
+
+# ---------------------------------------------------------------- Discord (discord.py against the fake)
+
+
+async def test_discord_cause_buttons_and_the_weak_points_button(seat: Seat) -> None:  # noqa: F811
+    h = seat.h
+    await h.start()
+    first = await seat.question("quiz", {"number": 1})
+    await seat.click_answer(first, right=False)
+    receipt = next(m for m in reversed(h.server.messages_in(seat.channel)) if m.content.startswith("❌"))
+    rid = (await h.last_round(seat.channel)).id
+    ids = receipt.custom_ids()
+    assert [ids[f"sb:c:{rid}:{c}"]["label"] for c in CAUSE_DATA] == [
+        "concept unclear", "careless", "never seen", "misremembered"]  # fmt: skip
+    told = await h.click(seat.member, receipt, f"sb:c:{rid}:unseen", channel=seat.channel)
+    assert told is not None and told.content == t("en", "cause.set", number=1, cause="never seen")
+    lazy = await h.server.forged_click(seat.channel, seat.member, receipt.id, f"sb:c:{rid}:lazy")
+    forged = await h.reply(lazy)
+    assert forged is not None and forged.content == t("en", "receipt.closed")
+    notebook = await seat.say("mistakes", sub="list")
+    assert t("en", "mistakes.by_cause", causes="never seen 1") in notebook
+    assert "1. [never seen] 2+2=?" in notebook
+
+    weak = await seat.reply("weak")
+    assert t("en", "weak.title", count=3) in embed_text(weak)
+    assert weak.custom_ids()["sb:wk:0"]["label"] == "Practise these ▶"
+    posted = await h.click(seat.member, weak, "sb:wk:0", channel=seat.channel)
+    assert posted is not None and not posted.flags & EPHEMERAL  # the question, for the channel
+    asked = await h.last_round(seat.channel)
+    assert asked.id != rid and (await h.message_of(asked.id)).id == posted.id
+    # From a message that does not carry it, the button is refused.
+    carried_not = await h.server.forged_click(seat.channel, seat.member, receipt.id, "sb:wk:0")
+    stray = await h.reply(carried_not)
+    assert stray is not None and stray.content == t("en", "receipt.closed")
