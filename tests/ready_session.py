@@ -2,7 +2,7 @@
 answers, played through the real application on SQLite), then /ready and /weak. Run as a
 program it writes what docs/readiness.md shows:
 
-    python -m tests.ready_session docs   # docs/ready-zh-CN.png, docs/ready-en.png, the texts
+    python -m tests.ready_session docs   # docs/ready-zh-CN.png, docs/ready-en.png; prints the texts
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ def main() -> None:
         (chart,) = session.reply.files
         (out / f"ready-{language}.png").write_bytes(chart.data)
         text = render_reply(session.reply)
-        (out / f"ready-{language}.txt").write_text(f"/ready\n{text}\n\n/weak\n{weak}\n", encoding="utf-8")
-        print(out / f"ready-{language}.png")
+        print(f"{out / f'ready-{language}.png'}\n\n/ready\n{text}\n\n/weak\n{weak}\n")
 
 
 if __name__ == "__main__":

@@ -167,11 +167,27 @@ class ArgumentError(QuizError):
         self.usage: Callable[[str], str] | None = None
 
     def render(self, language: str) -> str:
-        detail = t(language, self.detail_key, **self.params)
+        params = dict(self.params)
+        if self.detail_key == "arg.choice" and self.arg.kind is ArgKind.CHOICE and self.arg.choices:
+            # In the chat's words when each choice's name there is a word it takes (粗心 | 记错 …);
+            # else the values, one kind of word for the whole list.
+            words = [_typed_word(c, language) for c in self.arg.choices]
+            if all(w is not None for w in words):
+                params["choices"] = " | ".join(w for w in words if w is not None)
+        detail = t(language, self.detail_key, **params)
         text = t(language, "error.bad_arg", arg=t(language, self.arg.name_key), detail=detail)
         if self.usage is not None:
             text += "\n" + t(language, "error.usage", usage=self.usage(language))
         return text
+
+
+def _typed_word(choice: Choice, language: str) -> str | None:
+    """`choice`'s name in the chat's language when it is also a word the choice takes (粗心 in a
+    Chinese chat), else None."""
+    label = t(language, choice.label_key)
+    typed = label.casefold()
+    known = typed == choice.value.casefold() or typed in (a.casefold() for a in choice.aliases)
+    return label if known else None
 
 
 def _time_of_day(value: time) -> str:
