@@ -159,3 +159,38 @@ async def test_discord_cause_buttons_and_the_weak_points_button(seat: Seat) -> N
     carried_not = await h.server.forged_click(seat.channel, seat.member, receipt.id, "sb:wk:0")
     stray = await h.reply(carried_not)
     assert stray is not None and stray.content == t("en", "receipt.closed")
+
+
+async def test_telegram_ready_needs_twenty_answers_then_shows_its_forecast_and_chart(tg: TelegramHarness) -> None:
+    server = tg.server
+    await tg.start(language=ZH)
+    for k in range(19):  # questions 1 and 3 in turn, every third answer wrong, an hour apart
+        await click_answer(tg, await question(tg, f"/quiz {1 if k % 2 else 3}"), right=k % 3 != 0)
+        await tg.advance(3600)
+    early = await tg.say(LI.id, LI, "/ready")
+    assert early["text"] == t(ZH, "ready.too_few", count=19, minimum=20, needed=1)
+    await click_answer(tg, await question(tg, "/quiz 1"), right=True)
+    await tg.advance(60)
+    ready = (await tg.say(LI.id, LI, "/ready"))["text"]
+    photo = await server.wait_for_request("sendPhoto", lambda p: p["chat_id"] == LI.id)
+    assert ready.startswith("<b>" + t(ZH, "ready.today") + "</b>")
+    assert t(ZH, "ready.based", count=20) in ready
+    # Three items never answered count at the prior from the two first answers (one wrong).
+    assert t(ZH, "ready.unseen", count=3, prior="50%") in ready
+    assert "及格线 9.6 的概率" in ready  # the bank has no paper: every item, pass at 60 % of 16
+    assert photo["caption"] == t(ZH, "ready.chart_title")
+    sent = next(m for m in reversed(server.messages_in(LI.id)) if m.params is photo)
+    assert sent.file is not None and sent.file.kind == "photo" and sent.file.data.startswith(b"\x89PNG")
+
+
+def test_a_wrong_cause_is_refused_in_the_chats_words() -> None:
+    from bot.commands.parsing import parse
+    from bot.quiz_settings import QuizError
+
+    try:
+        parse("/mistakes cause 12 懒")
+    except QuizError as refused:
+        assert "概念不清 | 粗心 | 没见过 | 记错" in refused.render(ZH)
+        assert "concept | careless | unseen | misremembered" in refused.render("en")
+    else:
+        raise AssertionError("accepted")
