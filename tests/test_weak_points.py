@@ -161,7 +161,7 @@ async def test_discord_cause_buttons_and_the_weak_points_button(seat: Seat) -> N
     assert stray is not None and stray.content == t("en", "receipt.closed")
 
 
-async def test_telegram_ready_needs_twenty_answers_then_shows_its_forecast_and_chart(tg: TelegramHarness) -> None:
+async def test_telegram_ready_needs_twenty_answers_then_forecasts_with_a_chart(tg: TelegramHarness) -> None:
     server = tg.server
     await tg.start(language=ZH)
     for k in range(19):  # questions 1 and 3 in turn, every third answer wrong, an hour apart
