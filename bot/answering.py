@@ -94,6 +94,11 @@ class ReceiptReply:
             return True
         return receipt.graded and receipt.status == AnswerStatus.ACCEPTED and receipt.verdict != "pending"
 
+    @property
+    def offers_cause(self) -> bool:
+        """A wrong practice answer graded for good (a mistake): its cause buttons go under it."""
+        return self.offers_next and self.receipt.verdict == "wrong"
+
 
 @dataclass(frozen=True, slots=True)
 class NextReply:
@@ -147,6 +152,8 @@ Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
 # (a click names the round whose receipt carried the button).
 NextQuestion = Callable[[ChatRef, UserRef, "int | None"], Awaitable["Reply"]]
 PendingSelfGrade = Callable[[ChatRef, UserRef], Awaitable["int | None"]]
+# ... and a mistake's cause from the buttons under a wrong answer (bot/study/mastery.py CAUSES).
+MistakeCause = Callable[[ChatRef, UserRef, str, str], Awaitable["TextReply"]]
 
 
 class Answering:
@@ -156,6 +163,7 @@ class Answering:
         self.favourite: Favourite | None = None
         self.next_question: NextQuestion | None = None
         self.pending_self_grade: PendingSelfGrade | None = None
+        self.mistake_cause: MistakeCause | None = None
 
     async def _closed(self, chat: ChatRef) -> TextReply:
         language = (await self.quiz.chat(chat)).settings.language
@@ -185,6 +193,10 @@ class Answering:
             if self.favourite is None:
                 return await self._closed(chat)
             return await self.favourite(chat, user, context.question.id)
+        if click.act is Act.CAUSE:  # on the receipt of a graded answer: the round may be closed
+            if self.mistake_cause is None:
+                return await self._closed(chat)
+            return await self.mistake_cause(chat, user, context.question.id, click.token or "")
         if click.act is Act.NEXT:  # the round may have closed since: the run goes on
             if self.next_question is None:
                 return await self._closed(chat)

@@ -21,7 +21,7 @@ from typing import Never, NoReturn, Protocol
 
 from bot.answering import Answering, TextReply
 from bot.attachments import Attachment, OpenFile, attach
-from bot.clicks import MockClick
+from bot.clicks import MockClick, WeakClick
 from bot.commands.catalog import (
     CATALOG,
     AppUseCase,
@@ -57,6 +57,7 @@ from bot.ports import StoreFull, StoreUnavailable
 from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.store_faults import log_failure as log_failure  # re-exported: adapters log faults with it
 
 # The mock exam's views, for the chat adapters that add their buttons (re-exported: adapters see
 # the application layer only).
@@ -66,6 +67,7 @@ from bot.study.views import MockReportView as MockReportView
 from bot.study.views import MockReviewView as MockReviewView
 from bot.study.views import MockSheetView as MockSheetView
 from bot.study.views import StudyView as StudyView
+from bot.study.views import WeakView as WeakView
 from bot.windows import Window
 
 log = logging.getLogger("studybot.application")
@@ -172,6 +174,8 @@ class StudyTools(Protocol):
     async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply: ...
     async def pending_self_grade(self, chat: ChatRef, user: UserRef) -> int | None: ...
     async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply: ...
+    async def weak_click(self, chat: ChatRef, user: UserRef) -> Reply: ...
+    async def cause_click(self, chat: ChatRef, user: UserRef, question_id: str, cause: str) -> TextReply: ...
 
 
 class UploadTools(Protocol):
@@ -197,6 +201,7 @@ class Application:
             self.answering.favourite = study.favourite_click
             self.answering.next_question = study.next_question
             self.answering.pending_self_grade = study.pending_self_grade
+            self.answering.mistake_cause = study.cause_click
         # Every entry's handler, resolved now: a catalog entry without one stops start-up.
         self._handlers: dict[UseCase, Handler] = {}
         for entry in CATALOG:
@@ -227,6 +232,15 @@ class Application:
             language = await self.language(chat)
             return Reply(TextView(t(language, "receipt.closed")), language)
         return await self.study.mock_click(chat, user, click)
+
+    async def weak_click(self, chat: ChatRef, user: UserRef, click: WeakClick) -> Reply:
+        """The "practise these" button under /weak: the clicker's weak-point run here (closed
+        when the message does not carry the button, or without the study tools)."""
+        elsewhere = (str(click.platform), click.chat_key) != (str(chat.platform), chat.chat_key)
+        if self.study is None or not click.carried or elsewhere:
+            language = await self.language(chat)
+            return Reply(TextView(t(language, "receipt.closed")), language)
+        return await self.study.weak_click(chat, user)
 
     async def language(self, chat: ChatRef) -> str:
         try:

@@ -19,8 +19,10 @@ from bot.study.views import (
     MockReviewView,
     MockSheetView,
     ProgressView,
+    ReadyView,
     ReportsView,
     RunSummaryView,
+    WeakView,
 )
 from bot.text import (
     PLAIN,
@@ -80,7 +82,7 @@ def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
         return render_contest_status(view, m)
     if isinstance(view, MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView
                   | ProgressView | ReportsView | MockConfirmView | MockReviewView
-                  | RunSummaryView):  # fmt: skip
+                  | RunSummaryView | WeakView | ReadyView):  # fmt: skip
         return render_study(view, m)
     if isinstance(view, DailyReply):
         return render_daily(view.daily, reply.language, just_set=view.just_set, m=m)

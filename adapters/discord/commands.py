@@ -41,7 +41,7 @@ from adapters.discord.render import attachment, reply_content, reply_embed
 from adapters.discord.replies import Reply, caller, chat_language, respond, send, user_language, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
-from adapters.discord.views import question_buttons
+from adapters.discord.views import question_buttons, weak_buttons
 from bot.application import Reply as AppReply
 from bot.attachments import Attachment
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
@@ -331,7 +331,11 @@ def rendered(reply: AppReply) -> Reply:
     question with its buttons), text for the rest; files as attachments."""
     files = tuple(attachment(f) for f in reply.files)
     view = reply.view
-    buttons = question_buttons(view) if isinstance(view, QuestionView) else mock_buttons(view)
+    buttons: discord.ui.View | None
+    if isinstance(view, QuestionView):
+        buttons = question_buttons(view)
+    else:
+        buttons = weak_buttons(view) or mock_buttons(view)
     embed = reply_embed(reply)
     content = reply_content(reply) or None  # besides an embed: the progress under its stats
     if embed is None and not content and not files:

@@ -13,12 +13,11 @@ import discord
 
 from adapters.discord.replies import InFlight
 from bot.answering import ReceiptReply
-from bot.application import Application
+from bot.application import Application, log_failure
 from bot.clicks import Act, Click
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import AnswerMode, AnswerStatus, ChatKind, ChatRef, InputKind, Platform, UserRef
 from bot.messages import QuestionView
-from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}

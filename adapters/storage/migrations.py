@@ -413,6 +413,18 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (platform, chat_key)
     ) WITHOUT ROWID;
     """,
+    # 15: a mistake's cause, the learner's own word on why they missed it (bot/study/mastery.py
+    # CAUSES); kept apart from the notebook entry, which the study feed rewrites on every answer
+    """
+    CREATE TABLE mistake_causes (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        cause TEXT NOT NULL,
+        tagged_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

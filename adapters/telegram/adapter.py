@@ -42,6 +42,7 @@ from adapters.telegram.render import (
     split_html,
     star_keyboard,
     typed,
+    weak_keyboard,
 )
 from adapters.telegram.rounds import RoundIndex
 from adapters.telegram.settings import TelegramSettings
@@ -257,7 +258,8 @@ class TelegramAdapter:
         else:
             html = render_reply(reply, HTML)
             if html.strip():
-                markup = language_keyboard() if isinstance(view, WelcomeView) else mock_keyboard(view)
+                markup = language_keyboard() if isinstance(view, WelcomeView) else (
+                    weak_keyboard(view) or mock_keyboard(view))  # fmt: skip
                 await self.send(chat_id, html, markup, reply_to=reply_to)
         for file in reply.files:
             await self.send_file(chat_id, file)

@@ -306,6 +306,7 @@ class ArgumentError(QuizError):
         return text
 
 
+
 def _time_of_day(value: time) -> str:
     """HH:MM, or HH:MM:SS when seconds were given (a daily set to the second, as tests do)."""
     return value.strftime("%H:%M:%S" if value.second else "%H:%M")

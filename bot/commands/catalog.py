@@ -81,6 +81,9 @@ class StudyUseCase(Enum):
     REPORTS_LIST = auto()
     REPORTS_RESOLVE = auto()
     REPORTS_DISMISS = auto()
+    MISTAKES_CAUSE = auto()
+    WEAK = auto()
+    READY = auto()
 
 
 class UploadUseCase(Enum):
@@ -132,6 +135,15 @@ PRACTICE = Arg("practice", ArgKind.CHOICE, choices=(
     Choice("memorise", "cmd.choice.memorise", ("memorize", "背题", "背題")),
     # end the practice run with its summary (bot/study/drill.py)
     Choice("stop", "cmd.choice.stop", ("结束", "結束", "停止", "结束练习", "結束練習")),
+    # the weakest points' items (bot/study/mastery.py)
+    Choice("weak", "cmd.choice.weak", ("薄弱", "弱项", "弱項", "薄弱点", "薄弱點")),
+))  # fmt: skip
+# A mistake's cause (bot/study/mastery.py CAUSES), by its key or its name.
+CAUSE = Arg("cause", ArgKind.CHOICE, required=True, choices=(
+    Choice("concept", "cause.concept", ("概念不清",)),
+    Choice("careless", "cause.careless", ("粗心",)),
+    Choice("unseen", "cause.unseen", ("没见过", "沒見過")),
+    Choice("misremembered", "cause.misremembered", ("记错", "記錯")),
 ))  # fmt: skip
 QTYPE = Arg("type", ArgKind.QTYPE, choices=_choices("type", [str(q) for q in QuestionType]))
 WINDOW = Arg("window", ArgKind.CHOICE, choices=(
@@ -231,6 +243,8 @@ CATALOG: tuple[Command, ...] = (
     Command(("mistakes", "list"), StudyUseCase.MISTAKES, (TAG,)),
     Command(("mistakes", "practice"), StudyUseCase.MISTAKES_PRACTICE, (TAG,), aliases=("练习", "練習")),
     Command(("mistakes", "export"), StudyUseCase.MISTAKES_EXPORT, aliases=("导出", "匯出")),
+    # "/mistakes cause 粗心": the question last shown; "/mistakes cause 12 粗心": question 12
+    Command(("mistakes", "cause"), StudyUseCase.MISTAKES_CAUSE, (NUMBER, CAUSE), aliases=("原因",)),
     Command(("favorites", "list"), StudyUseCase.FAVORITES),
     Command(("favorites", "practice"), StudyUseCase.FAVORITES_PRACTICE, aliases=("练习", "練習")),
     Command(("favorites", "add"), StudyUseCase.FAVORITES_ADD, (ITEM,), aliases=("加", "收藏")),
@@ -240,6 +254,9 @@ CATALOG: tuple[Command, ...] = (
     Command(("report",), StudyUseCase.REPORT,
             (NUMBER, Arg("text", ArgKind.TEXT, required=True, max_length=6000)),
             aliases=("纠错", "糾錯")),
+    # mastery and readiness (bot/study/mastery.py, bot/study/readiness.py)
+    Command(("weak",), StudyUseCase.WEAK, aliases=("薄弱", "弱项", "弱項")),
+    Command(("ready",), StudyUseCase.READY, aliases=("估分", "备考", "備考")),
     Command(("reports", "list"), StudyUseCase.REPORTS_LIST, permission=ADMIN),
     Command(("reports", "resolve"), StudyUseCase.REPORTS_RESOLVE, (REPORT_ID, NOTE), permission=ADMIN),
     Command(("reports", "dismiss"), StudyUseCase.REPORTS_DISMISS, (REPORT_ID, NOTE), permission=ADMIN),
