@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import re
 import tempfile
+from functools import cache
 from pathlib import Path
 
 import noto_cjk_sans_otc
@@ -22,6 +23,7 @@ SC_FACE = 2  # Noto Sans CJK SC in the collection (JP, KR, SC, TC, HK, …)
 PAGE_W, MARGIN, GUTTER = 210.0, 15.0, 8.0
 
 
+@cache
 def truetype_subset(text: str) -> bytes:
     """The SC face subset to `text`'s characters, its CFF outlines converted to TrueType ones."""
     from fontTools.pens.cu2quPen import Cu2QuPen
@@ -67,7 +69,9 @@ def truetype_subset(text: str) -> bytes:
     return out.getvalue()
 
 
-def _pdf(text: str, font: str, size: float) -> FPDF:
+def _pdf(text: str, font: str, size: float, alphabet: str | None = None) -> FPDF:
+    """A page with the CJK font set: `font` "truetype" (subset to `alphabet`, else to `text`:
+    a fixed alphabet is subset once for many papers) or "cff"."""
     pdf = FPDF(format="A4")
     pdf.set_margins(MARGIN, MARGIN, MARGIN)
     pdf.set_auto_page_break(True, MARGIN)
@@ -75,7 +79,7 @@ def _pdf(text: str, font: str, size: float) -> FPDF:
         # fpdf2 takes a font by its file name only
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder, "subset.ttf")
-            path.write_bytes(truetype_subset(text))
+            path.write_bytes(truetype_subset("".join(sorted(set(alphabet or text)))))
             pdf.add_font("cjk", fname=path)
     else:
         pdf.add_font("cjk", fname=str(noto_cjk_sans_otc.FONT_PATH), collection_font_number=SC_FACE)
@@ -111,20 +115,21 @@ def _wrapped(pdf: FPDF, text: str, width: float) -> list[str]:
     return lines
 
 
-def single_column(text: str, *, font: str = "truetype", size: float = 11) -> bytes:
+def single_column(text: str, *, font: str = "truetype", size: float = 11,
+                  alphabet: str | None = None) -> bytes:  # fmt: skip
     """`text` on A4 pages, one column, long lines wrapped."""
-    pdf = _pdf(text, font, size)
+    pdf = _pdf(text, font, size, alphabet)
     for line in _wrapped(pdf, text, PAGE_W - 2 * MARGIN):
         pdf.cell(0, 6, line, new_x="LMARGIN", new_y="NEXT")  # a page break when the page is full
     return bytes(pdf.output())
 
 
 def two_columns(text: str, *, title: str = "", font: str = "truetype", size: float = 10,
-                across: bool = False) -> bytes:  # fmt: skip
+                across: bool = False, alphabet: str | None = None) -> bytes:  # fmt: skip
     """`text` in two columns under a full-width `title`, filling the left column then the right
     one, page after page. The content stream holds the left column then the right one, or
     (`across`) each row's left line then its right line, as a table-based layout writes them."""
-    pdf = _pdf(title + text, font, size)
+    pdf = _pdf(title + text, font, size, alphabet)
     width = (PAGE_W - 2 * MARGIN - GUTTER) / 2
     lines = _wrapped(pdf, text, width)
     top = MARGIN

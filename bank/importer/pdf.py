@@ -213,51 +213,72 @@ def _rows(runs: list[_Run]) -> list[_Line]:
 _OPTION_START = re.compile(r"[（(]?[A-HＡ-Ｈa-h][.．、)）:：]")
 
 
-def _gutter(rows: list[_Line]) -> float | None:
-    """The x of the gap between two columns: the middle of the widest stretch, in the middle
-    half of the text, crossed by the fewest runs; None when no stretch is crossed by fewer runs
-    than there are rows on each side of it."""
+def _gutter(rows: list[_Line], width: float) -> float | None:
+    """The x of the gap between two columns: among the stretches of the middle half of the page
+    crossed by the fewest runs, the one with the most text on its poorer side (a gap beside the
+    last few lines of a right column, not the empty margin right of them), then the widest."""
     runs = [run for row in rows for run in row.runs]
-    if len(runs) < 6:
-        return None
-    lo, hi = min(r.left for r in runs), max(r.right for r in runs)
-    if hi - lo < 100:
+    if len(runs) < 4 or width < 100:
         return None
     steps = 200
-    step = (hi - lo) / steps
+    step = width / steps
     cover = [0] * steps
     for run in runs:
-        for i in range(max(int((run.left - lo) / step), 0), min(int((run.right - lo) / step) + 1, steps)):
+        if abs((run.left + run.right) / 2 - width / 2) < 0.03 * width and run.right - run.left < width / 2:
+            continue  # a centred title over both columns says nothing about where they part
+        for i in range(max(int(run.left / step), 0), min(int(run.right / step) + 1, steps)):
             cover[i] += 1
     middle = range(steps // 4, 3 * steps // 4)
     least = min(cover[i] for i in middle)
-    best, start = (0, 0), None
+    stretches: list[tuple[int, int]] = []
+    start: int | None = None
     for i in [*middle, None]:
         if i is not None and cover[i] == least:
             start = i if start is None else start
         elif start is not None:
-            end = i if i is not None else middle.stop
-            best = max(best, (end - start, start))
+            stretches.append((start, i if i is not None else middle.stop))
             start = None
-    length, first = best
-    return lo + (first + length / 2) * step
+
+    def score(stretch: tuple[int, int]) -> tuple[int, int]:
+        x = (stretch[0] + stretch[1]) / 2 * step
+        sides = sum(1 for r in runs if r.right <= x), sum(1 for r in runs if r.left >= x)
+        return min(sides), stretch[1] - stretch[0]
+
+    first, end = max(stretches, key=score)
+    return (first + end) / 2 * step
+
+
+def _letter(run: _Run) -> str:
+    match = _OPTION_START.match(run.text)
+    return unicodedata.normalize("NFKC", match.group(0)).strip("（(").upper()[0] if match else ""
+
+
+def _grid_row(row: _Line, gutter: float) -> bool:
+    """A row of options set side by side: an option on the left of `gutter`, and on its right
+    one with a later letter (`A. …  B. …`). In two real columns the right column also holds
+    stems and answers, which no grid has."""
+    left = [r for r in row.runs if r.right <= gutter]
+    right = [r for r in row.runs if r.left >= gutter]
+    if not left or not right:
+        return False
+    before = _letter(max(left, key=lambda r: r.left))
+    after = _letter(min(right, key=lambda r: r.left))
+    return bool(before and after and after > before)
 
 
 def _two_columns(band: list[_Line], gutter: float) -> bool:
     """Whether a band of rows that do not cross `gutter` is set in two columns: rows on both
     sides, and on the right a column of text, not the options of a grid or marks in a margin."""
-    left = [r for row in band for r in row.runs if r.right <= gutter]
     right = [r for row in band for r in row.runs if r.left >= gutter]
     right_rows = sum(1 for row in band if any(r.left >= gutter for r in row.runs))
     left_rows = sum(1 for row in band if any(r.right <= gutter for r in row.runs))
-    if right_rows < 3 or left_rows < 3:
+    if right_rows < 1 or left_rows < 3:  # the last page's right column may hold one line
         return False
-    if sum(1 for r in right if _OPTION_START.match(r.text)) >= 0.6 * len(right):
+    if all(_grid_row(row, gutter) for row in band if any(r.left >= gutter for r in row.runs)):
         return False  # `B.` `D.` beside `A.` `C.`: options set in a grid, one column of text
-    # A column of its own spans a good part of the text's width, not a narrow strip of
-    # marks set at the right edge (`（ ）`, `（2分）`)
-    whole = max(r.right for r in right) - min(r.left for r in left)
-    return max(r.right for r in right) - min(r.left for r in right) >= 0.3 * whole
+    # A column of text has items, options, answers or sentences, not only a strip of marks set
+    # at the right edge (`（ ）`, `（2分）`)
+    return sum(1 for r in right if len(r.text) > 6 or _STARTS.match(r.text)) >= min(3, len(right))
 
 
 def _ordered(rows: list[_Line], gutter: float | None) -> list[_Line]:
@@ -282,8 +303,13 @@ def _ordered(rows: list[_Line], gutter: float | None) -> list[_Line]:
             out.extend(band)
         band.clear()
 
+    # Where the right column's lines start: a run right of the gutter starting well before that
+    # (a centred title, a short centred header) is not in the column but across the page.
+    starts = sorted(r.left for row in rows for r in row.runs if r.left >= gutter)
+    column_start = starts[len(starts) // 2] if starts else gutter
     for row in rows:
-        if any(r.left < gutter < r.right for r in row.runs):
+        if any(r.left < gutter < r.right or gutter <= r.left < column_start - 2 * r.height
+               for r in row.runs):  # fmt: skip
             flush()
             out.append(row)
         else:
@@ -341,7 +367,7 @@ def _layout(runs: list[_Run], images: list[_Box], width: float, height: float) -
         rows.pop()
     if rows and _PAGE_NUMBER.fullmatch(rows[0].text()):
         rows.pop(0)
-    gutter = _gutter(rows)
+    gutter = _gutter(rows, width)
     joined = _joined(_ordered(rows, gutter))
     page = PdfPage([text for _, text in joined], has_images=bool(images))
     area = max(width * height, 1.0)
