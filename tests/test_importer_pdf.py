@@ -29,7 +29,9 @@ from bot.application import Caller
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.reply_text import render_reply
 from tests import pdf_writer
+from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_cli_language import needs_tool, no_english, studybot
+from tests.test_telegram_harness import tg_fixture  # noqa: F401
 
 PAPERS = Path(__file__).parent / "papers"
 PRIVATE = ChatRef(Platform.CONSOLE, "10", ChatKind.PRIVATE, title="Ann")
@@ -313,3 +315,23 @@ async def test_a_scanned_pdf_uploaded_in_a_chat_is_refused_in_chinese(chinese, t
     ours = reply.replace("studybot", "").replace("scan.pdf", "").replace(".pdf", "").replace(".docx", "")
     assert not re.search(r"[A-Za-z]{3,}", ours), reply
     assert await chinese.storage.banks.stored_banks() == before
+
+
+# ---------------------------------------------------------------- a Telegram group
+
+
+async def test_a_pdf_sent_to_a_telegram_group_becomes_its_bank(tg) -> None:
+    """Through the real python-telegram-bot against the fake Bot API: a PDF document captioned
+    `/bank import` is fetched, read in reading order and confirmed; a scan is refused."""
+    from tests.test_telegram_harness import BOSS, GROUP
+    from tests.test_telegram_upload import send
+
+    tg.server.set_member_status(GROUP.id, BOSS, "administrator")
+    await tg.start()
+    refused = await send(tg, BOSS, "scan.pdf", (PAPERS / "scanned.pdf").read_bytes())
+    assert refused.startswith("scan.pdf was not imported, and nothing changed.")
+    assert "the PDF has no text layer" in refused and "no OCR" in refused, refused
+    read = await send(tg, BOSS, "two.pdf", (PAPERS / "two_columns_stsong.pdf").read_bytes())
+    assert "Read two.pdf as PDF: 18 questions" in read, read
+    confirmed = (await tg.say(GROUP, BOSS, "/bank confirm"))["text"]
+    assert "18 questions" in confirmed, confirmed
