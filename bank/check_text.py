@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import cast
 
 from bank.checks import BankProblem
 from bot.file_problems import os_error_text
 from bot.i18n import t
+from bot.question_types import TYPES
 
 __all__ = ["check_line", "check_text"]
 
@@ -74,7 +76,7 @@ def _field(language: str, name: str) -> str:
 
 def _type(language: str, word: str) -> str:
     key = f"import.type.{word}"
-    return t(language, key) if word in ("single", "multi", "judge", "fill", "short") else word
+    return t(language, key) if word in TYPES else word
 
 
 def _types(language: str, words: str) -> str:
@@ -127,9 +129,15 @@ def _yaml(language: str, text: str) -> str:
     return t(language, keys[0]) if keys else t(language, "check.yaml.other")
 
 
-# (pattern, catalog key, how each named group is shown); first match wins.
+_GOT_PART: dict[str, _Part] = {"got": _got}
+_TYPE_SHAPES: list[tuple[str, str, dict[str, _Part]]] = [
+    (pattern, key, _GOT_PART if "(?P<got>" in pattern else {})
+    for rules in TYPES.values() for pattern, key in rules.check_texts
+]
+# (pattern, catalog key, how each named group is shown); first match wins. {ids} is any type id.
+_IDS = "|".join(re.escape(str(qtype)) for qtype in TYPES)
 _SHAPES: tuple[tuple[re.Pattern[str], str, dict[str, _Part]], ...] = tuple(
-    (re.compile(pattern), key, dict(parts))
+    (re.compile(pattern.replace("{ids}", _IDS)), key, dict(cast("dict[str, _Part]", parts)))
     for pattern, key, parts in (
         (r"YAML syntax error: (?P<detail>.*)", "check.yaml_syntax", {"detail": _yaml}),
         (
@@ -175,12 +183,12 @@ _SHAPES: tuple[tuple[re.Pattern[str], str, dict[str, _Part]], ...] = tuple(
             {"key": _field, "items": _types, "kind": _type},
         ),
         (
-            r"(?P<kind>single|multi|judge|fill|short) items take no options",
+            r"(?P<kind>{ids}) items take no options",
             "check.no_options",
             {"kind": _type},
         ),
         (
-            r"(?P<kind>single|multi|judge|fill|short) items need options \(A, B, \.\.\.\)",
+            r"(?P<kind>{ids}) items need options \(A, B, \.\.\.\)",
             "check.needs_options",
             {"kind": _type},
         ),
@@ -195,30 +203,10 @@ _SHAPES: tuple[tuple[re.Pattern[str], str, dict[str, _Part]], ...] = tuple(
             "check.lost",
             {"field": _field},
         ),
-        # the answer rules of the question types
-        (r"(?P<kind>single|multi|judge|fill|short) answer is empty", "check.answer_empty", {"kind": _type}),
-        (r"fill answer needs at least one accepted alternative", "check.fill_none", {}),
-        (r"fill answer item (?P<n>\d+) must be text, (?P<got>.*)", "check.fill_item_text", {"got": _got}),
-        (r"fill answer item (?P<n>\d+) is empty", "check.fill_item_empty", {}),
-        (r"fill answer must be text, (?P<got>.*)", "check.fill_text", {"got": _got}),
-        (
-            r"judge answer must be true or false, (?P<got>.*); write (?P<meant>true|false)",
-            "check.judge_hint",
-            {"got": _got},
-        ),
-        (r"judge answer must be true or false, (?P<got>.*)", "check.judge", {"got": _got}),
-        (r"multi answer must be a list of option letters, (?P<got>.*)", "check.multi_list", {"got": _got}),
-        (r"multi answer must be option letters A–H, got (?P<bad>.*)", "check.multi_letters", {}),
-        (r"multi answer repeats (?P<letters>.*)", "check.multi_repeats", {}),
-        (
-            r"multi answer needs at least 2 different letters, got (?P<count>\d+) \((?P<letters>.*)\); "
-            r"use type single for one correct option",
-            "check.multi_two",
-            {},
-        ),
-        (r"short answer must be one reference text, (?P<got>.*)", "check.short_text", {"got": _got}),
-        (r"single answer must be one option letter, (?P<got>.*)", "check.single_text", {"got": _got}),
-        (r"single answer must be one option letter A–H, got (?P<value>.*)", "check.single_letter", {}),
+        # the answer rules of the question types: each type's own sentences (its check_texts),
+        # a `got` group read as a got-phrase
+        (r"(?P<kind>{ids}) answer is empty", "check.answer_empty", {"kind": _type}),
+        *_TYPE_SHAPES,
         (r"answer (?P<answer>.*) is not among the options (?P<letters>.*)", "check.not_among", {}),
         (r"answer (?P<answer>.*) not among the options (?P<letters>.*)", "check.not_among", {}),
         (r"answer (?P<answer>.*) is not among the options", "check.not_among_none", {}),

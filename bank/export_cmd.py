@@ -1,5 +1,6 @@
 """The `studybot bank export` command: write a bank file as CSV, GIFT, Excel or an Anki deck.
-Exit 0 written, 1 the bank has errors (listed), 2 the output cannot be written. It speaks the
+Exit 0 written, 1 the bank has errors (listed) or the format cannot hold some item (GIFT has no
+form for some types: see bot/question_types), 2 the output cannot be written. It speaks the
 CLI's language (studybot/cli_language.py).
 """
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bank.check_text import check_line
-from bank.exporters import EXPORT_FORMATS, export_bank
+from bank.exporters import EXPORT_FORMATS, ExportRefused, export_bank
 from bot.file_problems import os_error_text
 from bot.i18n import t
 
@@ -35,7 +36,14 @@ def run_export(bank_path: str, fmt: str, output: str | None = None,
             print(check_line(language, problem), file=err)
         print(t(language, "cli.export.refused", path=bank_path), file=err)
         return 1
-    data = export_bank(bank, fmt)
+    try:
+        data = export_bank(bank, fmt)
+    except ExportRefused as refused:  # a format that cannot hold some item as what it is
+        sep = t(language, "import.summary.list_sep")
+        params = {name: sep.join(map(str, value)) if isinstance(value, tuple) else value
+                  for name, value in refused.params.items()}  # fmt: skip
+        print(t(language, refused.key, format=fmt, **params), file=err)
+        return 1
     if output is None and fmt in ("csv", "gift"):
         out.write(data.decode("utf-8-sig"))
         return 0

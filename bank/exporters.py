@@ -1,6 +1,7 @@
 """Writing a bank in the formats teachers use elsewhere: CSV and Excel (the table reader's
 English header), GIFT (Moodle) and Anki decks (.apkg, one note per question, the answer and
-explanation on the back). `bank import` of each export gives the same questions back.
+explanation on the back). `bank import` of each export gives the same questions back. How a
+question's answer is written is its type's (bot/question_types: table_answer, gift_body).
 
 `export_bank(bank, fmt) -> bytes`.
 """
@@ -15,9 +16,10 @@ import tempfile
 from pathlib import Path
 
 from bank.importer.gift import escape as gift_escape
-from bot.model import Bank, Question, QuestionType
+from bot.model import Bank, Question
+from bot.question_types import TYPES
 
-__all__ = ["EXPORT_FORMATS", "TABLE_HEADER", "export_bank", "table_rows"]
+__all__ = ["EXPORT_FORMATS", "TABLE_HEADER", "ExportRefused", "export_bank", "table_rows"]
 
 EXPORT_FORMATS = {"csv": ".csv", "gift": ".gift", "xlsx": ".xlsx", "anki": ".apkg"}
 _LETTERS = "ABCDEFGH"
@@ -25,21 +27,17 @@ TABLE_HEADER = ["id", "number", "type", "points", "tags", "question", *_LETTERS,
                 "explanation", "tolerance"]
 
 
+class ExportRefused(ValueError):
+    """The bank cannot be written in this format without losing what an item is: `key` is the
+    catalog sentence saying which items, filled by `params`."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
 def _number(value: float) -> str:
     return f"{value:g}"
-
-
-def _answer_cell(q: Question) -> str:
-    if q.type is QuestionType.JUDGE:
-        return "TRUE" if q.judge_answer else "FALSE"
-    if q.type is QuestionType.FILL:
-        # `|` separates alternatives; a lone one gets a trailing `|` so that a `或` in it is
-        # not read as a separator.
-        joined = "|".join(q.answer)
-        return joined + "|" if len(q.answer) == 1 and "或" in joined else joined
-    if q.type.has_options:
-        return "".join(q.answer)
-    return q.answer[0]
 
 
 def table_rows(bank: Bank) -> list[list[str]]:
@@ -50,7 +48,7 @@ def table_rows(bank: Bank) -> list[list[str]]:
         rows.append([
             q.id, str(q.number), q.type.value, _number(q.points), ",".join(q.tags), q.stem,
             *(options.get(letter, "") for letter in _LETTERS),
-            _answer_cell(q), q.explanation,
+            TYPES[q.type].table_answer(q), q.explanation,
             "" if q.tolerance is None else _number(q.tolerance),
         ])
     return rows
@@ -74,26 +72,11 @@ def _xlsx(bank: Bank) -> bytes:
     return buffer.getvalue()
 
 
-def _gift_question(q: Question) -> str:
+def _gift_question(q: Question, body: str) -> str:
     meta = [f"number={q.number}", f"type={q.type.value}", f"points={_number(q.points)}"]
     if q.tags:
         meta.append("tags=" + ",".join(q.tags))
     feedback = f" ####{gift_escape(q.explanation)}" if q.explanation else ""
-    if q.type.has_options:
-        right = set(q.answer)
-        if q.type is QuestionType.SINGLE:
-            marks = [("=" if letter in right else "~") for letter, _ in q.options]
-        else:
-            share = _number(100 / len(right))
-            marks = [f"~%{share}%" if letter in right else "~%-100%" for letter, _ in q.options]
-        body = " ".join(f"{mark}{gift_escape(text)}" for mark, (_, text) in zip(marks, q.options,
-                                                                                  strict=True))
-    elif q.type is QuestionType.JUDGE:
-        body = "TRUE" if q.judge_answer else "FALSE"
-    elif q.type is QuestionType.FILL and q.tolerance is not None:
-        body = "#" + " ".join(f"={a}:{_number(q.tolerance)}" for a in q.answer)
-    else:  # fill, and short with its reference answer (the `type=short` comment says which)
-        body = " ".join(f"={gift_escape(a)}" for a in q.answer).replace("\n", "\\n")
     text = gift_escape(q.stem).replace("\n", "\\n")
     feedback = feedback.replace("\n", "\\n")
     return f"// studybot: {' '.join(meta)}\n::{q.id}::{text} {{{body}{feedback}}}\n"
@@ -101,7 +84,11 @@ def _gift_question(q: Question) -> str:
 
 def _gift(bank: Bank) -> bytes:
     head = f"// {bank.title} ({bank.id}), written by studybot\n\n"
-    return (head + "\n".join(_gift_question(q) for q in bank.questions)).encode("utf-8")
+    bodies = [TYPES[q.type].gift_body(q, gift_escape) for q in bank.questions]
+    if unheld := [q.number for q, body in zip(bank.questions, bodies, strict=True) if body is None]:
+        raise ExportRefused("cli.export.no_gift_form", numbers=tuple(unheld))
+    written = (_gift_question(q, body) for q, body in zip(bank.questions, bodies, strict=True) if body)
+    return (head + "\n".join(written)).encode("utf-8")
 
 
 def _stable_id(*parts: str) -> int:

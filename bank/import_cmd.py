@@ -1,5 +1,5 @@
 """The `studybot bank import` command: read a question source (a pasted paper, Aiken, GIFT, CSV,
-Excel, Word or an Anki deck written by `bank export`), write it as a bank YAML file and print the
+Excel, Word, PDF or an Anki deck written by `bank export`), write it as a bank YAML file and print the
 per-type summary and every warning, in the CLI's language (studybot/cli_language.py). Exit 0 on
 success, 1 if refused or no item, 2 if SRC cannot be opened.
 """

@@ -1,6 +1,7 @@
 """The bank schema: bank/schema.json (what every question type shares) with each question type's
-rule from its module in bot/question_types — its id among the type names, its answer form,
-options required or refused, and the keys only it takes (fill's tolerance, short's key_points)."""
+rule from its module in bot/question_types — its id among the type names (of an item and of a
+paper's section), its answer form, options required or refused, and the keys only it takes
+(fill's tolerance, short's key_points). The file names no type: a new type changes it not."""
 
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ def _is(ids: list[str]) -> dict[str, Any]:
 def _built() -> str:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     question = schema["$defs"]["question"]
-    question["properties"]["type"] = {"enum": [str(qtype) for qtype in TYPES]}
+    ids = [str(qtype) for qtype in TYPES]
+    question["properties"]["type"] = {"enum": ids}
+    section = schema["$defs"]["paper"]["properties"]["sections"]["items"]
+    section["properties"]["type"] = {"enum": ids}
     rules: list[dict[str, Any]] = []
     owners: dict[str, list[str]] = {}
     for qtype, rule in TYPES.items():

@@ -23,7 +23,7 @@ from bot.grades import Verdict
 from bot.i18n import LANGUAGES, simplified, t
 from bot.kinds import AnswerStatus, ChatRef, InputKind, RevealPolicy, RoundKind, UserRef
 from bot.messages import ReceiptView, SelfGrade, SubmitAnswer
-from bot.ports import StoreUnavailable
+from bot.ports import StoreFull, StoreUnavailable
 from bot.presenting import response_label
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
@@ -94,6 +94,11 @@ class ReceiptReply:
             return True
         return receipt.graded and receipt.status == AnswerStatus.ACCEPTED and receipt.verdict != "pending"
 
+    @property
+    def offers_cause(self) -> bool:
+        """A wrong practice answer graded for good (a mistake): its cause buttons go under it."""
+        return self.offers_next and self.receipt.verdict == "wrong"
+
 
 @dataclass(frozen=True, slots=True)
 class NextReply:
@@ -137,8 +142,9 @@ def self_grade_words(language: str) -> str:
     return " / ".join(t(language, f"button.self_{level}") for level in SELF_GRADE_LEVELS)
 
 
-# The study tools' hooks (bot/study/use_cases.py sets them): a typed text for the person's open
-# mock in this chat (None: not theirs to take), and the ☆ on a question or reveal.
+# The study tools' hooks (bot/study/use_cases.py; Application sets them when it has the tools):
+# a typed text for the person's open mock in this chat (None: not theirs to take), and the ☆ on
+# a question or reveal.
 MockTyped = Callable[[ChatRef, UserRef, str], Awaitable["TextReply | None"]]
 Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
 # ... and the drilling loop's (bot/study/drill.py): the person's next practice question here,
@@ -146,6 +152,8 @@ Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
 # (a click names the round whose receipt carried the button).
 NextQuestion = Callable[[ChatRef, UserRef, "int | None"], Awaitable["Reply"]]
 PendingSelfGrade = Callable[[ChatRef, UserRef], Awaitable["int | None"]]
+# ... and a mistake's cause from the buttons under a wrong answer (bot/study/mastery.py CAUSES).
+MistakeCause = Callable[[ChatRef, UserRef, str, str], Awaitable["TextReply"]]
 
 
 class Answering:
@@ -155,22 +163,25 @@ class Answering:
         self.favourite: Favourite | None = None
         self.next_question: NextQuestion | None = None
         self.pending_self_grade: PendingSelfGrade | None = None
+        self.mistake_cause: MistakeCause | None = None
 
     async def _closed(self, chat: ChatRef) -> TextReply:
         language = (await self.quiz.chat(chat)).settings.language
         return TextReply(t(language, "receipt.closed"), language, closed=True)
 
-    def _unavailable(self, chat: ChatRef) -> TextReply:
-        """The database is away: nothing was recorded, and the person is asked to try again."""
+    def _unavailable(self, chat: ChatRef, fault: StoreUnavailable) -> TextReply:
+        """The database is away (or its disk full): nothing was recorded, and the person is
+        asked to try again."""
         language = self.quiz.known_language(chat)
-        return TextReply(t(language, "error.store_unavailable"), language)
+        key = "error.store_full" if isinstance(fault, StoreFull) else "error.store_unavailable"
+        return TextReply(t(language, key), language)
 
     async def click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         """A button press or a form submit (`click.token` carries a form's text)."""
         try:
             return await self._click(click, user, chat)
-        except StoreUnavailable:
-            return self._unavailable(chat)
+        except StoreUnavailable as fault:
+            return self._unavailable(chat, fault)
 
     async def _click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         context = await admitted(self.quiz, click)
@@ -182,6 +193,10 @@ class Answering:
             if self.favourite is None:
                 return await self._closed(chat)
             return await self.favourite(chat, user, context.question.id)
+        if click.act is Act.CAUSE:  # on the receipt of a graded answer: the round may be closed
+            if self.mistake_cause is None:
+                return await self._closed(chat)
+            return await self.mistake_cause(chat, user, context.question.id, click.token or "")
         if click.act is Act.NEXT:  # the round may have closed since: the run goes on
             if self.next_question is None:
                 return await self._closed(chat)
@@ -211,8 +226,8 @@ class Answering:
         self-grade word after a short answer grades it instead of answering again."""
         try:
             return await self._typed(chat, user, text, round_id, reply_to)
-        except StoreUnavailable:
-            return self._unavailable(chat)
+        except StoreUnavailable as fault:
+            return self._unavailable(chat, fault)
 
     async def _typed(
         self, chat: ChatRef, user: UserRef, text: str, round_id: int | None, reply_to: str | None

@@ -4,18 +4,38 @@ Permission and scope are checked here, once, from the catalog entry; refusals co
 sentences in the chat's language. Chat adapters parse only their platform (a text line through
 `bot.commands.parsing`, Discord's typed options straight into `Parsed`), call `run`, and render
 the reply by the kind of its view.
+
+Each catalog entry names its use case by an enum member (bot/commands/catalog.py); the
+application layer, the study tools and bank uploads each map every member of their enum to a
+handler in one `match` that mypy checks for exhaustiveness, and `Application` resolves the
+handler of every catalog entry when it is built: an entry nothing carries out stops start-up
+(`NoHandler`), it never answers "not available" at run time.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import Never, NoReturn, Protocol
 
-from bot.answering import Answering
+from bot.answering import Answering, TextReply
 from bot.attachments import Attachment, OpenFile, attach
-from bot.clicks import MockClick
-from bot.commands.catalog import CATALOG, Command, Permission, Scope
-from bot.commands.parsing import Parsed, parse, usage
+from bot.clicks import MockClick, WeakClick
+from bot.commands.catalog import (
+    CATALOG,
+    AppUseCase,
+    Command,
+    Permission,
+    Scope,
+    StudyUseCase,
+    UploadUseCase,
+    UseCase,
+)
+from bot.commands.help import HelpRow as HelpRow  # re-exported: adapters import the views from here
+from bot.commands.help import HelpView as HelpView
+from bot.commands.help import command_help, full_help
+from bot.commands.parsing import Parsed, parse
 from bot.contests import Contests
 from bot.daily import Dailies
 from bot.i18n import bank_text, t
@@ -33,10 +53,11 @@ from bot.messages import (
     StatsView,
 )
 from bot.model import QuestionType
-from bot.ports import StoreUnavailable
+from bot.ports import StoreFull, StoreUnavailable
 from bot.posted_rounds import PostedRounds
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
+from bot.store_faults import log_failure as log_failure  # re-exported: adapters log faults with it
 
 # The mock exam's views, for the chat adapters that add their buttons (re-exported: adapters see
 # the application layer only).
@@ -46,7 +67,10 @@ from bot.study.views import MockReportView as MockReportView
 from bot.study.views import MockReviewView as MockReviewView
 from bot.study.views import MockSheetView as MockSheetView
 from bot.study.views import StudyView as StudyView
+from bot.study.views import WeakView as WeakView
 from bot.windows import Window
+
+log = logging.getLogger("studybot.application")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,19 +98,6 @@ class TextView:
     """Sentences already in the chat's language, plain text (adapters escape them)."""
 
     text: str
-
-
-@dataclass(frozen=True, slots=True)
-class HelpRow:
-    usage: str
-    description: str
-    admin: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HelpView:
-    rows: tuple[HelpRow, ...]
-    language: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,40 +146,101 @@ class Reply:
     files: tuple[FileView, ...] = ()
 
 
+# What carries out one catalog entry: its parsed arguments, who runs it and the reply language.
+Handler = Callable[[Parsed, Caller, str], Awaitable[Reply]]
+
+
+class NoHandler(LookupError):
+    """A catalog entry whose use case nothing carries out: a bug of this build, refused when the
+    application is built (studybot/runner.py says so in one line)."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(f"/{command}: no handler for its use case")
+        self.command = command
+
+
+def no_handler(use_case: Never) -> NoReturn:
+    """The last case of a use-case `match`: mypy refuses the call while any member of the enum
+    has no case of its own; at run time (a key of no known enum) it raises NoHandler."""
+    raise NoHandler(repr(use_case))
+
+
+class StudyTools(Protocol):
+    """What the study tools (bot/study/use_cases.StudyUseCases) offer the application layer."""
+
+    def handler(self, use_case: StudyUseCase, /) -> Handler: ...
+    async def typed_answer(self, chat: ChatRef, user: UserRef, text: str) -> TextReply | None: ...
+    async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply: ...
+    async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply: ...
+    async def pending_self_grade(self, chat: ChatRef, user: UserRef) -> int | None: ...
+    async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply: ...
+    async def weak_click(self, chat: ChatRef, user: UserRef) -> Reply: ...
+    async def cause_click(self, chat: ChatRef, user: UserRef, question_id: str, cause: str) -> TextReply: ...
+
+
+class UploadTools(Protocol):
+    """What bank uploads (bot/bank_uploads.BankUploads) offer the application layer."""
+
+    def handler(self, use_case: UploadUseCase, /) -> Handler: ...
+
+
 class Application:
     def __init__(
-        self, quiz: Quiz, dailies: Dailies, contests: Contests, study: object | None = None,
-        uploads: object | None = None,
+        self, quiz: Quiz, dailies: Dailies, contests: Contests, study: StudyTools | None = None,
+        uploads: UploadTools | None = None,
     ) -> None:  # fmt: skip
         self.quiz = quiz
         self.dailies = dailies
         self.contests = contests
         self.answering = Answering(quiz)
-        # The study tools' use cases (bot/study/use_cases.StudyUseCases) and bank uploads'
-        # (bot/bank_uploads.BankUploads), found by name; their own win over the ones here.
         self.study = study
         self.rounds = PostedRounds(quiz)
         self.uploads = uploads
-        self.answering.mock_typed = getattr(study, "typed_answer", None)
-        self.answering.favourite = getattr(study, "favourite_click", None)
-        self.answering.next_question = getattr(study, "next_question", None)
-        self.answering.pending_self_grade = getattr(study, "pending_self_grade", None)
-        self._use_cases: dict[str, Callable[[Parsed, Caller, str], Awaitable[Reply]]] = {
-            entry.use_case: getattr(self, f"_{entry.use_case}", self._no_study) for entry in CATALOG
-        }
-        for provider in (study, uploads):
-            for name in getattr(provider, "use_cases", frozenset()) & self._use_cases.keys():
-                self._use_cases[name] = getattr(provider, name)
+        if study is not None:
+            self.answering.mock_typed = study.typed_answer
+            self.answering.favourite = study.favourite_click
+            self.answering.next_question = study.next_question
+            self.answering.pending_self_grade = study.pending_self_grade
+            self.answering.mistake_cause = study.cause_click
+        # Every entry's handler, resolved now: a catalog entry without one stops start-up.
+        self._handlers: dict[UseCase, Handler] = {}
+        for entry in CATALOG:
+            try:
+                self._handlers[entry.use_case] = self.handler(entry.use_case)
+            except NoHandler:
+                raise NoHandler(entry.name) from None
+
+    def handler(self, use_case: UseCase) -> Handler:
+        """What carries out `use_case`: the study tools' or bank uploads' own when they run, else
+        the application layer's (a plain form, or a sentence saying the tool is not running)."""
+        if isinstance(use_case, AppUseCase):
+            return self._own(use_case)
+        if isinstance(use_case, StudyUseCase):
+            if self.study is None:
+                return self._without_study(use_case)
+            return self.study.handler(use_case)
+        if isinstance(use_case, UploadUseCase):
+            if self.uploads is None:
+                return self._without_uploads(use_case)
+            return self.uploads.handler(use_case)
+        no_handler(use_case)
 
     async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
         """A button under a mock exam's item, sheet, hand-in prompt or report (the study tools'
         bot/study/use_cases.py carries it out; without them it is closed)."""
-        handler = getattr(self.study, "mock_click", None)
-        if handler is None:
+        if self.study is None:
             language = await self.language(chat)
             return Reply(TextView(t(language, "receipt.closed")), language)
-        reply: Reply = await handler(chat, user, click)
-        return reply
+        return await self.study.mock_click(chat, user, click)
+
+    async def weak_click(self, chat: ChatRef, user: UserRef, click: WeakClick) -> Reply:
+        """The "practise these" button under /weak: the clicker's weak-point run here (closed
+        when the message does not carry the button, or without the study tools)."""
+        elsewhere = (str(click.platform), click.chat_key) != (str(chat.platform), chat.chat_key)
+        if self.study is None or not click.carried or elsewhere:
+            language = await self.language(chat)
+            return Reply(TextView(t(language, "receipt.closed")), language)
+        return await self.study.weak_click(chat, user)
 
     async def language(self, chat: ChatRef) -> str:
         try:
@@ -178,7 +250,10 @@ class Application:
 
     async def question_posted(self, round_id: int, message_ref: str) -> None:
         """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""
-        await self.quiz.set_message_ref(round_id, message_ref)
+        try:
+            await self.quiz.set_message_ref(round_id, message_ref)
+        except StoreUnavailable:  # the store warned; a click on it is admitted by its own control
+            log.debug("round %s: message %s not recorded", round_id, message_ref)
 
     async def chat_moved(self, chat: ChatRef, new_chat_key: str) -> None:
         """The platform moved the chat (a Telegram group became a supergroup)."""
@@ -217,9 +292,11 @@ class Application:
     async def run(self, parsed: Parsed, caller: Caller) -> Reply:
         try:
             return await self._run(parsed, caller)
-        except StoreUnavailable:  # nothing was committed: the command may simply be sent again
+        except StoreUnavailable as exc:  # nothing was committed: the command may simply be sent again
             language = caller.language or self.quiz.known_language(caller.chat)
-            return Reply(TextView(t(language, "error.store_unavailable_command")), language)
+            full = isinstance(exc, StoreFull)
+            key = "error.store_full_command" if full else "error.store_unavailable_command"
+            return Reply(TextView(t(language, key)), language)
 
     async def _run(self, parsed: Parsed, caller: Caller) -> Reply:
         language = caller.language or await self.language(caller.chat)
@@ -228,7 +305,7 @@ class Application:
         if refusal is not None:
             return Reply(TextView(t(language, refusal)), language)
         try:
-            reply = await self._use_cases[command.use_case](parsed, caller, language)
+            reply = await self._handlers[command.use_case](parsed, caller, language)
         except QuizError as exc:
             language = caller.language or await self.language(caller.chat)  # a use case may have changed it
             return Reply(TextView(exc.render(language)), language)
@@ -243,13 +320,11 @@ class Application:
             return "error.not_admin"
         return None
 
-    def help_view(self, caller: Caller, language: str) -> HelpView:
-        rows = tuple(
-            HelpRow(usage(c, language), t(language, f"{c.key}.desc"), c.permission is Permission.CHAT_ADMIN)
-            for c in CATALOG
-            if c.scope.allows(caller.private)
-        )
-        return HelpView(rows, language)
+    def help_view(self, caller: Caller, language: str, topic: str | None = None) -> HelpView:
+        """/help: every command the chat allows; /help <command>: that one (bot/commands/help.py)."""
+        if topic:
+            return command_help(topic, language, caller.private)
+        return full_help(language, caller.private)
 
     async def welcome(self, chat: ChatRef, key: str) -> Reply:
         """The greeting `key` (a catalog key taking the bank's `title` and `count`) for the chat's bank."""
@@ -265,13 +340,66 @@ class Application:
 
     # ------------------------------------------------------------ use cases (one per catalog entry)
 
+    def _own(self, use_case: AppUseCase) -> Handler:
+        match use_case:
+            case AppUseCase.START:
+                return self._start
+            case AppUseCase.HELP:
+                return self._help
+            case AppUseCase.LEADERBOARD:
+                return self._leaderboard
+            case AppUseCase.STREAK:
+                return self._streak
+            case AppUseCase.TAGS:
+                return self._tags
+            case AppUseCase.LANGUAGE:
+                return self._language
+            case AppUseCase.TIMEZONE:
+                return self._timezone
+            case AppUseCase.DAILY_SET:
+                return self._daily_set
+            case AppUseCase.DAILY_OFF:
+                return self._daily_off
+            case AppUseCase.DAILY_SHOW:
+                return self._daily_show
+            case AppUseCase.CONTEST_START:
+                return self._contest_start
+            case AppUseCase.CONTEST_STOP:
+                return self._contest_stop
+            case AppUseCase.CONTEST_STATUS:
+                return self._contest_status
+            case _:
+                no_handler(use_case)
+
+    def _without_study(self, use_case: StudyUseCase) -> Handler:
+        # /quiz without its practice modes, /review as a past mistake again, /stats as plain numbers
+        match use_case:
+            case StudyUseCase.PRACTISE:
+                return self._quiz
+            case StudyUseCase.REVIEW:
+                return self._review
+            case StudyUseCase.STATS:
+                return self._stats
+            case _:
+                return self._no_study
+
+    def _without_uploads(self, use_case: UploadUseCase) -> Handler:
+        match use_case:
+            case UploadUseCase.BANK_LIST:
+                return self._bank_list
+            case UploadUseCase.BANK_USE:
+                return self._bank_use
+            case _:
+                return self._no_study
+
     async def _start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
         text = t(language, "tg.welcome", title=bank_text(language, bank.title), count=len(bank.questions))
         return Reply(WelcomeView(text, language), language)
 
     async def _help(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        return Reply(self.help_view(caller, language), language)
+        topic = parsed.args.get("command")
+        return Reply(self.help_view(caller, language, str(topic) if topic else None), language)
 
     async def _quiz(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         qtype = parsed.args.get("type")
@@ -279,8 +407,6 @@ class Application:
         ask = Ask(caller.chat, caller.user, tag=str(tag) if tag else None,
                   qtype=qtype if isinstance(qtype, QuestionType) else None)  # fmt: skip
         return Reply(await self.quiz.ask(ask), language, public=True)
-
-    _practise = _quiz  # /quiz's use case; the study tools add its practice modes
 
     async def _review(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         """Without the study tools: a past mistake again (with them: the FSRS cards due)."""

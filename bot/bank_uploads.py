@@ -6,7 +6,9 @@ see the configured banks plus the uploaded banks of the caller's group or server
 An uploaded bank's id is `up-<owner hash>-<name>`, the name made from the file name, so a
 re-upload of the same file name to the same group replaces that bank and keeps its id; its
 questions' ids come from their content (bank/uploads.py), so progress and reports on unchanged
-questions survive an edit. A refused file changes nothing; a pending upload expires.
+questions survive an edit. A refused file changes nothing; a pending upload expires. The upload
+waiting for `/bank confirm` is kept in the database (one per chat, compiled), not in this
+process's memory: it survives a restart, and a confirm that reaches another process finds it.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol
 
-from bot.application import Caller, Reply, TextView
+from bot.application import Caller, Handler, Reply, TextView, no_handler
 from bot.attachments import Attachment
+from bot.commands.catalog import UploadUseCase
 from bot.file_problems import FileProblem, os_error_text
 from bot.i18n import bank_text, t
 from bot.kinds import ChatRef
@@ -62,13 +65,6 @@ class UploadCodec(Protocol):
     def decode(self, data: str) -> Bank: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    stored: StoredBank
-    bank: Bank
-    expires: datetime
-
-
 def owner_of(chat: ChatRef) -> tuple[str, str]:
     """Whose bank an upload becomes: the Discord server, else the chat itself."""
     return str(chat.platform), f"guild:{chat.guild_key}" if chat.guild_key else f"chat:{chat.chat_key}"
@@ -88,9 +84,6 @@ def bank_id(owner: tuple[str, str], name: str) -> str:
 
 
 class BankUploads:
-    # The catalog use cases this object carries out (Application looks them up by name).
-    use_cases = frozenset({"bank_import", "bank_confirm", "bank_list", "bank_use"})
-
     def __init__(
         self, quiz: Quiz, store: UploadedBankStore, codec: UploadCodec, *,
         max_bytes: int = DEFAULT_MAX_BYTES, pending_minutes: float = PENDING_MINUTES,
@@ -103,7 +96,6 @@ class BankUploads:
         self._owners: dict[str, tuple[str, str]] = {}  # uploaded bank id → its owner
         self._names: dict[str, str] = {}  # uploaded bank id → its short name
         self.uploaded: dict[str, StoredBank] = {}  # uploaded bank id → its record (without its data)
-        self._pending: dict[tuple[str, str], _Pending] = {}
         self.broadcast: Broadcast | None = None
 
     def share(self, broadcast: Broadcast) -> None:
@@ -144,6 +136,20 @@ class BankUploads:
 
     # ------------------------------------------------------------ use cases
 
+    def handler(self, use_case: UploadUseCase, /) -> Handler:
+        """The method that carries out `use_case` (every member has its case: mypy checks)."""
+        match use_case:
+            case UploadUseCase.BANK_LIST:
+                return self.bank_list
+            case UploadUseCase.BANK_USE:
+                return self.bank_use
+            case UploadUseCase.BANK_IMPORT:
+                return self.bank_import
+            case UploadUseCase.BANK_CONFIRM:
+                return self.bank_confirm
+            case _:
+                no_handler(use_case)
+
     async def bank_import(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         attachment = parsed.args.get("file")
         if not isinstance(attachment, Attachment):
@@ -173,12 +179,13 @@ class BankUploads:
         user_id = await self.quiz.user_id(caller.user) if caller.user is not None else None
         stored = StoredBank(
             id=new_id, platform=owner[0], owner_key=owner[1], name=name, title=bank.title,
-            version=imported.version, questions=len(bank.questions), data="",
+            version=imported.version, questions=len(bank.questions),
+            data=await asyncio.to_thread(self.codec.encode, bank),
             uploaded_at=self.quiz.clock.now(), uploaded_by=user_id, uploaded_in=caller.chat.chat_key,
             uploader_key=caller.user.user_key if caller.user is not None else None,
         )  # fmt: skip
         expires = self.quiz.clock.now() + self.pending_for
-        self._pending[(str(caller.chat.platform), caller.chat.chat_key)] = _Pending(stored, bank, expires)
+        await self.store.hold_upload((str(caller.chat.platform), caller.chat.chat_key), stored, expires)
         lines = [t(language, "upload.read", count=len(bank.questions), filename=attachment.filename,
                    format=_format_name(language, imported.format),
                    title=bank_text(language, bank.title))]  # fmt: skip
@@ -192,13 +199,14 @@ class BankUploads:
 
     async def bank_confirm(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         key = (str(caller.chat.platform), caller.chat.chat_key)
-        pending = self._pending.pop(key, None)
-        if pending is None or pending.expires <= self.quiz.clock.now():
-            raise QuizError("upload.nothing_pending", minutes=round(self.pending_for.total_seconds() / 60))
-        data = await asyncio.to_thread(self.codec.encode, pending.bank)
-        stored = replace(pending.stored, data=data)
-        await self.store.save_bank(stored)
-        self._add(stored, pending.bank)
+        async with self.quiz.store.unit_of_work():  # taken and saved together, or still waiting
+            stored = await self.store.take_upload(key, self.quiz.clock.now())
+            if stored is None:
+                minutes = round(self.pending_for.total_seconds() / 60)
+                raise QuizError("upload.nothing_pending", minutes=minutes)
+            bank = await asyncio.to_thread(self.codec.decode, stored.data)
+            await self.store.save_bank(stored)
+        self._add(stored, bank)
         if self.broadcast is not None:
             await self.broadcast.publish("bank", stored.id)
         chat = await self.quiz.update_settings(caller.chat, bank_id=stored.id)

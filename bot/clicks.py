@@ -22,8 +22,25 @@ from bot.kinds import InputKind, Platform, RoundKind
 from bot.presenting import option_views
 from bot.quiz import Quiz
 from bot.quiz_cache import RoundContext
+from bot.study.mastery import CAUSES as CAUSES  # the cause buttons, for the chat adapters
 
 SELF_GRADE_LEVELS = frozenset({"full", "half", "zero"})
+
+
+@dataclass(frozen=True, slots=True)
+class WeakClick:
+    """The "practise these" button under /weak. It names no round and nobody's data: it starts
+    the clicker's own weak-point run in the chat it was clicked in, as `/quiz weak` typed there
+    would. Believed only from a message that carries it (`carried`)."""
+
+    platform: Platform
+    chat_key: str
+    control: str
+    controls: frozenset[str] | None  # the payloads the message carries; None: the platform cannot say
+
+    @property
+    def carried(self) -> bool:
+        return self.controls is None or self.control in self.controls
 
 
 class Act(StrEnum):
@@ -35,6 +52,7 @@ class Act(StrEnum):
     SELF_GRADE = "self_grade"  # grade one's own short answer against the reference
     FAVOURITE = "favourite"  # ☆: star the round's question for the clicker (question or reveal)
     NEXT = "next"  # 下一题 ▶ under a graded practice answer: the clicker's next practice question
+    CAUSE = "cause"  # a mistake's cause (概念不清 / 粗心 / …) under a wrong answer's receipt
 
 
 # Which input kinds each act answers (a question's kind comes from its type's module).
@@ -47,6 +65,7 @@ _KINDS: dict[Act, tuple[InputKind, ...]] = {
     Act.SELF_GRADE: (InputKind.SELF_GRADED,),
     Act.FAVOURITE: tuple(InputKind),
     Act.NEXT: tuple(InputKind),
+    Act.CAUSE: tuple(InputKind),
 }
 
 
@@ -86,11 +105,13 @@ def admits(context: RoundContext, click: Click) -> bool:
             return False
     if click.act is Act.SELF_GRADE and click.token not in SELF_GRADE_LEVELS:
         return False
+    if click.act is Act.CAUSE and click.token not in CAUSES:
+        return False
     if click.controls is not None and click.control not in click.controls:
         return False
     if click.act is Act.NEXT and context.round.kind is not RoundKind.PRACTICE:
         return False  # only a practice answer's receipt carries it
-    if click.act in (Act.SELF_GRADE, Act.FAVOURITE, Act.NEXT):
+    if click.act in (Act.SELF_GRADE, Act.FAVOURITE, Act.NEXT, Act.CAUSE):
         # a receipt, or a question or its reveal, in the round's chat (checked above)
         return click.message_ref is not None
     stored = context.round.message_ref

@@ -54,8 +54,8 @@ def zone(name: str) -> ZoneInfo:
     """The IANA zone `name`, or ValueError with a message fit for a user."""
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown timezone {name!r}; use an IANA name like Asia/Shanghai") from exc
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # OSError: a tzdata folder, a long name
+        raise ValueError(f"unknown timezone {name[:80]!r}; use an IANA name like Asia/Shanghai") from exc
 
 
 def require_aware(when: datetime) -> datetime:

@@ -28,13 +28,16 @@ from bot.messages import ContestStatusView, QuestionView, StandingRow, Standings
 from bot.model import Question, QuestionType
 from bot.outbox import Outbox
 from bot.ports import ContestRunning, ContestStore, Scheduler
+from bot.question_types import TYPES
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import Chat, Contest, ContestPhase, ContestScore, Round
 from bot.selection import choose_question, matching
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.contest")
-CHOICE_TYPES = tuple(qtype for qtype in QuestionType if qtype.is_choice)
+# What a contest asks unless told to include typed items too: each type says.
+CHOICE_TYPES = tuple(qtype for qtype, rules in TYPES.items() if rules.in_contests)
 QUESTIONS = range(1, 101)  # questions a contest may have
 SECONDS = range(1, 601)  # seconds a contest question may last
 STEP_SLACK = timedelta(seconds=2)  # the contest's own timer normally takes the step; the sweep after
@@ -88,6 +91,7 @@ class Contests:
         self._waiting: dict[int, set[int] | None] = {}
         quiz.answer_listeners.append((frozenset({RoundKind.CONTEST}), self._after_answer))
         outbox.late_questions = self.deliver_late
+        outbox.abandoned_questions = self.skip_undeliverable
 
     # ------------------------------------------------------------ commands
 
@@ -218,7 +222,9 @@ class Contests:
         await self.outbox.owe(chat, view, round_.id)
         return round_
 
-    async def _close(self, contest_id: int, position: int, *, early: bool = False) -> None:
+    async def _close(
+        self, contest_id: int, position: int, *, early: bool = False, skipped: bool = False
+    ) -> None:
         """Close the question (its time is over, or everyone answered it: `early`). A question
         whose timer was restarted meanwhile (posted late, or still not posted) is left open, as
         the database says: the timer at its later time closes it."""
@@ -233,7 +239,10 @@ class Contests:
                     if not early and await self._not_due(contest):
                         raise _NotDue
                     await self.firings.claim(f"contest:{contest.id}:close:{position}")
-                    await self._score(contest, post=True)
+                    # Due in the closing statement too: a timer another process restarted after
+                    # the check above keeps the question open (_score raises _NotDue).
+                    due_by = None if early else self.clock.now() + DUE_TOLERANCE
+                    await self._score(contest, post=True, due_by=due_by, skipped=skipped)
                     if last:
                         await self._finish(contest, stopped=False)
                     else:
@@ -307,13 +316,31 @@ class Contests:
         log.info("contest %s: question %d posted late, timer restarted", contest.id, contest.position + 1)
         return replace(view, opened_at=now, closes_at=closes_at)
 
-    async def _score(self, contest: Contest, *, post: bool) -> None:
-        """Close the current question's round, score it once, post the reveal and standings."""
+    async def skip_undeliverable(self, view: QuestionView, reason: str) -> None:
+        """The outbox gave up on a contest question (the platform kept failing on it, or
+        refused it): the chat is told it was skipped, and the contest moves on to the next."""
+        round_ = await self.quiz.store.get_round(view.round_id)
+        if round_ is None or round_.contest_id is None or round_.state is not RoundState.OPEN:
+            return
+        contest = await self.store.get_contest(round_.contest_id)
+        if contest is None or contest.phase is not ContestPhase.QUESTION or contest.round_id != round_.id:
+            return
+        log.info("contest %s: question %d skipped (%s)", contest.id, contest.position + 1, reason)
+        await self._close(contest.id, contest.position, early=True, skipped=True)
+
+    async def _score(
+        self, contest: Contest, *, post: bool, due_by: datetime | None = None, skipped: bool = False
+    ) -> None:
+        """Close the current question's round, score it once, post the reveal and standings.
+        With `due_by`, only a round whose time is over by then (else _NotDue); `skipped`: its
+        question could not be posted, so the chat is told that instead of its reveal."""
         assert contest.round_id is not None
-        reveal = await self.quiz.close_round(contest.round_id)
-        self._waiting.pop(contest.round_id, None)
+        reveal = await self.quiz.close_round(contest.round_id, due_by=due_by)
         round_ = await self.quiz.store.get_round(contest.round_id)
         assert round_ is not None
+        if round_.state is RoundState.OPEN:  # not due after all: its timer runs on
+            raise _NotDue
+        self._waiting.pop(contest.round_id, None)
         before = {s.user_id: s for s in await self.store.contest_scores(contest.id)}
         answers = {a.user_id: a for a in await self.quiz.store.round_answers(round_.id)}
         after = []
@@ -339,7 +366,11 @@ class Contests:
             question = self.quiz.bank_for(chat).question(round_.question_id)
             reveal = await self.quiz.reveal_view(round_, chat, question)
         await self.outbox.posts.drop_questions(round_.id)  # its time is over: the reveal replaces it
-        await self.outbox.owe(chat, reveal, round_.id)
+        if skipped:
+            skip = notice("contest.question_skipped", chat.settings.language, number=contest.position + 1)
+            await self.outbox.owe(chat, skip)
+        else:
+            await self.outbox.owe(chat, reveal, round_.id)
         old_ranks = {s.user_id: i for i, s in enumerate(rank(list(before.values())), start=1)}
         view = self._standings(
             contest, rank(await self.store.contest_scores(contest.id)), old_ranks, final=False,
@@ -433,7 +464,7 @@ class Contests:
                     await self._close(contest.id, contest.position)
                 taken += 1
             except Exception:
-                log.exception("contest %s: the overdue step failed", contest.id)
+                log_failure(log, "contest %s: the overdue step failed", contest.id)
         return taken
 
     # ------------------------------------------------------------ start-up

@@ -24,22 +24,21 @@ from datetime import datetime, timedelta
 from bot.clock import Clock, zone
 from bot.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
 from bot.firings import AlreadyFired, Firings
-from bot.kinds import AnswerMode, ChatRef, InputKind, RoundKind
+from bot.kinds import AnswerMode, ChatRef, RoundKind
 from bot.messages import DailyView
-from bot.model import QuestionType
 from bot.outbox import Outbox
 from bot.ports import RESYNC, Broadcast, DailyStore, DuplicateDaily, Scheduler
+from bot.question_types import TYPES
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError, no_questions
 from bot.records import DailySchedule, Round
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.daily")
 
 SWEEP_JOB = "sweep:practice"
-# One reaction answers: the types whose press is the answer.
-REACTION_TYPES = tuple(
-    qtype for qtype in QuestionType if qtype.input_kind in (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE)
-)
+# One reaction answers: the types whose press is the answer (each type says).
+REACTION_TYPES = tuple(qtype for qtype, rules in TYPES.items() if rules.one_press)
 # Thousands of dailies due at one minute open and post a few at a time (the pacer is the
 # bottleneck anyway), instead of thousands of half-done tasks holding memory.
 POSTERS = 64
@@ -262,7 +261,7 @@ class Dailies:
                 try:
                     await self.post_daily(chat_id, late=late)
                 except Exception:  # one chat's failure must not hold up the others
-                    log.exception("chat %s: daily not posted", chat_id)
+                    log_failure(log, "chat %s: daily not posted", chat_id)
 
         await asyncio.gather(*(poster() for _ in range(min(POSTERS, len(chat_ids)))))
 
@@ -339,8 +338,8 @@ class Dailies:
         for round_id in due:
             try:
                 await self.close_and_reveal(round_id)
-            except Exception:
-                log.exception("round %s: not closed by the sweep", round_id)
+            except Exception:  # the next sweep tries again
+                log_failure(log, "round %s: not closed by the sweep", round_id)
         return len(due)
 
     async def sweep_practice(self) -> None:

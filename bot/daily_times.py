@@ -12,7 +12,9 @@ from bot.clock import require_aware, zone
 from bot.records import DailySchedule
 
 _TIME = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$")
-_DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*([smhd]?)$", re.IGNORECASE)
+# At most 9 digits before the point and 6 after: anything longer is far beyond 7 days (or below a
+# second), and a number of 309 digits would read as float infinity.
+_DURATION = re.compile(r"^(\d{1,9}(?:\.\d{1,6})?)\s*([smhd]?)$", re.IGNORECASE)
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "": 3600}
 
 
@@ -29,7 +31,7 @@ def parse_duration(text: str) -> int:
     """'12h', '30m', '90s', '1d' or a bare number of hours, in seconds."""
     match = _DURATION.match(text.strip())
     if not match:
-        raise ValueError(f"{text!r} is not a duration; write e.g. 12h, 30m or 90s")
+        raise ValueError(f"{text[:40]!r} is not a duration; write e.g. 12h, 30m or 90s")
     seconds = int(float(match.group(1)) * _UNIT_SECONDS[match.group(2).lower()])
     if not 0 < seconds <= 7 * 86400:
         raise ValueError(f"{text!r}: a deadline must be between 1 second and 7 days")

@@ -4,7 +4,8 @@ their own language; and the system's reasons for a file that cannot be opened (`
 catalog sentences instead of the C library's English.
 
 A place (`where`) is kept as the importer writes it — `12:3` (line:column), `cell C3`,
-`paragraph 4, col 2`, `table 1 row 2 cell 3`, `note 5`, `table 2` — and translated when shown.
+`paragraph 4, col 2`, `table 1 row 2 cell 3`, `note 5`, `table 2`, `page 2 line 7, col 3`, `page 3` — and
+translated when shown.
 A parameter that is itself a sentence of ours (a question type's name, a list of the formats) is
 a `Term`, translated with the rest.
 """
@@ -79,6 +80,8 @@ _PLACES = (
     (re.compile(r"paragraph (\d+)"), "file.place.paragraph", ("paragraph",)),
     (re.compile(r"table (\d+)"), "file.place.table", ("table",)),
     (re.compile(r"table (\d+) row (\d+) cell (\d+)"), "file.place.table_cell", ("table", "row", "cell")),
+    (re.compile(r"page (\d+) line (\d+)"), "file.place.page_line", ("page", "line")),
+    (re.compile(r"page (\d+)"), "file.place.page", ("page",)),
 )
 _COLUMN = re.compile(r"(.*), col (\d+)")
 

@@ -18,6 +18,7 @@ class QuestionType(StrEnum):
     JUDGE = "judge"
     FILL = "fill"
     SHORT = "short"
+    ORDERING = "ordering"
 
     # What each type is lives in its module under bot/question_types (imported here lazily:
     # those modules build on Question).

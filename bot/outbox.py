@@ -8,7 +8,11 @@ as long as it takes, and after a restart (`resume()`). It is dropped only when t
 says the chat is gone (the chat is then paused) or refuses the post for good; a question whose
 round closed before it went out is replaced by its reveal (the closing drops it). A contest
 question that goes out late (a 429 storm, its chat's process killed) gets its time from its delivery
-(`late_questions`, the contests' hook): its round stays open while it is owed.
+(`late_questions`, the contests' hook): its round stays open while it is owed. One that fails
+QUESTION_ATTEMPTS times in a row for something other than flood control (the platform keeps
+failing on it, or refuses it), or is refused outright, is given up: logged once, and the contest
+told (`abandoned_questions`), which says so in the chat and moves on; without that it would
+stall the contest at that question for good.
 
 Delivery is at least once, not exactly once. A post is marked delivered (`post_delivered`,
 with a question's message ref, in one commit) only after the platform accepted it; a crash
@@ -57,8 +61,10 @@ from bot.ports import (
     PostRejected,
     PostView,
     RetryLater,
+    StoreUnavailable,
 )
 from bot.records import Chat, Round
+from bot.store_faults import log_failure
 
 log = logging.getLogger("studybot.outbox")
 PARK = float("inf")  # no platform to post with: kept for the next start
@@ -176,6 +182,11 @@ class ChatsAndRounds(Protocol):
 # The contests' hook for a contest question posted late: the view with its restarted timer, or
 # None when its round is over (nothing to post).
 LateQuestions = Callable[[QuestionView, datetime], Awaitable[QuestionView | None]]
+# The contests' hook for a contest question given up on (its view, why): said, and skipped.
+AbandonedQuestions = Callable[[QuestionView, str], Awaitable[None]]
+# Failed attempts (not flood control: that is the platform pacing us, and it ends) after which a
+# contest question is given up: with the backoff, about a minute (1 + 2 + 4 + 8 + 16 + 32 s).
+QUESTION_ATTEMPTS = 6
 
 
 class Clock(Protocol):
@@ -230,6 +241,8 @@ class Outbox:
         self._processes = 1
         self._parked: set[int] = set()  # chats on a platform this process does not run
         self.late_questions: LateQuestions | None = None
+        self.abandoned_questions: AbandonedQuestions | None = None
+        self.question_attempts = QUESTION_ATTEMPTS
 
     def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
         self.ports[str(port.platform)] = port
@@ -308,6 +321,8 @@ class Outbox:
     async def _release(self, chat_id: int) -> None:
         try:
             await self.posts.release_chat(chat_id, self.owner)
+        except StoreUnavailable as fault:  # the store warned once; the lease runs out by itself
+            log.debug("outbox: lease on chat %s not released (%s)", chat_id, fault)
         except Exception:  # the lease runs out by itself; the sweep delivers anything left
             log.warning("outbox: lease on chat %s not released", chat_id, exc_info=True)
 
@@ -375,6 +390,7 @@ class Outbox:
             self.failures += 1
             log.error("%s to %s chat %s rejected: %s", post.what, platform, chat.ref.chat_key, rejected)
             await self.posts.post_delivered(post.id)
+            self._abandoned(view, str(rejected))
             return None
         except RetryLater as later:
             self.metrics.retry_later(platform)
@@ -382,6 +398,13 @@ class Outbox:
         except Exception as exc:  # a platform or network failure: retried with backoff
             delay = min(self.base_delay * 2**post.attempts, self.max_delay)
             reason = f"{type(exc).__name__}: {exc}"
+            if _contest_question(view) and post.attempts + 1 >= self.question_attempts:
+                self.failures += 1
+                log.error("%s to %s chat %s given up after %d attempts (%s)",
+                          post.what, platform, chat.ref.chat_key, post.attempts + 1, reason)  # fmt: skip
+                await self.posts.post_delivered(post.id)
+                self._abandoned(view, reason)
+                return None
         else:
             if not self.pin_while_sending:
                 async with self.posts.unit_of_work():
@@ -392,6 +415,22 @@ class Outbox:
         log.info("%s to %s chat %s failed (%s); attempt %d, retry in %.1fs",
                  post.what, platform, chat.ref.chat_key, reason, post.attempts + 1, delay)  # fmt: skip
         return delay
+
+    def _abandoned(self, view: PostView, reason: str) -> None:
+        """Tell the contests a question of theirs was given up, once this chat's drain is over
+        (they owe the chat a notice and move on, which drains it again)."""
+        if not _contest_question(view) or self.abandoned_questions is None:
+            return
+        assert isinstance(view, QuestionView)
+        task = asyncio.create_task(self._tell_abandoned(self.abandoned_questions, view, reason))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _tell_abandoned(self, hook: AbandonedQuestions, view: QuestionView, reason: str) -> None:
+        try:
+            await hook(view, reason)
+        except Exception:  # the contest's sweep moves it on at its time anyway
+            log_failure(log, "round %s: the contest not told its question was given up", view.round_id)
 
     async def _delivered(self, post: PendingPost, view: PostView, result: str | None) -> None:
         if isinstance(view, QuestionView) and isinstance(result, str) and result:
@@ -421,7 +460,7 @@ class Outbox:
                 try:
                     await self.drain(chat_id)
                 except Exception:
-                    log.exception("outbox: chat %s not resumed", chat_id)
+                    log_failure(log, "outbox: chat %s not resumed", chat_id)
 
         await asyncio.gather(*(resumer() for _ in range(min(RESUMERS, len(chats)))))
 
@@ -450,8 +489,8 @@ class Outbox:
     async def _drain_logged(self, chat_id: int) -> None:
         try:
             await self.drain(chat_id)
-        except Exception:
-            log.exception("outbox: chat %s not delivered", chat_id)
+        except Exception:  # the sweep takes the chat again
+            log_failure(log, "outbox: chat %s not delivered", chat_id)
 
     async def check_age(self) -> float:
         """Log the oldest pending post's age once it passes `slow_after` seconds; the age."""
@@ -473,6 +512,10 @@ class Outbox:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._waiting.clear()
+
+
+def _contest_question(view: PostView) -> bool:
+    return isinstance(view, QuestionView) and view.kind is RoundKind.CONTEST
 
 
 async def _send(port: ChatPort, ref: ChatRef, view: PostView) -> str | None:

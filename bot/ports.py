@@ -89,8 +89,12 @@ class RoundStore(Protocol):
     async def open_rounds(self) -> list[Round]: ...
     async def last_round(self, chat_id: int) -> Round | None: ...
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None: ...
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
-        """Mark the round closed and score it; True only for the call that closed it."""
+    async def close_round(
+        self, round_id: int, closed_at: datetime, *, due_by: datetime | None = None
+    ) -> bool:
+        """Mark the round closed and score it; True only for the call that closed it. With
+        `due_by`, only if its `closes_at` is no later, checked in the closing statement itself:
+        a timer another process restarted after the caller's check keeps the round open."""
         ...
 
     # answers
@@ -219,6 +223,16 @@ class UploadedBankStore(Protocol):
         ...
 
     async def stored_banks(self) -> list[StoredBank]: ...
+
+    async def hold_upload(self, chat: tuple[str, str], bank: StoredBank, expires: datetime) -> None:
+        """Keep the chat's (platform, chat key) upload waiting for /bank confirm until `expires`,
+        replacing one it had; uploads expired meanwhile are forgotten."""
+        ...
+
+    async def take_upload(self, chat: tuple[str, str], now: datetime) -> StoredBank | None:
+        """The chat's waiting upload, taken (once, whichever process asks); None if it has none,
+        or it expired by `now`."""
+        ...
 
 
 PostView = QuestionView | RevealView | StandingsView | Notice
@@ -367,6 +381,11 @@ class Storage(UnitOfWork, Protocol):
 class StoreUnavailable(Exception):
     """The database cannot be reached right now (lost connection, server restarting): nothing
     was committed; the same request may be tried again."""
+
+
+class StoreFull(StoreUnavailable):
+    """The database cannot write right now: its disk (or quota) is full, or failing. Nothing was
+    committed; the same request may succeed once space is freed. Reads still work."""
 
 
 # ---------------------------------------------------------------- other processes

@@ -52,6 +52,7 @@ from bot.records import AnswerOutcome, Chat, NewAnswer, NewRound, Round
 from bot.selection import choose_question, matching
 from bot.selections import Selections
 from bot.standings import chat_scope, guild_scope
+from bot.store_faults import log_failure
 from bot.throttle import Throttle
 from bot.windows import Window, month_key, week_key
 
@@ -386,7 +387,7 @@ class Quiz:
         try:
             await listener(round_, status, user_id)
         except Exception:  # a listener's failure must not lose the answer, only be seen
-            log.exception("answer listener failed for round %s", round_.id)
+            log_failure(log, "answer listener failed for round %s", round_.id)
 
     async def restart_round(self, round_id: int, opened_at: datetime, closes_at: datetime) -> None:
         """Give an open round a fresh timer (a contest question resumed after a restart)."""
@@ -420,14 +421,17 @@ class Quiz:
 
     # ------------------------------------------------------------ closing
 
-    async def close_round(self, round_id: int) -> RevealView | None:
-        """Close a round and build its reveal; None if it was closed already (or unknown)."""
+    async def close_round(self, round_id: int, *, due_by: datetime | None = None) -> RevealView | None:
+        """Close a round and build its reveal; None if it was closed already (or unknown), or,
+        with `due_by`, if its time runs out later than that (the store checks it as it closes)."""
         context = await self.round_context(round_id)
         if context is None:
             return None
         now = self.clock.now()
-        closed = await self.store.close_round(round_id, now)
+        closed = await self.store.close_round(round_id, now, due_by=due_by)
         self._cache.drop_round(round_id)
+        if not closed and due_by is not None:
+            return None  # maybe still open: its toggles stay
         await self.selections.forget_round(round_id)
         if not closed:
             return None

@@ -28,7 +28,9 @@ class QuizError(Exception):
 
     def render(self, language: str) -> str:
         # The params often echo what the user typed (a tag, a time zone): isolated, see bot.bidi.
-        params = {k: isolate(v) if isinstance(v, str) else v for k, v in self.params.items()}
+        # A param that depends on the language (a question type's name) is a function of it.
+        params = {k: v(language) if callable(v) else v for k, v in self.params.items()}
+        params = {k: isolate(v) if isinstance(v, str) else v for k, v in params.items()}
         return t(language, self.key, **params)
 
 

@@ -5,7 +5,8 @@ One place decides how each kind of view reads, so the console and Telegram canno
 
 from __future__ import annotations
 
-from bot.application import DailyReply, HelpView, Reply, TextView, WelcomeView
+from bot.application import DailyReply, Reply, TextView, WelcomeView
+from bot.commands.help import HelpRow, HelpView
 from bot.i18n import t
 from bot.messages import ContestStatusView, LeaderboardView, QuestionView, StandingsView, StatsView
 from bot.study.text import render_study
@@ -18,8 +19,10 @@ from bot.study.views import (
     MockReviewView,
     MockSheetView,
     ProgressView,
+    ReadyView,
     ReportsView,
     RunSummaryView,
+    WeakView,
 )
 from bot.text import (
     PLAIN,
@@ -34,14 +37,30 @@ from bot.text import (
 
 
 def render_help(view: HelpView, m: Markup = PLAIN) -> str:
-    lines = [m.bold(t(view.language, "help.title"))]
-    admin_rows = [row for row in view.rows if row.admin]
-    for row in (r for r in view.rows if not r.admin):
-        lines.append(f"{m.escape(row.usage)} — {m.escape(row.description)}")
+    """The command list (admin commands apart), each command's argument lines indented under it
+    (one command's help), then the notes (what the arguments take)."""
+    if view.topic is not None:
+        lines = [m.bold(t(view.language, "help.title_one", command=f"/{view.topic}"))]
+        rows: list[HelpRow] = list(view.rows)
+        admin_rows: list[HelpRow] = []
+    else:
+        lines = [m.bold(t(view.language, "help.title"))]
+        rows = [row for row in view.rows if not row.admin]
+        admin_rows = [row for row in view.rows if row.admin]
+    for row in rows:
+        lines += _help_row(row, m)
     if admin_rows:
         lines += ["", m.bold(t(view.language, "help.admins"))]
-        lines += [f"{m.escape(row.usage)} — {m.escape(row.description)}" for row in admin_rows]
+        for row in admin_rows:
+            lines += _help_row(row, m)
+    if view.notes:
+        lines += ["", *(m.escape(note) for note in view.notes)]
     return "\n".join(lines)
+
+
+def _help_row(row: HelpRow, m: Markup) -> list[str]:
+    line = f"{m.escape(row.usage)} — {m.escape(row.description)}"
+    return [line, *(f"  {m.escape(detail)}" for detail in row.details)]
 
 
 def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
@@ -63,7 +82,7 @@ def render_reply(reply: Reply, m: Markup = PLAIN) -> str:
         return render_contest_status(view, m)
     if isinstance(view, MockQuestionView | MockSheetView | MockReportView | MistakesView | FavouritesView
                   | ProgressView | ReportsView | MockConfirmView | MockReviewView
-                  | RunSummaryView):  # fmt: skip
+                  | RunSummaryView | WeakView | ReadyView):  # fmt: skip
         return render_study(view, m)
     if isinstance(view, DailyReply):
         return render_daily(view.daily, reply.language, just_set=view.just_set, m=m)

@@ -28,7 +28,7 @@ from bot.messages import (
     StandingsView,
     StatsView,
 )
-from bot.model import QuestionType
+from bot.question_types import TYPES
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ def question_header(view: QuestionView) -> str:
 def render_question(view: QuestionView, m: Markup = PLAIN, *, how_to: bool = True) -> str:
     lang = view.language
     lines = [m.bold(m.escape(question_header(view))), "", m.escape(view.stem)]
-    if view.qtype is not QuestionType.JUDGE:
+    if TYPES[view.qtype].lists_options:
         lines += [f"{m.bold(o.label)}. {m.escape(o.text)}" for o in view.options]
     if view.kind is RoundKind.CONTEST:
         seconds = round((view.closes_at - view.opened_at).total_seconds())
@@ -162,10 +162,10 @@ def render_reveal(view: RevealView, m: Markup = PLAIN, *, with_stem: bool = True
     lines = [m.bold(m.escape(title))]
     if with_stem:
         lines += [m.escape(view.stem)]
-        if view.qtype is not QuestionType.JUDGE:
+        if TYPES[view.qtype].lists_options:
             lines += [f"{o.label}. {m.escape(o.text)}" for o in view.options]
-    key = "reveal.reference" if view.qtype is QuestionType.SHORT else "reveal.correct"
-    lines += ["", m.bold(m.escape(t(lang, key, answer=view.correct_label)))]
+    answer = t(lang, TYPES[view.qtype].reveal_key, answer=view.correct_label)
+    lines += ["", m.bold(m.escape(answer))]
     lines += _key_points(view.key_points, lang, m)
     if view.explanation:
         lines.append(m.escape(t(lang, "reveal.explanation", text=view.explanation)))

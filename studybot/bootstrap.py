@@ -26,7 +26,7 @@ from adapters.storage.backends import PostgresStorage, open_broadcast, open_stor
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bank.uploads import UploadCodec
-from bot.application import Application
+from bot.application import Application, NoHandler
 from bot.bank_uploads import BankUploads
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
@@ -37,6 +37,7 @@ from bot.model import Bank
 from bot.outbox import Outbox
 from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
 from bot.quiz import CoreSettings, Quiz
+from bot.store_faults import QuietJobs
 from bot.study.bank_owners import BankOwners
 from bot.study.feed import StudyFeed
 from bot.study.mocks import Mocks
@@ -125,6 +126,8 @@ class App:
         if start is not None:
             start()
         self.started = True
+        # The line an operator (and a test) waits for: started, and its heartbeat in the database.
+        log.info("heartbeat: %d process(es) alive on the database; started", self.alive)
         await self.dailies.post_missed(missed)  # the scheduler runs meanwhile: deadlines are not held up
 
     async def _check_outbox(self) -> None:
@@ -140,10 +143,12 @@ class App:
             )
             await self.outbox.renew()
         except StoreUnavailable as exc:  # the next beat tries again; others may take over meanwhile
-            log.warning("cannot reach the database: %s", exc)
+            log.debug("heartbeat not written: %s", exc)  # the store warned once for the episode
             self.alive = 0
             return 0
         self.outbox.share(alive)
+        if self.started and self.alive == 0 and alive > 0:
+            log.info("heartbeat: %d process(es) alive on the database again", alive)
         self.alive = alive
         return alive
 
@@ -234,7 +239,9 @@ async def bootstrap(
     metrics = metrics or metrics_for(config)
     quiz = Quiz(store, banks, settings, clock, rng, metrics=metrics)
     schedules = storage.schedules
-    scheduler = scheduler or ApsScheduler()
+    # A timed job that meets a database fault ends quietly: the store warned once, and the
+    # sweeps take due work again once it is over.
+    scheduler = QuietJobs(scheduler or ApsScheduler())
     # This process among those sharing the database: unique even across machines and restarts.
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
     shared = isinstance(storage, PostgresStorage)  # several processes may run on it
@@ -288,7 +295,11 @@ async def bootstrap(
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does
-    application = Application(quiz, dailies, contests, study=study, uploads=uploads)
+    try:
+        application = Application(quiz, dailies, contests, study=study, uploads=uploads)
+    except NoHandler:  # nothing has started yet but the store, whose thread would keep the process
+        await storage.close()
+        raise
     app = App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,

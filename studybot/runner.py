@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from adapters.storage.open_errors import StoreOpenError
 from bank.loader import BankError
+from bot.application import NoHandler
 from bot.ports import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
@@ -73,6 +74,9 @@ async def run_app(config: Config, *, force_console: bool = False) -> int:
         return 1
     except StoreOpenError as exc:
         store_failure(exc, config.language)
+        return 1
+    except NoHandler as exc:  # a catalog entry nothing carries out: this build is broken
+        say(config.language, "startup.no_handler", command=exc.command)
         return 1
     tune_gc()
     ops: OpsServer | None = None

@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import sys
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -56,6 +57,19 @@ class BotProcess:
         except TimeoutError:
             shown = f"{text!r} not printed within {timeout} s; output so far:\n{self.output}"
             raise AssertionError(shown) from None
+        return self.output
+
+    async def wait_until(self, predicate: Callable[[str], bool], *, timeout: float = 20.0) -> str:
+        """Wait until `predicate(output so far)` holds, re-checked whenever the output grows."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not predicate(self.output):
+                    if self.proc.returncode is not None and self._reader.done():
+                        raise AssertionError(f"process exited first:\n{self.output}")
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            raise AssertionError(f"not printed within {timeout} s; output so far:\n{self.output}") from None
         return self.output
 
     async def kill(self) -> None:

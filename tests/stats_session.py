@@ -74,7 +74,8 @@ def _response(bank: Bank, question_id: str, right: bool) -> str:
     return question.answer[0] if right else wrong
 
 
-async def run(folder: Path, language: str) -> Session:
+async def run(folder: Path, language: str, command: str = "/stats") -> Session:
+    """The three weeks, then `command` (/stats; /ready and /weak for docs/readiness.md)."""
     from bank.loader import load_bank
     from bot.clock import ManualClock
     from studybot.bootstrap import PACKAGED_BANKS, bootstrap
@@ -127,7 +128,7 @@ async def run(folder: Path, language: str) -> Session:
                 if mock_day == day:
                     await _mock(app, bank, user_id, chat.id, morning + timedelta(hours=10), score)
         clock.set(end)
-        reply = await app.application.run_text("/stats", caller)
+        reply = await app.application.run_text(command, caller)
         return Session(reply, charts.seen, end)
     finally:
         await app.close()

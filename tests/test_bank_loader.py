@@ -26,6 +26,7 @@ from bank.loader import (
 from bank.schema import bank_schema
 from bank.yaml_io import dump_bank, load_yaml, parse_located
 from bot.model import Bank, Erratum, Question, QuestionType
+from bot.question_types import TYPES
 
 BANKS = Path(__file__).parent / "banks"
 SAMPLE = BANKS / "sample.yaml"
@@ -143,23 +144,21 @@ PRINTABLE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 NON_BLANK = PRINTABLE.filter(str.strip)
 
 
+# Every example of every type (bot/question_types): the strategy below never names a type.
+EXAMPLES = [(qtype, example) for qtype, rules in TYPES.items() for example in rules.examples]
+
+
 @st.composite
 def banks(draw: st.DrawFn) -> Bank:
     questions = []
     for n in range(1, draw(st.integers(1, 4)) + 1):
-        kind = draw(st.sampled_from(list(QuestionType)))
+        kind, example = draw(st.sampled_from(EXAMPLES))
+        rules = TYPES[kind]
         options: tuple[tuple[str, str], ...] = ()
-        if kind is QuestionType.SINGLE or kind is QuestionType.MULTI:
-            options = tuple(zip("ABCDEFGH", draw(st.lists(NON_BLANK, min_size=2, max_size=8)), strict=False))
-            letters = [letter for letter, _ in options]
-            size = 1 if kind is QuestionType.SINGLE else draw(st.integers(2, len(letters)))
-            answer = tuple(sorted(draw(st.permutations(letters))[:size]))
-        elif kind is QuestionType.JUDGE:
-            answer = (draw(st.sampled_from(["true", "false"])),)
-        elif kind is QuestionType.FILL:
-            answer = tuple(draw(st.lists(NON_BLANK, min_size=1, max_size=3)))
-        else:
-            answer = (draw(NON_BLANK),)
+        if rules.takes_options:  # the example's letters, any texts
+            letters = list(example.item["options"])
+            texts = draw(st.lists(NON_BLANK, min_size=len(letters), max_size=len(letters)))
+            options = tuple(zip(letters, texts, strict=True))
         errata = tuple(
             Erratum(draw(NON_BLANK), draw(PRINTABLE), draw(PRINTABLE), draw(NON_BLANK))
             for _ in range(draw(st.integers(0, 1)))
@@ -170,16 +169,18 @@ def banks(draw: st.DrawFn) -> Bank:
                 number=n,
                 type=kind,
                 stem=draw(NON_BLANK),
-                answer=answer,
+                answer=rules.bank_answer(example.item["answer"]),
                 points=draw(st.sampled_from([1.0, 2.0, 0.5, 2.25])),
                 options=options,
                 explanation=draw(PRINTABLE),
                 tags=tuple(
                     draw(st.lists(st.from_regex(r"[a-z0-9-]{1,8}", fullmatch=True), max_size=3, unique=True))
                 ),
-                key_points=tuple(draw(st.lists(NON_BLANK, max_size=2))) if kind is QuestionType.SHORT else (),
+                key_points=tuple(draw(st.lists(NON_BLANK, max_size=2))) if "key_points" in rules.own_keys
+                else (),
                 errata=errata,
                 completed_by_editor=bool(errata) and draw(st.booleans()),
+                tolerance=example.item.get("tolerance"),
             )
         )
     return Bank("gen", draw(NON_BLANK), "zh-CN", draw(PRINTABLE), tuple(questions))

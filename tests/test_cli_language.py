@@ -23,7 +23,7 @@ ROOT = HERE.parent
 BROKEN = HERE / "banks" / "broken"
 TOOL = Path("/work/shared/tools/english_in_zh.py")
 # What a person types at this command: its name, sub-commands, format names, options' values.
-TYPED = "studybot run bank outbox check import export paper aiken gift csv xlsx docx apkg anki\n"
+TYPED = "studybot run bank outbox check import export paper aiken gift csv xlsx docx apkg pdf anki\n"
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
 
 

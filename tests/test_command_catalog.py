@@ -67,7 +67,11 @@ REFUSED = [
     ("/daily set", "时间", "time", "/daily set", "/daily set"),
     ("/daily set 08:30 12h ml Mars/Base", "时区", "timezone", "Asia/Shanghai", "Asia/Shanghai"),
     ("/lang xx", "语言", "language", "zh-CN", "zh-CN"),
-    ("/leaderboard yearly", "时段", "window", "week", "week"),
+    ("/leaderboard yearly", "时段", "window", "总榜 | 本周 | 本月 | 竞赛", "all | week | month | contest"),
+    ("/review remind maybe", "开关", "switch", "开 | 关", "on | off"),
+    ("/stats everyone", "范围", "of", "本群", "group"),
+    ("/mock grade 3 meh", "自评", "level", "全对 | 部分 | 不会", "full | half | zero"),
+    ("/quiz 5 单选 ml x" + "y" * 300, "标签", "tag", "200", "200"),
 ]
 
 
@@ -123,3 +127,92 @@ def _english_words(text: str) -> list[str]:
     """Runs of two or more English words, outside commands, placeholders and examples."""
     cleaned = re.sub(r"/[a-z@_ ]+|[A-Z][a-z]+/[A-Za-z_]+|HH:MM|\d+[hms]\b", "", text)
     return re.findall(r"[A-Za-z]{2,}(?:\s+[A-Za-z]{2,})+", cleaned)
+
+
+# Every choice list a chat can see (issue 19, item 6): the words it shows in a language are words
+# the parser takes, and a Chinese one shows no English word of the bot's own.
+CHOICE_ARGS = {f"{c.name}:{a.name}": (c, a) for c in CATALOG for a in c.args
+               if a.kind in (ArgKind.CHOICE, ArgKind.QTYPE, ArgKind.LANGUAGE)}  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(CHOICE_ARGS))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_choice_list_shows_the_words_the_parser_takes_in_that_language(key, language):
+    _, arg = CHOICE_ARGS[key]
+    words = arg.choice_words(language)
+    assert len(words) == len(set(words)) >= 1
+    for word in words:
+        assert arg.read(word) is not None
+    if language != "en" and arg.kind is not ArgKind.LANGUAGE:
+        assert not any(re.search(r"[A-Za-z]{3,}", w) for w in words), words
+
+
+@pytest.mark.parametrize("key", sorted(CHOICE_ARGS))
+def test_a_refused_choice_lists_the_chat_language_words(key):
+    _, arg = CHOICE_ARGS[key]
+    with pytest.raises(QuizError) as caught:
+        arg.read("不是选项zz")
+    zh, en = caught.value.render("zh-CN"), caught.value.render("en")
+    assert " | ".join(arg.choice_words("zh-CN")) in zh and " | ".join(arg.choice_words("en")) in en
+    if arg.kind is not ArgKind.LANGUAGE:
+        assert not re.search(r"[A-Za-z]{3,}", zh.replace("不是选项zz", "")), zh
+
+
+def test_every_choice_has_its_typed_word_in_every_language():
+    known = set(keys())
+    for _, arg in CHOICE_ARGS.values():
+        for choice in arg.choices:
+            assert choice.word_key in known, choice.word_key
+
+
+def test_an_empty_selection_names_the_type_in_the_chat_language():
+    """Issue 19: "题库中没有符合条件的题目（多选 / single）" named the type by its English id."""
+    from bot.quiz_settings import no_questions
+
+    refusal = no_questions("ml", QuestionType.MULTI)
+    zh = refusal.render("zh-CN")
+    assert zh.startswith("题库中没有符合条件的题目") and "多选题" in zh and "multi" not in zh
+    assert "多選題" in refusal.render("zh-TW") and "Multiple choice" in refusal.render("en")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("private", [True, False])
+def test_help_for_every_command_renders_in_every_language_and_place(language, private):
+    from bot.commands.help import command_help, full_help
+    from bot.reply_text import render_help
+
+    texts = [render_help(full_help(language, private))]
+    for command in CATALOG:
+        shown = command_help(command.name, language, private)
+        assert [row.usage for row in shown.rows] == [usage(command, language)]
+        if not command.scope.allows(private):
+            assert shown.notes == (t(language, "error.group_only" if private else "error.private_only"),)
+        texts.append(render_help(shown))
+    for name in groups():
+        texts.append(render_help(command_help(name, language, private)))
+    if language == "en":
+        assert not any(re.search(r"[\u4e00-\u9fff]", text) for text in texts)
+    else:
+        assert not [w for text in texts for w in re.findall(r"(?<![/\w.\-])[A-Za-z]{3,}(?![\w.\-/])",
+                                                            re.sub(r"/[a-z_]+(?: [a-z_]+)*", " ", text))
+                    if (w.lower() not in {"csv", "xlsx", "docx", "aiken", "gift", "iana"}
+                    and not re.fullmatch(r"[A-Z][a-z]+", w)) or w in ("Excel", "Word")]  # fmt: skip
+
+
+def test_help_names_a_missing_command():
+    from bot.commands.help import command_help
+
+    with pytest.raises(QuizError) as caught:
+        command_help("nosuch", "zh-CN", True)
+    assert caught.value.render("zh-CN") == "没有叫“nosuch”的命令。发送 /help 查看全部命令。"
+
+
+def test_a_wrong_subcommand_lists_the_subcommands_in_the_chat_language():
+    """Issue 19: `/review xyz` showed "due | remind" in a Chinese chat."""
+    with pytest.raises(QuizError) as caught:
+        parse("/review xyz")
+    assert caught.value.render("zh-CN") == "/review 后面应为：到期 | 提醒"
+    assert caught.value.render("en") == "/review takes one of: due | remind"
+    assert parse("/review 提醒 开 08:00").command.name == "review remind"
+    assert parse("/daily 設定 08:30").command.name == "daily set"
+    assert parse("/favorites 收藏 3").command.name == "favorites add"  # an alias wins over a menu name

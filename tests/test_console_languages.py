@@ -4,11 +4,14 @@ process, given the inputs issue 9 names — and its /help, which is the catalog'
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from bot.commands.arguments import ArgKind
 from bot.commands.catalog import CATALOG
 from bot.commands.parsing import usage
 from bot.i18n import t
@@ -98,3 +101,57 @@ def test_help_lists_exactly_the_catalogs_commands_for_a_private_chat(tmp_path, l
         if c.scope.allows(True) and (c.permission == "chat_admin") == mine
     ]
     assert t(language, "console.quit_hint") in out
+
+
+# Choice lists and /help in the chat's language (issue 19, items 6 and 7): a Chinese session of
+# wrong choices and help shows no English word of the bot's own (the shared checker, as the issue
+# ran it), an English one no Chinese; each choice list names the words the parser takes.
+CHOICES = ("/leaderboard yearly\n/review remind maybe\n/stats everyone\n/mock grade 1 meh\n"
+           "/daily set 08:00 12h ml Europe/Paris sideways\n/quiz 5 nosuchtype_x nosuch\n/tz Etc\n"
+           "/tz Asia/Shangai\n/reports resolve 18446744073709551616\n/help\n/help quiz\n/help 练习\n"
+           "/help daily\n/help nosuchcommand\n/review xyz\n/daily foo bar\n")  # fmt: skip
+CHECKER = Path("/work/shared/tools/english_in_zh.py")
+
+
+def test_a_chinese_session_of_wrong_choices_and_help_shows_only_chinese_words(tmp_path):
+    out = console(tmp_path, "zh-CN", CHOICES)
+    for shown in ("应为以下之一：总榜 | 本周 | 本月 | 竞赛", "应为以下之一：开 | 关", "应为以下之一：本群",
+                  "应为以下之一：全对 | 部分 | 不会", "应为以下之一：按钮 | 表情", "是不是 Etc/GMT？",
+                  "是不是 Asia/Shanghai？", "应为 1 到 2147483647 之间的整数", "/quiz 的用法",
+                  "[练习方式]：", "顺序 | 背题", "[题型] 单选 | 多选 | 判断 | 填空 | 简答", "/daily 的用法",
+                  "没有叫“nosuchcommand”的命令", "/review 后面应为：到期 | 提醒"):  # fmt: skip
+        assert shown in out, shown
+    assert "未知命令" not in out and "多余的参数" not in out  # /help quiz is not an error any more
+    assert english_runs(out) == []
+    if CHECKER.exists():  # the issue's own check, when the shared tools are there
+        (tmp_path / "out.txt").write_text(out, encoding="utf-8")
+        (tmp_path / "in.txt").write_text(CHOICES, encoding="utf-8")
+        checked = subprocess.run([sys.executable, str(CHECKER), str(tmp_path / "out.txt"),
+                                  str(SAMPLE_BANK.parent), str(tmp_path / "in.txt")],
+                                 capture_output=True, text=True, check=False)  # fmt: skip
+        assert checked.returncode == 0, checked.stdout
+
+
+def test_an_english_session_of_wrong_choices_and_help_shows_no_chinese(tmp_path):
+    out = console(tmp_path, "en", CHOICES.replace("/help 练习\n", ""))
+    for shown in ("expected one of: all | week | month | contest", "expected one of: on | off",
+                  "expected one of: full | half | zero", "How to use /quiz", "[practice]: ",
+                  "next | memorise", "did you mean Etc/GMT?",
+                  'There is no command called "nosuchcommand"'):  # fmt: skip
+        assert shown in out, shown
+    assert not CJK.search(out), CJK.findall(out)
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "en"])
+def test_every_choice_list_a_help_shows_is_taken_by_the_parser(language):
+    from bot.commands.help import full_help, takes
+
+    view = full_help(language, private=True)
+    for command in CATALOG:
+        for arg in command.args:
+            if arg.kind in (ArgKind.CHOICE, ArgKind.QTYPE, ArgKind.LANGUAGE):
+                shown = takes(arg, language)
+                assert any(shown in note for note in view.notes), (command.name, arg.name)
+                assert [arg.read(word) for word in shown.split(" | ")] == [
+                    arg.read(word) for word in arg.choice_words("en")
+                ]  # the same choices, in the language's words

@@ -40,3 +40,16 @@ def test_a_missing_file_and_one_over_the_limit_are_refused(tmp_path: Path) -> No
     assert "Cannot read nope.csv: No such file or directory. Nothing changed." in out
     assert "physics.csv is 0.00023 MB, over the 0.0002 MB limit for an uploaded bank." in out
     assert "physics —" not in out
+
+
+def test_an_upload_waiting_for_confirm_survives_a_restart(tmp_path: Path) -> None:
+    """The upload waiting for `/bank confirm` is in the database, not in the memory of the
+    process that read it: the next run (or another process) confirms it."""
+    config = str(sample_config(tmp_path))
+    first = run_console(tmp_path, f"/bank import {UPLOADS / 'physics.csv'}\n/quit\n", "--config", config)
+    assert "Read physics.csv as csv: 2 questions for the bank “physics”." in first.stdout
+    again = run_console(tmp_path, "/bank confirm\n/bank confirm\n/quiz units\nA\n/quit\n", "--config", config)
+    assert again.returncode == 0, again.stderr
+    assert "is now this chat's bank; /bank use physics chooses it again." in again.stdout
+    assert again.stdout.count("No imported bank is waiting here") == 1  # confirmed once
+    assert "Which unit measures force?" in again.stdout

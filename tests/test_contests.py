@@ -200,3 +200,50 @@ async def test_contest_interrupted_by_a_restart_resumes_and_finishes(make_app, c
     alice = 950 + (1000 + 100) + 0
     bob = 750 + (750 + 100) + (900 + 200)
     assert {r.name: r.points for r in final.rows} == {"Alice": alice, "Bob": bob}
+
+
+async def test_a_question_that_can_never_be_posted_is_given_up_said_and_the_contest_moves_on(
+    make_app, clock, caplog
+):
+    """The platform fails on the first question every time (not flood control: that ends): the
+    outbox gives up after a bound instead of retrying it for ever (which stalled the contest at
+    it), logs it once, the chat is told the question was skipped, and the contest goes on."""
+    import logging
+
+    from bot.outbox import QUESTION_ATTEMPTS
+    from tests.fakes.ports import RecordingPort
+
+    class FailsOnTheFirstQuestion(RecordingPort):
+        tries = 0
+        failing: int | None = None  # the first question's round
+
+        async def post_question(self, chat, view) -> str:
+            self.failing = self.failing or view.round_id
+            if view.round_id == self.failing:
+                self.tries += 1
+                raise ConnectionError("502 Bad Gateway")
+            return await super().post_question(chat, view)
+
+    caplog.set_level(logging.INFO)
+    app = await make_app()
+    app.port = FailsOnTheFirstQuestion()
+    app.outbox.ports.clear()
+    app.add_port(app.port)
+    app.outbox.base_delay = 0.001  # the backoff, shortened: the bound is in attempts
+    await app.start()
+    await app.contests.start(CHAT, 2, 30)
+    skipped = await app.port.wait_for("notice", 2)
+    assert [n.key for n in skipped] == ["contest.started", "contest.question_skipped"]
+    assert skipped[1].param_dict() == {"number": 1}
+    assert app.port.tries == QUESTION_ATTEMPTS
+    standings = await app.port.wait_for("standings", 1)
+    assert standings[0].position == 1 and not app.port.of("reveal")  # no reveal of a question never seen
+    await next_step(app)  # the pause: then the second question
+    [second] = await app.port.wait_for("question", 1)
+    assert second.round_id != app.port.failing
+    await until_next_question_or_end(app)
+    assert app.port.of("standings")[-1].final
+    given_up = [r for r in caplog.records if "given up" in r.getMessage()]
+    assert len(given_up) == 1 and given_up[0].levelno == logging.ERROR and given_up[0].exc_info is None
+    said = given_up[0].getMessage()
+    assert "502 Bad Gateway" in said and f"after {QUESTION_ATTEMPTS} attempts" in said

@@ -16,6 +16,7 @@ from bot.commands.arguments import Arg, ArgKind
 from bot.commands.catalog import CATALOG, MODE, Command, Permission, Scope, groups
 from bot.commands.parsing import Parsed
 from bot.i18n import LANGUAGES, catalog, t
+from tests.extra_use_cases import ExtraUseCase, add_handler
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,
@@ -149,8 +150,8 @@ async def test_the_registered_tree_is_the_catalog(harness: Harness) -> None:
 
 
 QUESTIONS = Arg("questions", ArgKind.INT, required=True, minimum=1, maximum=50)
-MOCK = Command(("drill",), "mock_exam", (QUESTIONS, MODE), permission=Permission.CHAT_ADMIN,
-               scope=Scope.GROUP)  # fmt: skip
+MOCK = Command(("drill",), ExtraUseCase.MOCK_EXAM, (QUESTIONS, MODE),
+               permission=Permission.CHAT_ADMIN, scope=Scope.GROUP)  # fmt: skip
 WORDING = {
     "cmd.drill.name": {"zh-CN": "操练", "zh-TW": "操練", "en": "drill"},
     "cmd.drill.desc": {"zh-CN": "开始一场模拟考试", "zh-TW": "開始一場模擬考試", "en": "Start a mock exam"},
@@ -174,7 +175,7 @@ def mock_command_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
     extended = (*CATALOG, MOCK)
     monkeypatch.setattr(bot.commands.catalog, "CATALOG", extended)
     monkeypatch.setattr(bot.application, "CATALOG", extended)
-    monkeypatch.setattr(Application, "_mock_exam", mock_exam, raising=False)
+    add_handler(monkeypatch, ExtraUseCase.MOCK_EXAM, mock_exam)
     for key, texts in WORDING.items():
         for language, text in texts.items():
             monkeypatch.setitem(catalog(language).messages, key, text)

@@ -151,6 +151,7 @@ def _fixtures() -> list[tuple[str, bytes]]:
     files = [(p.name, p.read_bytes()) for d in (IMPORT, UPLOAD) for p in sorted(d.iterdir())
              if p.suffix in (".txt", ".csv", ".gift", ".xlsx", ".docx")]  # fmt: skip
     files += [(p.name, p.read_bytes()) for p in sorted((HERE / "papers").glob("*.txt"))[:3]]
+    files += [(p.name, p.read_bytes()) for p in sorted((HERE / "papers").glob("*.pdf"))]  # PDFium's
     sample = load_bank(SAMPLE)
     for fmt, ext in (("csv", ".csv"), ("gift", ".gift"), ("xlsx", ".xlsx"), ("anki", ".apkg")):
         files.append((f"sample{ext}", export_bank(sample, fmt)))
@@ -242,7 +243,8 @@ async def test_a_refused_upload_changes_nothing_stored(make_app) -> None:
 
 
 # Any bytes under any of the names a chat might send: a refusal or a valid bank, never a raise.
-_NAMES = st.sampled_from(["q.csv", "q.tsv", "q.txt", "q.gift", "q.aiken", "q.xlsx", "q.docx", "q.apkg", "q"])
+_NAMES = st.sampled_from(["q.csv", "q.tsv", "q.txt", "q.gift", "q.aiken", "q.xlsx", "q.docx", "q.apkg",
+                          "q.pdf", "q"])
 _TEXT_LINES = st.lists(
     st.one_of(
         st.sampled_from(

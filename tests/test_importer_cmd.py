@@ -54,7 +54,7 @@ def test_yaml_to_stdout_and_summary_to_stderr() -> None:
     status, out, err = run(PAPERS / "blocks_headers.txt")
     assert status == 0
     assert out.startswith("id: blocks_headers\n")
-    assert "7 items (3 single, 2 multi, 2 judge, 0 fill, 0 short)" in err
+    assert "7 items (3 single, 2 multi, 2 judge)" in err
 
 
 def test_main_entry_point(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

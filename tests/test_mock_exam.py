@@ -24,6 +24,7 @@ from adapters.console.files import open_file
 from bank.loader import load_bank
 from bot.application import Caller
 from bot.clock import ManualClock
+from bot.commands.catalog import StudyUseCase
 from bot.commands.parsing import parse
 from bot.i18n import LANGUAGES, t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
@@ -169,7 +170,7 @@ def test_the_new_arguments_are_in_the_catalog():
     assert parse("/mock start 顺序 paper3").args == {"order": "ordered", "bank": "paper3"}
     assert parse("/mock submit confirm").args == {"confirm": "confirm"}
     assert parse("/模拟考试 交卷 确认").args == {"confirm": "confirm"}
-    assert parse("/mock review 3").command.use_case == "mock_review"
+    assert parse("/mock review 3").command.use_case is StudyUseCase.MOCK_REVIEW
 
 
 async def test_mock_n_jumps_and_saving_is_not_a_tick(make):

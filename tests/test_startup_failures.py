@@ -123,6 +123,46 @@ async def test_a_read_only_data_directory(tmp_path: Path) -> None:
     assert not (data / "studybot.db").exists()
 
 
+_KILLED_MID_RUN = """
+import os, signal, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = WAL")
+conn.execute("UPDATE chats SET paused = paused")
+os.kill(os.getpid(), signal.SIGKILL)  # no checkpoint: the -wal and -shm files stay beside it
+"""
+
+
+async def test_a_read_only_data_directory_that_holds_a_database(tmp_path: Path) -> None:
+    """A database left by a process that was killed (its -wal and -shm beside it), now read-only:
+    SQLite opens it read-only without a word, so the first write used to end in a traceback."""
+    if os.geteuid() == 0 and not _can_drop_capabilities():
+        pytest.skip("root without CAP_SETPCAP: file modes cannot be enforced on this process")
+    first = await run_studybot(tmp_path, "run", "--console", text_in="/quiz\nB\n/quit\n")
+    assert first.code == 0, first.stderr
+    data = tmp_path / "data"
+    database = data / "studybot.db"
+    killed = await asyncio.create_subprocess_exec(sys.executable, "-c", _KILLED_MID_RUN, str(database))
+    assert await killed.wait() == -signal.SIGKILL
+    assert (data / "studybot.db-wal").exists() and (data / "studybot.db-shm").exists()
+    files = [path for path in data.iterdir() if path.is_file()]
+    before = {path: path.read_bytes() for path in files}
+    for path in files:
+        path.chmod(0o444)
+    data.chmod(0o555)
+    try:
+        done = await console(tmp_path, data_dir=data, preexec_fn=_without_file_permission_override)
+        english_done = await console(tmp_path, "--config", english(tmp_path), data_dir=data,
+                                     preexec_fn=_without_file_permission_override)  # fmt: skip
+    finally:
+        data.chmod(0o755)
+        for path in files:
+            path.chmod(0o644)
+    done.assert_one_line(f"无法写入数据目录 {data}")
+    assert "STUDYBOT_DATA_DIR" in done.line
+    english_done.assert_one_line(f"cannot write to the data directory {data}")
+    assert {path: path.read_bytes() for path in files} == before  # nothing written
+
+
 def _disk_of_40_kb() -> None:
     """A full disk without root: the kernel refuses any write past 40 KB (RLIMIT_FSIZE) with EFBIG,
     as it refuses writes on a full disk with ENOSPC; SIGXFSZ ignored so the write fails instead."""

@@ -197,7 +197,9 @@ async def test_the_drilling_loop_next_button_place_and_summary(tg: TelegramHarne
     assert t(ZH, "question.place", n=1, total=5) in first.text
     await click_answer(tg, first, right=False)
     receipt = server.last_message(LI.id)
-    assert receipt.callback_data == [f"n1:{round_of(first)}"]
+    rid = round_of(first)  # a wrong answer: 下一题 ▶, and the buttons that tag the mistake's cause
+    causes = [f"c1:{rid}:{c}" for c in ("concept", "careless", "unseen", "misremembered")]
+    assert receipt.callback_data == [f"n1:{rid}", *causes]
     assert receipt.buttons[0]["text"] == t(ZH, "button.next") == "下一题 ▶"
     # chit-chat after the graded answer: a hint, not a second answer
     chat = await tg.say(LI.id, LI, "好吧")

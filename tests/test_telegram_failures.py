@@ -179,3 +179,41 @@ def test_an_answer_that_is_not_json_is_a_passing_network_error_logged_by_nobody_
     assert AiohttpRequest.parse_json_payload(b'{"ok": true}') == {"ok": True}
     assert not is_transient(BadRequest("Bad Request: chat not found"))  # a refusal: our mistake
     assert is_transient(TimedOut()) and is_transient(RetryAfter(3))
+
+
+NGINX_502 = (  # what nginx in front of an upstream that is down answers
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+    "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+)
+
+
+async def test_a_bad_gateway_page_that_is_not_json_is_one_warning_line_and_the_bot_recovers(
+    tg: TelegramHarness, caplog
+) -> None:
+    """A proxy before the Bot API answers its HTML error page (no JSON) to the polling and to a
+    reply: each failure is one warning line, none a `JSONDecodeError` traceback; polling goes on."""
+    server = tg.server
+    await tg.start()
+    caplog.set_level(logging.DEBUG)
+    server.fail_next("getUpdates", times=2, code=502, html=NGINX_502)
+
+    def bad_polls() -> int:
+        return sum(1 for e in server.log if e.method == "getUpdates" and e.status == 502)
+
+    await server.wait_until(lambda: bad_polls() == 2, timeout=10)
+    reply = await tg.say(ANN.id, ANN, "/stats", timeout=10)  # polling again: the bot recovered
+    assert reply["text"].startswith("<b>Stats for Ann</b>")
+
+    server.fail_next("sendMessage", code=502, html=NGINX_502)  # a reply lost to the page: the user is told
+    assert (await tg.say(ANN.id, ANN, "/stats"))["text"] == t("en", "error.internal")
+
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    polling = [r for r in warnings if "polling failed" in r.getMessage()]
+    assert len(polling) == 2 and "Bad Gateway" in polling[0].getMessage(), [r.getMessage() for r in warnings]
+    assert any("update not handled: NetworkError: Bad Gateway" in r.getMessage() for r in warnings)
+    assert all(r.exc_info is None and r.levelno == logging.WARNING for r in warnings), [
+        r.getMessage() for r in warnings
+    ]
+    assert all("\n" not in r.getMessage() for r in warnings)  # one line each, the page not pasted in
+    assert "Traceback" not in caplog.text and "JSONDecodeError" not in caplog.text
+    assert server.token not in caplog.text

@@ -143,3 +143,16 @@ def test_webhook_settings_and_retry_seconds() -> None:
     from telegram.error import RetryAfter
 
     assert retry_seconds(RetryAfter(7)) == 7.0
+
+
+def test_only_telegrams_own_failures_are_passing():
+    """Issue 20: a local exception is a bug (its traceback kept), not Telegram's trouble."""
+    from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
+
+    from adapters.telegram.transient import InvalidResponse, is_transient
+
+    assert all(is_transient(e) for e in (NetworkError("Bad Gateway"), TimedOut(), RetryAfter(3),
+                                         InvalidResponse("<html>")))  # fmt: skip
+    assert not any(is_transient(e) for e in (BadRequest("chat not found"), Forbidden("blocked"),
+                                             IsADirectoryError(21, "Is a directory"), OverflowError(),
+                                             OSError(36, "File name too long"), ValueError()))  # fmt: skip

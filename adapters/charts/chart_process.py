@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING
 
-from bot.study.charts import ChartData
+from bot.study.charts import ChartData, ReadinessChart
 
 if TYPE_CHECKING:
     from adapters.charts.matplotlib_charts import MatplotlibCharts
@@ -55,7 +55,7 @@ class _IntoParentLog(logging.Handler):
             logger.handle(record)
 
 
-def _draw(data: ChartData) -> bytes:
+def _draw(data: ChartData | ReadinessChart) -> bytes:
     global _drawer
     if _drawer is None:
         # Imported here, in the child only: matplotlib costs the bot's start-up 0.4 s otherwise.
@@ -83,7 +83,7 @@ class ChartProcess:
             )
         return self._pool
 
-    async def render(self, data: ChartData) -> bytes:
+    async def render(self, data: ChartData | ReadinessChart) -> bytes:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._executor(), _draw, data)

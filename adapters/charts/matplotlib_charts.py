@@ -4,7 +4,10 @@
    its track and a stub), each labelled with its share and counts;
 2. answers per day over the last 30 days (whole numbers, dated), with the accuracy trend line;
 3. the cards due on each of the next 14 days (whole numbers, dated, counts on the bars);
-4. the mock exam scores over time, against the pass mark.
+4. the mock exam scores over time, against the pass mark;
+
+and the `/ready` chart (ReadinessChart): the paper's expected score by day with its 80 % band,
+against the pass mark.
 
 Every word and date comes from the ChartData (bot/study/charts.py), already in the reader's
 language; this module only places it, in the fonts of adapters/charts/fonts.py (the CJK font the
@@ -30,7 +33,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, MaxNLocator, PercentFormatter
 
 from adapters.charts.fonts import ChartFonts, chart_fonts, drawable
-from bot.study.charts import ChartData
+from bot.study.charts import ChartData, ReadinessChart
 
 Label = Callable[[str], str]  # text as the chart fonts can draw it (fonts.drawable)
 # matplotlib's font cache and text layout are not safe to use from several threads at once.
@@ -87,6 +90,9 @@ _LEGEND: dict[str, Any] = {
 }  # fmt: skip
 
 
+_LABEL_BOX = {"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.85}  # over the band
+
+
 def _empty(ax: Axes, text: str) -> None:
     ax.set_xticks([])
     ax.set_yticks([])
@@ -114,18 +120,53 @@ class MatplotlibCharts:
     def __init__(self, dpi: int = 100) -> None:
         self.dpi = dpi
 
-    def render(self, data: ChartData) -> bytes:
+    def render(self, data: ChartData | ReadinessChart) -> bytes:
         out = io.BytesIO()
         with _LOCK, _style(chart_fonts(data.language)) as fonts:
             # Saved inside the style too: matplotlib makes some tick labels only when it draws.
-            self._draw(data, fonts).savefig(out, format="png")
+            self._any(data, fonts).savefig(out, format="png")
         return out.getvalue()
 
-    def figure(self, data: ChartData) -> Figure:
+    def figure(self, data: ChartData | ReadinessChart) -> Figure:
         """The chart as a matplotlib figure, laid out as `render` draws it (tests read its axes)."""
         with _LOCK, _style(chart_fonts(data.language)) as fonts:
-            figure = self._draw(data, fonts)
+            figure = self._any(data, fonts)
             figure.draw_without_rendering()
+        return figure
+
+    def _any(self, data: ChartData | ReadinessChart, fonts: ChartFonts) -> Figure:
+        return self._readiness(data, fonts) if isinstance(data, ReadinessChart) else self._draw(data, fonts)
+
+    def _readiness(self, data: ReadinessChart, fonts: ChartFonts) -> Figure:
+        def s(text: str) -> str:
+            return drawable(text, fonts)
+
+        figure = Figure(figsize=(8, 4.6), dpi=self.dpi)
+        figure.suptitle(s(data.title), fontsize=15, x=0.08, ha="left", y=0.97)
+        figure.text(0.08, 0.885, s(data.subtitle), fontsize=9, color=GREY, ha="left")
+        ax = figure.subplots(1, 1, gridspec_kw={"left": 0.09, "right": 0.97, "top": 0.78, "bottom": 0.13})
+        xs = list(range(len(data.days)))
+        band = ax.fill_between(xs, data.low, data.high, color=BLUE, alpha=0.18, linewidth=0,
+                               label=s(data.band_legend))  # fmt: skip
+        (line,) = ax.plot(xs, data.expected, color=BLUE, linewidth=2.2, label=s(data.expected_legend))
+        pass_line = ax.axhline(data.pass_mark, color=RED, linestyle="--", linewidth=1.2,
+                               label=s(data.pass_legend))  # fmt: skip
+        # Today's and the last day's score and pass chance, written above their points, inward.
+        marks = [(0, data.first_label, "left"), (len(xs) - 1, data.last_label, "right")] if xs else []
+        for x, label, align in marks[: 1 if len(xs) == 1 else 2]:
+            ax.plot([x], [data.expected[x]], "o", color=BLUE, markersize=5)
+            ax.annotate(s(label), (x, data.expected[x]), xytext=(0, 14), textcoords="offset points",
+                        ha=align, fontsize=9, color=BLUE,
+                        bbox=_LABEL_BOX)  # fmt: skip
+        step = max(1, math.ceil(len(xs) / 8))
+        ticks = list(range(0, len(xs), step))  # from today on, evenly; the last day too when apart
+        if xs and len(xs) - 1 - ticks[-1] >= 0.75 * step:
+            ticks.append(len(xs) - 1)
+        ax.set_xticks(ticks, [s(data.days[k]) for k in ticks])
+        ax.set_xlim(-0.3, max(len(xs) - 0.7, 0.7))
+        ax.set_ylim(0, max(data.total, 1) * 1.05)
+        ax.set_ylabel(s(data.score_label))
+        ax.legend(handles=[line, band, pass_line], **_LEGEND, ncols=3)
         return figure
 
     def _draw(self, data: ChartData, fonts: ChartFonts) -> Figure:

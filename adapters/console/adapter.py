@@ -225,7 +225,9 @@ class ConsoleAdapter:
             self.say(render_receipt(reply.receipt, PLAIN))
             if reply.awaits_self_grade:
                 self.say(" / ".join(t(reply.language, f"button.self_{k}") for k in SELF_GRADE_LEVELS))
-            elif reply.offers_next:  # the console's 下一题 ▶
+            elif reply.offers_next:  # the console's 下一题 ▶ (and a wrong answer's cause buttons)
+                if reply.offers_cause:
+                    self.say(t(reply.language, "cause.hint"))
                 self.say(t(reply.language, "drill.next_hint"))
 
     # ------------------------------------------------------------ the chat port (posts the core makes)

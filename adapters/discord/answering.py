@@ -24,14 +24,15 @@ from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, next_buttons, self_grade_buttons
 from bot.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply
 from bot.application import Application, TextView
-from bot.clicks import Act, Click, MockAct, MockClick
+from bot.clicks import Act, Click, MockAct, MockClick, WeakClick
 from bot.i18n import t
 from bot.kinds import Platform
 from bot.messages import QuestionView
 
 log = logging.getLogger("studybot.discord")
 ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,
-        ids.GRADE: Act.SELF_GRADE, ids.STAR: Act.FAVOURITE, ids.NEXT: Act.NEXT}  # fmt: skip
+        ids.GRADE: Act.SELF_GRADE, ids.STAR: Act.FAVOURITE, ids.NEXT: Act.NEXT,
+        ids.CAUSE: Act.CAUSE}  # fmt: skip
 NO_ROUND = 0  # an unreadable custom_id: a round no click can be admitted to
 
 
@@ -49,6 +50,8 @@ class Answering:
             await self._guard(interaction, lambda: self._open_form(interaction, click))
         elif kind == ids.NEXT:
             await self._guard(interaction, lambda: self._next(interaction, click))
+        elif kind == ids.WEAK:
+            await self._guard(interaction, lambda: self._weak(interaction))
         else:
             await self._guard(interaction, lambda: respond(interaction, self._answer(interaction, click)))
 
@@ -136,6 +139,27 @@ class Answering:
             ref = f"{interaction.channel_id}:{message_id}"
             await self.application.question_posted(posted[0].round_id, ref)
 
+    async def _weak(self, interaction: discord.Interaction) -> None:
+        """"Practise these ▶" under /weak: the clicker's weak-point run, its first question posted
+        in the channel as /quiz posts it (a refusal: an ephemeral line)."""
+        posted: list[QuestionView] = []
+        message = interaction.message
+
+        async def work() -> Reply:
+            controls = frozenset(cid for _, cid in carried(message)) if message is not None else frozenset()
+            chat = chat_ref(interaction)
+            click = WeakClick(Platform.DISCORD, chat.chat_key, _custom_id(interaction), controls)
+            reply = await self.application.weak_click(chat, user_ref(interaction.user), click)
+            if isinstance(reply.view, QuestionView):
+                posted.append(reply.view)
+                self.counts.remember(reply.view)
+            return rendered(reply)
+
+        message_id = await respond(interaction, work(), public=True)
+        if posted and message_id is not None:
+            ref = f"{interaction.channel_id}:{message_id}"
+            await self.application.question_posted(posted[0].round_id, ref)
+
     def _rendered(self, interaction: discord.Interaction, result: AnswerReply) -> Reply:
         if isinstance(result, ReceiptReply):
             message = interaction.message
@@ -146,8 +170,8 @@ class Answering:
             view = None
             if result.awaits_self_grade:
                 view = self_grade_buttons(result.receipt.round_id, result.language)
-            elif result.offers_next:  # graded: 下一题 ▶ under it
-                view = next_buttons(result.receipt.round_id, result.language)
+            elif result.offers_next:  # graded: 下一题 ▶ under it (and a wrong one's cause buttons)
+                view = next_buttons(result.receipt.round_id, result.language, causes=result.offers_cause)
             return Reply(receipt_text(result.receipt), view=view)
         if isinstance(result, NextReply):  # only from the 下一题 button (see _next)
             return rendered(result.reply)

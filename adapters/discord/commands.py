@@ -41,7 +41,7 @@ from adapters.discord.render import attachment, reply_content, reply_embed
 from adapters.discord.replies import Reply, caller, chat_language, respond, send, user_language, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
-from adapters.discord.views import question_buttons
+from adapters.discord.views import question_buttons, weak_buttons
 from bot.application import Reply as AppReply
 from bot.attachments import Attachment
 from bot.commands.arguments import Arg, ArgKind, ArgumentError
@@ -58,24 +58,117 @@ MANAGE_SERVER = discord.Permissions(manage_guild=True)
 Callback = Callable[..., Coroutine[Any, Any, None]]
 
 
+# What a stale client (or a schema that drifted from the synced one) sends: a command, subcommand
+# or option the tree does not have. Told "this command changed: try again", one warning line.
+STALE = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+
+
 class StudyTree(app_commands.CommandTree):
     """Answers any failure of a command ephemerally (never a stack trace) and logs the unexpected."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Autocomplete for an option that declares none (every option here: they take typed
+        values and fixed choices) is answered with no suggestions, not left to time out; a user
+        or attachment option whose id is no snowflake (discord.py would fail reading it, and
+        leave the interaction unanswered) is told "this command changed"."""
+        if not _snowflakes_read(interaction):
+            log.warning("discord: /%s carries an option id that is no snowflake; told to try again",
+                        _name(interaction))  # fmt: skip
+            lang = user_language(interaction) or await chat_language(interaction)
+            if interaction.type is discord.InteractionType.autocomplete:
+                await _answer_autocomplete(interaction)
+            else:
+                await _tell(interaction, t(lang, "error.command_changed"))
+            return False
+        if interaction.type is not discord.InteractionType.autocomplete or _autocompletes(self, interaction):
+            return True
+        log.warning("discord: autocomplete for /%s, which offers none (a stale client?); answered empty",
+                    _name(interaction))  # fmt: skip
+        await _answer_autocomplete(interaction)
+        return False
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         lang = user_language(interaction) or await chat_language(interaction)
-        name = interaction.command.qualified_name if interaction.command else "?"
+        name = interaction.command.qualified_name if interaction.command else _name(interaction)
         if isinstance(error, app_commands.TransformerError):
             message = t(lang, "error.bad_args", detail=str(error.value)[:200])
+        elif isinstance(error, STALE):
+            log.warning("discord: /%s does not match the commands here (%s); the member is told to try again",
+                        name, type(error).__name__)  # fmt: skip
+            message = t(lang, "error.command_changed")
         elif transient(error):  # Discord's trouble, not ours: no traceback
             log.warning("discord: /%s not answered: %s; the member may run it again", name, describe(error))
             message = t(lang, "error.internal")
         else:
             log.error("command /%s failed", name, exc_info=error)
             message = t(lang, "error.internal")
-        try:
-            await send(interaction, Reply(message))
-        except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
-            log.warning("discord: could not report a failed command: %s", describe(exc))
+        await _tell(interaction, message)
+
+
+async def _tell(interaction: discord.Interaction, message: str) -> None:
+    try:
+        await send(interaction, Reply(message))
+    except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
+        log.warning("discord: could not report a failed command: %s", describe(exc))
+
+
+async def _answer_autocomplete(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.response.autocomplete([])
+    except (discord.HTTPException, aiohttp.ClientError) as exc:
+        log.warning("discord: could not answer an autocomplete: %s", describe(exc))
+
+
+SNOWFLAKE_OPTIONS = (6, 7, 8, 9, 11)  # user, channel, role, mentionable, attachment
+
+
+def _snowflakes_read(interaction: discord.Interaction) -> bool:
+    """Whether every id-valued option of the interaction is a number, as discord.py needs."""
+    if interaction.type not in (
+        discord.InteractionType.application_command,
+        discord.InteractionType.autocomplete,
+    ):
+        return True
+    data: Any = interaction.data or {}
+    stack = list(data.get("options") or [])
+    while stack:
+        option = stack.pop()
+        if not isinstance(option, dict):
+            return False
+        stack += option.get("options") or []
+        if option.get("type") in SNOWFLAKE_OPTIONS and not str(option.get("value", "")).isdigit():
+            return False
+    return True
+
+
+def _name(interaction: discord.Interaction) -> str:
+    """The command path an interaction names (`daily set`), from its raw data."""
+    data: Any = interaction.data or {}
+    words = [str(data.get("name", "?"))[:32]]
+    options = data.get("options") or []
+    while options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+        words.append(str(options[0].get("name", "?"))[:32])
+        options = options[0].get("options") or []
+    return " ".join(words)
+
+
+def _autocompletes(tree: app_commands.CommandTree, interaction: discord.Interaction) -> bool:
+    """Whether the focused option of an autocomplete interaction is one that declares it."""
+    data: Any = interaction.data or {}
+    found: Any = tree.get_command(str(data.get("name", "")), guild=interaction.guild)
+    if found is None:
+        found = tree.get_command(str(data.get("name", "")))
+    options = data.get("options") or []
+    while isinstance(found, app_commands.Group):
+        sub = next((o for o in options if isinstance(o, dict) and o.get("type") in (1, 2)), None)
+        found = found.get_command(str(sub.get("name", ""))) if sub is not None else None
+        options = (sub or {}).get("options") or []
+    if not isinstance(found, app_commands.Command):
+        return False
+    focused = next((o for o in options if isinstance(o, dict) and o.get("focused")), None)
+    if focused is None:
+        return False
+    return any(p.display_name == focused.get("name") and p.autocomplete for p in found.parameters)
 
 
 # ---------------------------------------------------------------- building the tree
@@ -177,10 +270,14 @@ def parsed(entry: Command, values: dict[str, Any]) -> Parsed:
         value = values.get(arg.name)
         if value is None or (isinstance(value, str) and not value.strip() and not arg.required):
             continue
-        if arg.kind is ArgKind.USER:
+        if arg.kind is ArgKind.USER:  # Discord sends the user it names; a forged one may not
+            if not isinstance(value, discord.abc.User):
+                raise ArgumentError(arg, "arg.user_unresolved")
             args[arg.name] = user_ref(value)
         elif isinstance(value, discord.Attachment):
             args[arg.name] = file_of(value)
+        elif arg.kind is ArgKind.FILE:  # an attachment option without its attachment
+            raise ArgumentError(arg, "arg.missing")
         else:
             args[arg.name] = arg.read(value)
     return Parsed(entry, args)
@@ -234,7 +331,11 @@ def rendered(reply: AppReply) -> Reply:
     question with its buttons), text for the rest; files as attachments."""
     files = tuple(attachment(f) for f in reply.files)
     view = reply.view
-    buttons = question_buttons(view) if isinstance(view, QuestionView) else mock_buttons(view)
+    buttons: discord.ui.View | None
+    if isinstance(view, QuestionView):
+        buttons = question_buttons(view)
+    else:
+        buttons = weak_buttons(view) or mock_buttons(view)
     embed = reply_embed(reply)
     content = reply_content(reply) or None  # besides an embed: the progress under its stats
     if embed is None and not content and not files:

@@ -17,6 +17,8 @@ FORM = "f"  # sb:f:<round>             the answer modal itself
 STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
 MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/clicks.py)
 NEXT = "n"  # sb:n:<round>             下一题 ▶ under a graded practice answer: the clicker's next question
+CAUSE = "c"  # sb:c:<round>:<cause>    a mistake's cause under a wrong answer's receipt
+WEAK = "wk"  # sb:wk:0                 "practise these" under /weak: the clicker's own weak points
 ANSWER_INPUT = "answer"  # the modal's text input
 
 # Deliberately loose: anything with our prefix and kind reaches our handler, which then refuses
@@ -30,6 +32,8 @@ TEMPLATES = {
     STAR: r"sb:st:(?P<round>.*)",
     MOCK: r"sb:mk:(?P<mock>[^:]*):(?P<item>[^:]*):(?P<act>[^:]*)(?::(?P<token>.*))?",
     NEXT: r"sb:n:(?P<round>.*)",
+    CAUSE: r"sb:c:(?P<round>[^:]*):(?P<arg>.*)",
+    WEAK: r"sb:wk:(?P<round>.*)",
 }
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
 MOCK_FORM = "mf"  # sb:mf:<mock>:<item>   the typed-answer modal of a mock item

@@ -14,6 +14,7 @@ import discord
 
 from adapters.discord.render import question_embed
 from adapters.discord.transient import describe
+from bot.application import log_failure
 from bot.keyed_locks import KeyedLocks
 from bot.messages import QuestionView
 from bot.posted_rounds import PostedRounds
@@ -89,7 +90,7 @@ class LiveCounts:
         except (discord.HTTPException, aiohttp.ClientError, OSError) as exc:
             log.warning("answer count of round %s not updated: %s", round_id, describe(exc))
         except Exception:  # a count edit failing must never disturb answering
-            log.exception("answer count of round %s not updated", round_id)
+            log_failure(log, "answer count of round %s not updated", round_id)
 
     async def close(self) -> None:
         # Every edit, also one past its wait and being sent: the client closes next, and an edit

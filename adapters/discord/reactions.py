@@ -13,7 +13,7 @@ import discord
 
 from adapters.discord.replies import InFlight
 from bot.answering import ReceiptReply
-from bot.application import Application
+from bot.application import Application, log_failure
 from bot.clicks import Act, Click
 from bot.keyed_locks import KeyedLocks
 from bot.kinds import AnswerMode, AnswerStatus, ChatKind, ChatRef, InputKind, Platform, UserRef
@@ -140,7 +140,7 @@ class Reactions:
                     return  # the reveal is coming (or came): reactions no longer need hiding
             await self._hide(client, event)
         except Exception:  # a reaction must never take the gateway handler down
-            log.exception("reaction on message %s not handled", event.message_id)
+            log_failure(log, "reaction on message %s not handled", event.message_id)
 
     async def _hide(self, client: discord.Client, event: discord.RawReactionActionEvent) -> None:
         guild = client.get_guild(event.guild_id or 0)

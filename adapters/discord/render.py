@@ -136,6 +136,8 @@ def reply_embed(reply: Reply) -> discord.Embed | None:
         return stats_embed(view)
     if isinstance(view, StandingsView):
         return standings_embed(view)
+    if isinstance(view, HelpView):  # the full list is longer than a message's 2,000 characters
+        return discord.Embed(description=fit(render_help(view, MD), DESCRIPTION_MAX))
     summary = getattr(view, "summary", None)  # a progress report leads with the person's stats
     if isinstance(summary, StatsView):
         return stats_embed(summary)
@@ -147,8 +149,6 @@ def reply_content(reply: Reply) -> str:
     view = reply.view
     if isinstance(view, TextView | WelcomeView):
         text = MD.escape(view.text)
-    elif isinstance(view, HelpView):
-        text = render_help(view, MD)
     elif isinstance(view, ContestStatusView):
         text = render_contest_status(view, MD)
     elif isinstance(view, DailyReply):

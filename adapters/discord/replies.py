@@ -20,6 +20,7 @@ from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 
 log = logging.getLogger("studybot.discord")
 DEFER_AFTER = 2.0  # seconds of work before the reply is deferred (Discord allows 3)
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code for a second answer to one interaction
 
 
 def chat_ref(interaction: discord.Interaction) -> ChatRef:
@@ -154,6 +155,13 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> int | None:
         return message.id
     except discord.NotFound as exc:  # 10062: too late; 10015: the token expired
         log.warning("interaction %s could not be answered: %s", interaction.id, exc)
+        return None
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:
+            raise
+        # The same interaction delivered twice (Discord resent it, or two processes share the
+        # token): the other delivery answered it; this one has nothing to add.
+        log.warning("interaction %s was answered already (delivered twice)", interaction.id)
         return None
 
 

@@ -2,6 +2,11 @@
 connection, a timeout, a gateway reconnect — are logged as one warning line each, saying what
 happens next; tracebacks are kept for our own bugs.
 
+Only Discord's own failures count: an HTTP 5xx, the network between us (a refused or reset
+connection, an unreachable host, a failed name lookup, a TLS error), a timeout of its API, the
+gateway closing. Any other exception, an `OSError` of our own included (a file that is a
+directory, a name too long, a full disk), is a bug: logged once with its traceback.
+
 Our handlers ask `transient(exc)` before logging; discord.py's own loggers get `OneLine`, which
 turns such a record (e.g. "Attempting a reconnect in 3.2s" with the exception's traceback) into
 a warning that names the error in a few words. Nothing here names a URL: interaction URLs carry
@@ -11,8 +16,11 @@ a token.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import re
+import socket
+import ssl
 
 import aiohttp
 import discord
@@ -25,10 +33,15 @@ _TRANSIENT_TYPES = (
     discord.DiscordServerError,
     discord.GatewayNotFound,
     discord.ConnectionClosed,
-    aiohttp.ClientError,
-    OSError,
-    asyncio.TimeoutError,
+    aiohttp.ClientError,  # aiohttp's connection errors (ClientOSError, ServerDisconnectedError, …)
+    asyncio.TimeoutError,  # TimeoutError: a request or the gateway's heartbeat ran out of time
+    ConnectionError,  # refused, reset, aborted, broken pipe
+    socket.gaierror,  # the name lookup failed
+    ssl.SSLError,
 )
+# An OSError of the network that is no ConnectionError: the route to Discord is gone for a while.
+_NETWORK_ERRNOS = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH, errno.ENETDOWN, errno.EHOSTDOWN,
+                             errno.ETIMEDOUT, errno.ENETRESET})  # fmt: skip
 
 
 def cause(exc: BaseException) -> BaseException:
@@ -43,7 +56,9 @@ def transient(exc: BaseException) -> bool:
     exc = cause(exc)
     if isinstance(exc, discord.HTTPException):
         return exc.status >= 500
-    return isinstance(exc, _TRANSIENT_TYPES)
+    if isinstance(exc, _TRANSIENT_TYPES):
+        return True
+    return isinstance(exc, OSError) and exc.errno in _NETWORK_ERRNOS
 
 
 def describe(exc: BaseException) -> str:

@@ -11,6 +11,8 @@ from typing import Any
 import discord
 
 from adapters.discord import custom_ids as ids
+from bot.application import WeakView
+from bot.clicks import CAUSES
 from bot.i18n import t
 from bot.kinds import InputKind
 from bot.messages import OptionView, QuestionView, RevealView
@@ -98,7 +100,20 @@ class NextButton(_StudyButton, template=ids.TEMPLATES[ids.NEXT]):
     kind = ids.NEXT
 
 
-DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton, StarButton, NextButton)
+class CauseButton(_StudyButton, template=ids.TEMPLATES[ids.CAUSE]):
+    """A mistake's cause (概念不清 / 粗心 / 没见过 / 记错) under a wrong practice answer's receipt."""
+
+    kind = ids.CAUSE
+
+
+class WeakButton(_StudyButton, template=ids.TEMPLATES[ids.WEAK]):
+    """"Practise these ▶" under /weak: starts the clicker's weak-point run in the channel."""
+
+    kind = ids.WEAK
+
+
+DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton, StarButton, NextButton,
+                 CauseButton, WeakButton)  # fmt: skip
 
 
 class AnswerModal(discord.ui.Modal):
@@ -192,8 +207,21 @@ def self_grade_buttons(round_id: int, language: str) -> discord.ui.View:
     return buttons
 
 
-def next_buttons(round_id: int, language: str) -> discord.ui.View:
-    """下一题 ▶ alone, under a graded practice answer's receipt."""
+def next_buttons(round_id: int, language: str, *, causes: bool = False) -> discord.ui.View:
+    """下一题 ▶ under a graded practice answer's receipt; under a wrong one (`causes`), a row of
+    buttons that tag the mistake's cause."""
     buttons: discord.ui.View = discord.ui.View(timeout=None)
-    buttons.add_item(NextButton(str(round_id), label=t(language, "button.next"), style=Style.primary))
+    buttons.add_item(NextButton(str(round_id), label=t(language, "button.next"), style=Style.primary, row=0))
+    if causes:
+        for cause in CAUSES:
+            buttons.add_item(CauseButton(str(round_id), cause, label=t(language, f"cause.{cause}"), row=1))
+    return buttons
+
+
+def weak_buttons(view: object) -> discord.ui.View | None:
+    """"Practise these ▶" under /weak's list (when it lists anything)."""
+    if not isinstance(view, WeakView) or not view.weakest:
+        return None
+    buttons: discord.ui.View = discord.ui.View(timeout=None)
+    buttons.add_item(WeakButton("0", label=t(view.language, "button.weak_practice"), style=Style.primary))
     return buttons

@@ -200,12 +200,18 @@ class ChatsAndRounds:
                 to_db(opened_at), to_db(closes_at), round_id,
             )  # fmt: skip
 
-    async def close_round(self, round_id: int, closed_at: datetime) -> bool:
+    async def close_round(
+        self, round_id: int, closed_at: datetime, *, due_by: datetime | None = None
+    ) -> bool:
+        # With due_by, the row's closes_at is checked again in the closing statement itself: on
+        # PostgreSQL on the version the UPDATE locks (READ COMMITTED re-reads a row another
+        # transaction changed meanwhile), on SQLite under the one writer: a restarted timer wins.
+        due = "" if due_by is None else " AND closes_at <= ?"
         async with self.sql.transaction() as tx:
             row = await tx.one(
-                "UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open' "
+                f"UPDATE rounds SET state = 'closed', closed_at = ? WHERE id = ? AND state = 'open'{due} "
                 "RETURNING reveal, kind, chat_id, daily_date",
-                to_db(closed_at), round_id,
+                to_db(closed_at), round_id, *(() if due_by is None else (to_db(due_by),)),
             )  # fmt: skip
             if row is None:
                 return False

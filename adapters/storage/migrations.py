@@ -390,6 +390,41 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, bank_id, pool, question_id)
     ) WITHOUT ROWID;
     """,
+    # 14: an upload waiting for /bank confirm, one per chat, with its expiry: kept here, not in
+    # the memory of the process that read it, so it survives a restart and a confirm that
+    # reaches another process finds it
+    """
+    CREATE TABLE pending_uploads (
+        platform TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        owner_platform TEXT NOT NULL,
+        owner_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        title TEXT NOT NULL,
+        version TEXT NOT NULL,
+        questions INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        uploaded_at TEXT NOT NULL,
+        uploaded_by INTEGER,
+        uploaded_in TEXT,
+        uploader_key TEXT,
+        expires_at TEXT NOT NULL,
+        PRIMARY KEY (platform, chat_key)
+    ) WITHOUT ROWID;
+    """,
+    # 15: a mistake's cause, the learner's own word on why they missed it (bot/study/mastery.py
+    # CAUSES); kept apart from the notebook entry, which the study feed rewrites on every answer
+    """
+    CREATE TABLE mistake_causes (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        cause TEXT NOT NULL,
+        tagged_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

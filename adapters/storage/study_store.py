@@ -248,6 +248,35 @@ class SqlStudyStore:
         )  # fmt: skip
         return {r[0]: (int(r[1]), int(r[2])) for r in rows}
 
+    async def grades(self, user_id: int, bank_id: str) -> dict[str, list[float]]:
+        rows = await self.db.all(
+            "SELECT r.question_id, a.fraction FROM answers a JOIN rounds r ON r.id = a.round_id "
+            "WHERE a.user_id = ? AND r.bank_id = ? AND a.verdict != 'pending' ORDER BY a.answered_at, a.id",
+            user_id, bank_id,
+        )  # fmt: skip
+        out: dict[str, list[float]] = {}
+        for question_id, fraction in rows:
+            out.setdefault(question_id, []).append(float(fraction))
+        return out
+
+    async def set_mistake_cause(self, user_id: int, bank_id: str, question_id: str, cause: str,
+                                at: datetime) -> None:  # fmt: skip
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO mistake_causes (user_id, bank_id, question_id, cause, tagged_at) "
+                "VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id, bank_id, question_id) DO UPDATE SET cause = excluded.cause, "
+                "tagged_at = excluded.tagged_at",
+                user_id, bank_id, question_id, cause, to_db(at),
+            )  # fmt: skip
+
+    async def mistake_causes(self, user_id: int, bank_id: str) -> dict[str, str]:
+        rows = await self.db.all(
+            "SELECT question_id, cause FROM mistake_causes WHERE user_id = ? AND bank_id = ?",
+            user_id, bank_id,
+        )  # fmt: skip
+        return {r[0]: r[1] for r in rows}
+
     async def answers_by_day(self, user_id: int, day_starts: Sequence[datetime]) -> list[tuple[int, int]]:
         """(final answers, right answers) between each start and the next."""
         if len(day_starts) < 2:

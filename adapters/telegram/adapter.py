@@ -42,6 +42,7 @@ from adapters.telegram.render import (
     split_html,
     star_keyboard,
     typed,
+    weak_keyboard,
 )
 from adapters.telegram.rounds import RoundIndex
 from adapters.telegram.settings import TelegramSettings
@@ -93,6 +94,9 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder().token(token).rate_limiter(RateLimiter(max_retries=settings.max_retries))
             .request(AiohttpRequest()).concurrent_updates(PerUserUpdateProcessor()).job_queue(None)
+            # getUpdates has its own request object; PTB's default one logs a traceback for an
+            # answer that is not JSON (a proxy's HTML 502 page): the poller reports it in one line.
+            .get_updates_request(AiohttpRequest(connections=1, pool_timeout=1.0))
             .updater(None)  # updates are fetched here, and confirmed once handled (polling.py)
         )  # fmt: skip
         if settings.api_base:
@@ -174,6 +178,12 @@ class TelegramAdapter:
         if is_transient(error):
             assert error is not None
             log.warning("telegram update not handled: %s", describe(error))
+        elif _chat_gone(error):
+            # Telegram refused to post into the chat the update came from: it was deleted, the
+            # bot left or was blocked while the update was handled. Nobody is there to tell.
+            assert error is not None
+            log.warning("telegram update not answered, the chat is gone: %s", describe(error))
+            return
         else:
             log.error("telegram update failed: %r", error, exc_info=error)
         if not isinstance(update, Update) or update.effective_chat is None:
@@ -248,7 +258,8 @@ class TelegramAdapter:
         else:
             html = render_reply(reply, HTML)
             if html.strip():
-                markup = language_keyboard() if isinstance(view, WelcomeView) else mock_keyboard(view)
+                markup = language_keyboard() if isinstance(view, WelcomeView) else (
+                    weak_keyboard(view) or mock_keyboard(view))  # fmt: skip
                 await self.send(chat_id, html, markup, reply_to=reply_to)
         for file in reply.files:
             await self.send_file(chat_id, file)
@@ -350,3 +361,10 @@ class TelegramAdapter:
             if "chat not found" in exc.message.lower():
                 raise ChatGone(exc.message) from exc
             raise PostRejected(exc.message) from exc
+
+
+def _chat_gone(error: BaseException | None) -> bool:
+    """Telegram's refusal to post into a chat that is no longer there for the bot."""
+    if isinstance(error, Forbidden):
+        return True
+    return isinstance(error, BadRequest) and "chat not found" in error.message.lower()

@@ -22,6 +22,10 @@ _PATTERNS = {
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
     "n1": re.compile(rf"n1:{_ROUND}"),
+    # a mistake's cause under a wrong answer's receipt (bot/study/mastery.py CAUSES)
+    "c1": re.compile(rf"c1:{_ROUND}:(concept|careless|unseen|misremembered)"),
+    # "practise these" under /weak: names nothing; the clicker's own weak points
+    "w1": re.compile(r"w1"),
     "l1": re.compile(rf"l1:({'|'.join(LANGUAGE_CODES)})"),
     # a mock exam's button: m1:<mock>:<item>:<act>[:<token>] (bot/clicks.MockAct)
     "m1": re.compile(rf"m1:{_ROUND}:([1-9][0-9]{{0,3}}):([pnbsghcr])(?::{_TOKEN})?"),
@@ -70,6 +74,19 @@ class NextQuestion:
 
 
 @dataclass(frozen=True, slots=True)
+class MistakeCause:
+    """A cause button under a wrong answer's receipt: the clicker's cause of that mistake."""
+
+    round_id: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class WeakPractice:
+    """"Practise these" under /weak."""
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseLanguage:
     language: str  # zh-CN | zh-TW | en
 
@@ -86,7 +103,7 @@ class MockButton:
 
 Action = (
     AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | NextQuestion | ChooseLanguage
-    | MockButton
+    | MockButton | MistakeCause | WeakPractice
 )
 
 
@@ -112,6 +129,14 @@ def favourite(round_id: int) -> str:
 
 def next_question(round_id: int) -> str:
     return _checked(f"n1:{round_id}")
+
+
+def cause(round_id: int, cause: str) -> str:
+    return _checked(f"c1:{round_id}:{cause}")
+
+
+def weak() -> str:
+    return _checked("w1")
 
 
 def language(code: str) -> str:
@@ -141,6 +166,8 @@ def parse(data: object) -> Action | None:
         return ChooseLanguage(LANGUAGE_CODES[match.group(1)])
     if kind == "m1":
         return MockButton(int(match.group(1)), int(match.group(2)), match.group(3), match.group(4))
+    if kind == "w1":
+        return WeakPractice()
     round_id = int(match.group(1))
     if kind == "a1":
         return AnswerChoice(round_id, match.group(2))
@@ -152,4 +179,6 @@ def parse(data: object) -> Action | None:
         return Favourite(round_id)
     if kind == "n1":
         return NextQuestion(round_id)
+    if kind == "c1":
+        return MistakeCause(round_id, match.group(2))
     return SelfGradeLevel(round_id, match.group(2))

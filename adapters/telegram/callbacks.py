@@ -4,7 +4,9 @@ back is shown as a toast of at most 200 characters.
 
 Every click is answered exactly once. A payload that does not parse, or that the core does not
 admit (a round of another chat or message, a button its question cannot have or its message
-does not carry), or a closed round gets the catalog's "closed" toast and changes nothing.
+does not carry), or a closed round gets the catalog's "closed" toast and changes nothing. A
+callback query without its sender (`from`, which Telegram always sends: a forged update) is
+refused with one warning line and the "who sent this?" toast.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
 from adapters.telegram.mock_keyboard import mock_keyboard
-from adapters.telegram.render import chat_ref, clip, message_ref, next_keyboard, star_keyboard, user_ref
+from adapters.telegram.render import chat_ref, clip, graded_keyboard, message_ref, star_keyboard, user_ref
 from bot.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply, TextReply
 from bot.application import Caller, TextView
-from bot.clicks import Act, Click, MockAct, MockClick
+from bot.clicks import Act, Click, MockAct, MockClick, WeakClick
 from bot.commands.catalog import command
 from bot.commands.parsing import Parsed
 from bot.i18n import t
@@ -41,6 +43,7 @@ _ACTS: dict[type, Act] = {
     cd.SelfGradeLevel: Act.SELF_GRADE,
     cd.Favourite: Act.FAVOURITE,
     cd.NextQuestion: Act.NEXT,
+    cd.MistakeCause: Act.CAUSE,
 }
 
 
@@ -77,6 +80,10 @@ class Callbacks:
             if message is None:  # a button under an inline-mode message: never ours
                 return
             language = await self.app.language(chat_ref(message.chat))
+            if query.from_user is None:
+                log.warning("telegram: callback query %s without a sender refused", query.id)
+                await toast(t(language, "error.no_user"))
+                return
             await self._handle(toast, query, message)
         except Exception:  # the click must still be answered; the error is logged, not raised
             log.exception("callback query failed")
@@ -92,6 +99,15 @@ class Callbacks:
         chat, user = chat_ref(tg_chat), user_ref(query.from_user)
         if isinstance(action, cd.MockButton):
             await self._mock(toast, query, message, action)
+            return
+        if isinstance(action, cd.WeakPractice):  # the clicker's weak-point run, posted as /quiz weak's
+            weak = WeakClick(Platform.TELEGRAM, str(tg_chat.id), str(query.data), _controls(message))
+            reply = await self.app.weak_click(chat, user, weak)
+            if isinstance(reply.view, TextView):
+                await toast(reply.view.text)
+            else:
+                await toast("")
+            await self.adapter.post_reply(tg_chat.id, reply)
             return
         if isinstance(action, cd.ChooseLanguage):
             admin = await self.adapter.admins.is_admin(tg_chat, query.from_user)
@@ -151,7 +167,7 @@ class Callbacks:
             receipt = answer.receipt
             await toast(receipt_headline(receipt))
             if receipt.graded and private:  # graded: the self-grade buttons give way to 下一题 ▶
-                keep = next_keyboard(receipt.round_id, receipt.language) if answer.offers_next else None
+                keep = graded_keyboard(answer)
                 await self.adapter.drop_keyboard(tg_chat.id, message_id, keep=keep)
         else:
             await self._receipt(toast, answer, private, tg_chat.id, message_id)
@@ -165,8 +181,7 @@ class Callbacks:
             headline += "\n" + t(receipt.language, "reveal.correct", answer=receipt.correct_label)
         await toast(headline)
         if receipt.graded and accepted and private:
-            markup = next_keyboard(receipt.round_id, receipt.language) if answer.offers_next else None
-            await self.adapter.send(chat_id, render_receipt(receipt, HTML), markup)
+            await self.adapter.send(chat_id, render_receipt(receipt, HTML), graded_keyboard(answer))
             star = star_keyboard(receipt.round_id, receipt.language)
             await self.adapter.drop_keyboard(chat_id, message_id, keep=star)
 
@@ -176,6 +191,8 @@ def _token(action: cd.Action) -> str | None:
         return action.token
     if isinstance(action, cd.SelfGradeLevel):
         return action.level
+    if isinstance(action, cd.MistakeCause):
+        return action.cause
     return None
 
 

@@ -11,6 +11,8 @@ from telegram import User as TgUser
 
 from adapters.telegram import callback_data
 from bot.answering import ReceiptReply
+from bot.application import WeakView
+from bot.clicks import CAUSES
 from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, InputKind, Platform, UserRef
 from bot.messages import QuestionView
@@ -87,14 +89,37 @@ def next_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[button]])
 
 
+def graded_keyboard(answer: ReceiptReply) -> InlineKeyboardMarkup | None:
+    """Under a graded practice answer: 下一题 ▶, and for a wrong one the buttons that tag the
+    mistake's cause (概念不清 / 粗心 / 没见过 / 记错)."""
+    receipt = answer.receipt
+    if not answer.offers_next:
+        return None
+    rows = next_keyboard(receipt.round_id, receipt.language).inline_keyboard
+    if answer.offers_cause:
+        language, round_id = receipt.language, receipt.round_id
+        rows = (*rows, tuple(
+            InlineKeyboardButton(t(language, f"cause.{c}"), callback_data=callback_data.cause(round_id, c))
+            for c in CAUSES
+        ))  # fmt: skip
+    return InlineKeyboardMarkup(rows)
+
+
+def weak_keyboard(view: object) -> InlineKeyboardMarkup | None:
+    """"Practise these ▶" under /weak's list (when it lists anything)."""
+    if not isinstance(view, WeakView) or not view.weakest:
+        return None
+    label = t(view.language, "button.weak_practice")
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=callback_data.weak())]])
+
+
 def receipt_keyboard(answer: ReceiptReply) -> InlineKeyboardMarkup | None:
-    """Under a receipt message: the self-grade buttons while it awaits one, 下一题 ▶ once graded."""
+    """Under a receipt message: the self-grade buttons while it awaits one, 下一题 ▶ once graded
+    (and the cause buttons under a wrong one)."""
     receipt = answer.receipt
     if answer.awaits_self_grade:
         return self_grade_keyboard(receipt.round_id, receipt.language)
-    if answer.offers_next:
-        return next_keyboard(receipt.round_id, receipt.language)
-    return None
+    return graded_keyboard(answer)
 
 
 def typed(view: QuestionView) -> bool:

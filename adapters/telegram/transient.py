@@ -4,6 +4,10 @@ only the second keep their traceback.
 
 A 30-second outage of the Bot API used to leave dozens of tracebacks (`JSONDecodeError`,
 `Invalid server response`) from PTB's polling loop and JSON parser.
+
+Passing means Telegram's own: PTB's `NetworkError` (the network, a timeout of the Bot API, a
+5xx, a body that is not JSON) and flood control. Any other exception, an `OSError` of our own
+included, is a bug and keeps its traceback.
 """
 
 from __future__ import annotations

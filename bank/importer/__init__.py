@@ -3,7 +3,8 @@ in any supported format (detected, or given as `format=`) and returns the bank p
 and errors, printing nothing; `import_paper(text, ...)` reads text with one text reader.
 
 Readers (one module each): `paper` (pasted papers, answer keys at the end in answer_key.py),
-`aiken`, `gift` (text, see base.Reader), `table` (CSV, Excel, Word tables, Anki decks);
+`aiken`, `gift` (text, see base.Reader), `table` (CSV, Excel, Word tables, Anki decks), `pdf`
+(a PDF's text layer in reading order, read as a paper);
 sources.py decodes bytes and picks the reader.
 """
 

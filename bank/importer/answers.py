@@ -1,5 +1,6 @@
-"""Settling an item's type and normalised answer from a draft: the declared type if any, else
-the item's shape (options and letters, a judge word, a blank, or free text).
+"""Settling an item's type and normalised answer from a draft: the declared type if any, as that
+type's module settles it (bot/question_types), else the item's shape (options and letters, a
+judge word, a blank, or free text). A type word no type accepts leaves the item out.
 """
 
 from __future__ import annotations
@@ -9,6 +10,10 @@ import re
 from bot.invalid_response import InvalidResponse
 from bot.model import QuestionType
 from bot.option_letters import pick_letters
+from bot.question_types import TYPES
+from bot.question_types.base import trim_answer
+from bot.question_types.choice import picked_options
+from bot.question_types.fill import split_alternatives
 from bot.vocabulary import read_judge
 
 from .base import Draft
@@ -18,14 +23,7 @@ __all__ = ["has_blank", "parse_judge", "parse_letters", "settle", "split_alterna
 
 _T = QuestionType
 _BLANK_RE = re.compile(r"_{2,}|＿{2,}|[（(][ \t\u3000]*[)）]")
-_TRIM = " \t\u3000\n。.；;，,"
-
-
-def trim(text: str) -> str:
-    text = text.strip(_TRIM)
-    while len(text) >= 2 and text[0] in "（(【[" and text[-1] in "）)】]":
-        text = text[1:-1].strip(_TRIM)
-    return text
+trim = trim_answer
 
 
 def has_blank(stem: str) -> bool:
@@ -47,16 +45,6 @@ def parse_judge(text: str, *, loose: bool) -> bool | None:
     return read_judge(text, loose=loose)
 
 
-def split_alternatives(text: str) -> tuple[str, ...]:
-    """Fill answers: alternatives joined by `或` are each accepted."""
-    seen: dict[str, None] = {}
-    for part in trim(text).split("或"):
-        part = trim(part)
-        if part:
-            seen.setdefault(part, None)
-    return tuple(seen)
-
-
 def _judge(value: bool) -> tuple[str, ...]:
     return ("true",) if value else ("false",)
 
@@ -70,62 +58,64 @@ def _judge_from_options(draft: Draft, picked: tuple[str, ...] | None) -> bool | 
 
 def _pick(draft: Draft, answer: str) -> tuple[str, ...] | None:
     """Letters from `A,B,D`-style answers, or the one option whose text is the answer."""
-    picked = parse_letters(answer, tuple(letter for letter, _ in draft.options))
-    if picked is None:
-        by_text = [letter for letter, text in draft.options if trim(text) == trim(answer)]
-        picked = tuple(by_text) if len(by_text) == 1 else None
-    return picked
+    return picked_options(draft.options, answer)
 
 
-def _choice(draft: Draft, answer: str, report: Report) -> tuple[QuestionType, tuple] | None:
+def _choice(draft: Draft, answer: str) -> tuple[QuestionType, tuple] | None:
+    """An item of no declared type with options, by its answer: letters make a choice item
+    (one or several), a lone pair of 正确/错误 options a judge item."""
     picked = _pick(draft, answer)
     if picked is None:
         return None
-    if len(draft.options) == 2 and draft.type_hint is None:
+    if len(draft.options) == 2:
         value = _judge_from_options(draft, picked)
         if value is not None:
             return _T.JUDGE, _judge(value)
-    kind = _T.MULTI if len(picked) > 1 else _T.SINGLE
-    if draft.type_hint is _T.SINGLE and kind is _T.MULTI:
-        report.warn("type", "import.answers.single_several", draft.where, draft.number, answer=repr(answer))
-    if draft.type_hint is _T.MULTI and kind is _T.SINGLE:
-        report.warn("type", "import.answers.multi_one", draft.where, draft.number, answer=repr(answer))
-    return kind, picked
+    return (_T.MULTI if len(picked) > 1 else _T.SINGLE), picked
 
 
 def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]] | None:
-    """The item's type and answer tuple, or None (with a warning) if it cannot be used."""
+    """The item's type and answer tuple, or None (with a warning) if it cannot be used.
+
+    A type the source names wins over the item's shape, as that type settles it (its module in
+    bot/question_types); a type word the source gives that no type accepts leaves the item out,
+    so that an ordering item is never taken for a multi (its order lost)."""
+    if draft.type_word is not None:
+        report.warn("type", "import.answers.unknown_type", draft.where, draft.number,
+                    type=repr(draft.type_word), names=_type_names())
+        return None
     if draft.answer is None or not trim(draft.answer):
         report.warn("no-answer", "import.answers.none", draft.where, draft.number)
         return None
     answer = draft.answer.strip()
     hint = draft.type_hint
-    if hint is _T.JUDGE:
-        value = parse_judge(answer, loose=True)
-        if value is None and draft.options:
-            value = _judge_from_options(draft, _pick(draft, answer))
-        if value is not None:
-            return _T.JUDGE, _judge(value)
-        report.warn("type", "import.answers.judge_not", draft.where, draft.number, answer=repr(answer))
-    elif hint is _T.FILL:
-        return _T.FILL, split_alternatives(answer)
-    elif hint is _T.SHORT:
-        return _T.SHORT, (answer,)
-    elif draft.options:
-        settled = _choice(draft, answer, report)
-        if settled:
-            return settled
+    if hint is not None:
+        settled = TYPES[hint].settle(answer, draft.options)
+        if settled.warning:
+            kind = "no-answer" if settled.drop else "type"
+            report.warn(kind, settled.warning, draft.where, draft.number, answer=repr(answer),
+                        letters="".join(letter for letter, _ in draft.options),
+                        type=Term(f"import.type.{hint.value}"))
+        if settled.qtype is not None:
+            return settled.qtype, settled.answer
+        return None if settled.drop else _by_shape(draft, answer)
+    if draft.options:
+        by_choice = _choice(draft, answer)
+        if by_choice:
+            return by_choice
         letters = "".join(letter for letter, _ in draft.options)
-        if hint is not None:
-            report.warn("no-answer", "import.answers.not_an_option", draft.where, draft.number,
-                        answer=repr(answer), letters=letters)
-            return None
         report.warn("type", "import.answers.not_a_letter", draft.where, draft.number,
                     answer=repr(answer), letters=letters)
-    elif hint is not None:
-        report.warn("type", "import.answers.no_options", draft.where, draft.number,
-                    type=Term(f"import.type.{hint.value}"))
     return _by_shape(draft, answer)
+
+
+def _type_names(types: tuple[QuestionType, ...] = tuple(TYPES)) -> Term:
+    """The registry's types by name, for the unknown-type warning: "单选/多选/…" in the reader's
+    language (one Term, the rest nested in it)."""
+    first = Term(f"import.type.{types[0].value}")
+    if len(types) == 1:
+        return first
+    return Term("import.answers.type_names", (("first", first), ("rest", _type_names(types[1:]))))
 
 
 def _by_shape(draft: Draft, answer: str) -> tuple[QuestionType, tuple[str, ...]]:

@@ -34,6 +34,9 @@ class Draft:
     answer: str | None = None
     explanation: str = ""
     type_hint: QuestionType | None = None
+    # A type the source names that no type accepts (a CSV `type` cell of 排序题 before there is
+    # such a type): settle() leaves the item out rather than guess another type from its shape.
+    type_word: str | None = None
     points: float = 1.0
     spans: dict[str, Span] = field(default_factory=dict)
     # The stem with the option text still in it: what the question says if it turns out to

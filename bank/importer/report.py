@@ -115,7 +115,7 @@ class ImportResult:
         """Readable summary in `language`: totals, per type, sections, then every warning."""
         counts = t(language, "import.summary.list_sep").join(
             t(language, "import.summary.per_type", count=n, type=t(language, f"import.type.{k.value}"))
-            for k, n in self.counts.items())
+            for k, n in self.counts.items() if n)  # the types found (as `bank check` says them)
         lines = [
             t(language, "import.summary.head", count=len(self.bank.questions), counts=counts,
               points=f"{self.total_points:g}", id=repr(self.bank.id), title=repr(self.bank.title)),

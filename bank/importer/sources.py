@@ -2,15 +2,16 @@
 bytes and the file name (as a chat upload gives them), decodes them, picks the reader (given,
 or detected from the content) and returns the bank with every warning and error. It never
 prints; a file that cannot be read at all raises `ImportRefused`, whose problem names the place
-(a catalog sentence, bot/file_problems.py). Whatever the csv, zip, sqlite, openpyxl or
-python-docx layers raise for a damaged file becomes such a refusal: a broken file is refused
-and changes nothing, it never escapes as an exception.
+(a catalog sentence, bot/file_problems.py). Whatever the csv, zip, sqlite, openpyxl,
+python-docx or PDFium (pdf.py) layers raise for a damaged file becomes such a refusal: a broken
+file is refused and changes nothing, it never escapes as an exception.
 
 Text is read with any line ending (`\n`, `\r\n`, and the lone `\r` of Excel for Mac's
 "CSV (Macintosh)"), and a CSV cell may be as large as the file.
 
 Formats: paper (pasted text papers, answers after each item or in a key at the end), aiken,
-gift, csv, xlsx, docx, apkg (an Anki deck written by `studybot bank export --format anki`).
+gift, csv, xlsx, docx, apkg (an Anki deck written by `studybot bank export --format anki`), pdf
+(a paper's text layer in reading order, pdf.py, read as a paper).
 """
 
 from __future__ import annotations
@@ -48,10 +49,10 @@ __all__ = [
 ]
 
 TEXT_READERS = {reader.name: reader for reader in (PaperReader(), AikenReader(), GiftReader())}
-FORMATS = ("paper", "aiken", "gift", "csv", "xlsx", "docx", "apkg")
+FORMATS = ("paper", "aiken", "gift", "csv", "xlsx", "docx", "apkg", "pdf")
 MAX_BYTES = 32 * 1024 * 1024  # larger sources are refused before anything is read
 _EXTENSIONS = {".gift": "gift", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx", ".docx": "docx",
-               ".apkg": "apkg", ".aiken": "aiken"}
+               ".apkg": "apkg", ".aiken": "aiken", ".pdf": "pdf"}
 _BANK_ID_RE = re.compile(r"[a-z0-9][a-z0-9-_]*")
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
@@ -135,6 +136,8 @@ def detect_format(data: bytes, filename: str) -> str:
         raise ImportRefused("import.refused.other_zip", filename, hint=_formats_hint())
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         raise ImportRefused("import.refused.old_office", filename)
+    if b"%PDF-" in data[:1024]:  # readers accept the header anywhere in the first KiB
+        return "pdf"
     suffix = filename[filename.rfind("."):].lower() if "." in filename else ""
     if suffix in _EXTENSIONS and _EXTENSIONS[suffix] not in ("docx", "xlsx", "apkg"):
         return _EXTENSIONS[suffix]
@@ -199,6 +202,8 @@ def import_source(
             doc, paper = _read_text(text, TEXT_READERS[chosen], report)
     elif chosen == "docx":
         doc, paper, relocate = _read_docx(data, name, report)
+    elif chosen == "pdf":
+        doc, paper, relocate = _read_pdf(data, name, report)
     elif chosen == "xlsx":
         paper = _read_xlsx(data, name, report)
     else:
@@ -376,6 +381,7 @@ def _read_docx(data: bytes, name: str, report: Report):
         paragraphs = [paragraph.text for paragraph in document.paragraphs]
         lines: list[str] = []
         places: list[str] = []
+        images: list[int] = []  # the line each picture is on (the last line of its paragraph)
         paragraph = table_no = 0
         for child in document.element.body.iterchildren():
             tag = str(child.tag).rsplit("}", 1)[-1]
@@ -384,6 +390,7 @@ def _read_docx(data: bytes, name: str, report: Report):
                 for part in Paragraph(child, document).text.split("\n"):
                     lines.append(part)
                     places.append(f"paragraph {paragraph}")
+                images += [len(lines)] * _pictures(child)
             elif tag == "tbl":
                 table_no += 1
                 table = Table(child, document)
@@ -396,13 +403,19 @@ def _read_docx(data: bytes, name: str, report: Report):
                         for part in cell.text.split("\n"):
                             lines.append(part)
                             places.append(f"table {table_no} row {r} cell {c}")
+                        images += [len(lines)] * _pictures(cell._tc)
     except Exception as exc:
         log.info("%s: python-docx could not read it: %r", name, exc)
         raise ImportRefused("import.refused.bad_docx", name) from None
     question_table = _question_table(tables, paragraphs, report)
     if question_table is not None:
+        for line in images:  # a picture in a question table: its row is the item
+            report.warn("image", "import.image_dropped", places[line - 1] if line else "")
         return clean_text(""), question_table, None
     doc, paper = _read_text(normalize_newlines("\n".join(lines)), TEXT_READERS["paper"], report)
+    from .images import report_images
+
+    report_images(paper, images, report, lambda line: places[line - 1] if 0 < line <= len(places) else "")
 
     def relocate(where: str) -> str:
         match = re.fullmatch(r"(\d+):(\d+)", where)
@@ -411,6 +424,16 @@ def _read_docx(data: bytes, name: str, report: Report):
         return f"{places[int(match.group(1)) - 1]}, col {match.group(2)}"
 
     return doc, paper, relocate
+
+
+_PICTURE_TAGS = frozenset({"drawing", "pict", "object"})  # DrawingML, VML, an embedded object
+
+
+def _pictures(element) -> int:
+    """How many pictures a Word paragraph or cell holds (a picture Word also wrote in the older
+    form, for readers without DrawingML, `mc:Fallback`, counted once)."""
+    return sum(1 for e in element.iter() if str(e.tag).rsplit("}", 1)[-1] in _PICTURE_TAGS
+               and not any(str(up.tag).endswith("}Fallback") for up in e.iterancestors()))
 
 
 def _question_table(
@@ -436,3 +459,41 @@ def _table_place(table_no: int):
     def where(row: int, column: int) -> str:
         return f"table {table_no} row {row} cell {column + 1}"
     return where
+
+
+# ---------------------------------------------------------------- PDF
+
+
+def _read_pdf(data: bytes, name: str, report: Report):
+    """A PDF paper: its text layer in reading order (pdf.py) read as a text paper; places are
+    given as page and line; a page without text and every picture are warned about."""
+    from .images import report_images
+    from .pdf import UnreadablePdf, read_pdf
+
+    try:
+        pdf = read_pdf(data)
+    except UnreadablePdf as exc:
+        raise ImportRefused(exc.key, name, pages=exc.pages, limit=exc.limit) from None
+    lines, places = pdf.lines()
+    doc, paper = _read_text(normalize_newlines("\n".join(lines)), TEXT_READERS["paper"], report)
+    images: list[int] = []
+    first = 0
+    for number, page in enumerate(pdf.pages, 1):
+        if page.has_images and not any(line.strip() for line in page.lines):
+            report.warn("no-text", "import.pdf.page_without_text", f"page {number}")
+        elif page.lines:  # a page with no text is told as such, its pictures with it
+            images += [first + index + 1 for index in page.images]
+        first += len(page.lines)
+
+    def place(line: int) -> str:
+        return places[line - 1] if 0 < line <= len(places) else ""
+
+    report_images(paper, images, report, place)
+
+    def relocate(where: str) -> str:
+        match = re.fullmatch(r"(\d+):(\d+)", where)
+        if not match or not 0 < int(match.group(1)) <= len(places):
+            return where
+        return f"{places[int(match.group(1)) - 1]}, col {match.group(2)}"
+
+    return doc, paper, relocate

@@ -134,14 +134,10 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
                             letter=letter)
                 return None
             options.append((letter, value))
-    kind = None
-    if text("type"):
-        kind = type_for_word(_fold(text("type")))
-        if kind is None:
-            report.warn("type", "import.table.unknown_type", where(row, values["type"][1]),
-                        type=repr(text("type")))
+    kind = type_for_word(_fold(text("type"))) if text("type") else None
     draft = Draft(number=number, stem=text("stem"), where=place, options=tuple(options),
-                  answer=text("answer") or None, explanation=text("explanation"), type_hint=kind)
+                  answer=text("answer") or None, explanation=text("explanation"), type_hint=kind,
+                  type_word=text("type") if text("type") and kind is None else None)
     if text("number"):
         given = whole_number(text("number"))
         if given is not None:
@@ -173,7 +169,7 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
                         tags=", ".join(map(repr, bad)))
         draft.tags = tuple(dict.fromkeys(t for t in tags if t not in bad))
     answer = draft.answer or ""
-    if "|" in answer and kind in (None, _T.FILL) and not options:
+    if "|" in answer and kind in (None, _T.FILL) and not options and draft.type_word is None:
         draft.type_hint = _T.FILL
         draft.alternatives = tuple(dict.fromkeys(p.strip() for p in answer.split("|") if p.strip()))
     return draft

@@ -1,12 +1,17 @@
 """The command catalog: every user command declared once — name, arguments, who may run it,
 where, and the use case it calls. Discord's slash commands, Telegram's menus and text parsing,
 and the console's parsing and /help are all built from this table.
+
+An entry names its use case by a member of one of the enums below, one enum per object that
+carries them out; each of those objects maps every member of its enum to its handler in one
+`match` that mypy checks for exhaustiveness, and the application layer resolves every entry's
+handler at start-up (bot/application.py). No use case is found by its name.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum, auto
 
 from bot.commands.arguments import Arg, ArgKind, Choice
 from bot.kinds import AnswerMode
@@ -28,12 +33,78 @@ class Scope(StrEnum):
         return self is Scope.ANY or (self is Scope.PRIVATE) == private
 
 
+class AppUseCase(Enum):
+    """The use cases the application layer carries out itself (bot/application.Application)."""
+
+    START = auto()
+    HELP = auto()
+    LEADERBOARD = auto()
+    STREAK = auto()
+    TAGS = auto()
+    LANGUAGE = auto()
+    TIMEZONE = auto()
+    DAILY_SET = auto()
+    DAILY_OFF = auto()
+    DAILY_SHOW = auto()
+    CONTEST_START = auto()
+    CONTEST_STOP = auto()
+    CONTEST_STATUS = auto()
+
+
+class StudyUseCase(Enum):
+    """The study tools' (bot/study/use_cases.StudyUseCases). Without them /quiz, /review and
+    /stats fall back to the application layer's plain forms and the rest say so."""
+
+    PRACTISE = auto()
+    MEMORISE = auto()
+    REVIEW = auto()
+    REVIEW_REMIND = auto()
+    STATS = auto()
+    MOCK_START = auto()
+    MOCK_ANSWER = auto()
+    MOCK_GO = auto()
+    MOCK_FLAG = auto()
+    MOCK_SHEET = auto()
+    MOCK_SUBMIT = auto()
+    MOCK_QUIT = auto()
+    MOCK_GRADE = auto()
+    MOCK_REPORT = auto()
+    MOCK_REVIEW = auto()
+    MISTAKES = auto()
+    MISTAKES_PRACTICE = auto()
+    MISTAKES_EXPORT = auto()
+    FAVORITES = auto()
+    FAVORITES_PRACTICE = auto()
+    FAVORITES_ADD = auto()
+    FAVORITES_REMOVE = auto()
+    REPORT = auto()
+    REPORTS_LIST = auto()
+    REPORTS_RESOLVE = auto()
+    REPORTS_DISMISS = auto()
+    MISTAKES_CAUSE = auto()
+    WEAK = auto()
+    READY = auto()
+
+
+class UploadUseCase(Enum):
+    """Bank uploads' (bot/bank_uploads.BankUploads). Without them /bank list and /bank use fall
+    back to the configured banks."""
+
+    BANK_LIST = auto()
+    BANK_USE = auto()
+    BANK_IMPORT = auto()
+    BANK_CONFIRM = auto()
+
+
+UseCase = AppUseCase | StudyUseCase | UploadUseCase
+
+
 @dataclass(frozen=True, slots=True)
 class Command:
     """One command (or subcommand: path ("daily", "set")) and the use case it calls."""
 
     path: tuple[str, ...]
-    use_case: str  # the Application method that carries it out
+    use_case: UseCase  # what carries it out (its handler: see the enums above)
     args: tuple[Arg, ...] = ()
     permission: Permission = Permission.ANYONE
     scope: Scope = Scope.ANY
@@ -56,21 +127,30 @@ def _choices(prefix: str, values: list[str]) -> tuple[Choice, ...]:
     return tuple(Choice(v, f"{prefix}.{v}") for v in values)
 
 
-TAG = Arg("tag", ArgKind.WORD)
+TAG = Arg("tag", ArgKind.WORD, max_length=64)
 # Several tags, the rest of the line: `/quiz ml cv`, or `tag=ml,cv` (the use case splits them).
-TAGS = Arg("tag", ArgKind.TEXT)
+TAGS = Arg("tag", ArgKind.TEXT, max_length=200)
 PRACTICE = Arg("practice", ArgKind.CHOICE, choices=(
     Choice("next", "cmd.choice.next", ("顺序", "順序", "下一题", "下一題")),
     Choice("memorise", "cmd.choice.memorise", ("memorize", "背题", "背題")),
     # end the practice run with its summary (bot/study/drill.py)
     Choice("stop", "cmd.choice.stop", ("结束", "結束", "停止", "结束练习", "結束練習")),
+    # the weakest points' items (bot/study/mastery.py)
+    Choice("weak", "cmd.choice.weak", ("薄弱", "弱项", "弱項", "薄弱点", "薄弱點")),
+))  # fmt: skip
+# A mistake's cause (bot/study/mastery.py CAUSES), by its key or its name.
+CAUSE = Arg("cause", ArgKind.CHOICE, required=True, choices=(
+    Choice("concept", "cause.concept", ("概念不清",)),
+    Choice("careless", "cause.careless", ("粗心",)),
+    Choice("unseen", "cause.unseen", ("没见过", "沒見過")),
+    Choice("misremembered", "cause.misremembered", ("记错", "記錯")),
 ))  # fmt: skip
 QTYPE = Arg("type", ArgKind.QTYPE, choices=_choices("type", [str(q) for q in QuestionType]))
 WINDOW = Arg("window", ArgKind.CHOICE, choices=(
     Choice(str(Window.ALL), "cmd.choice.all", ("总榜", "總榜")),
     Choice(str(Window.WEEK), "cmd.choice.week", ("本周", "本週", "周", "週")),
     Choice(str(Window.MONTH), "cmd.choice.month", ("本月", "月")),
-    Choice("contest", "cmd.choice.contest", ("竞赛", "競賽")),
+    Choice("contest", "cmd.choice.contest", ("竞赛", "競賽", "比赛", "比賽")),
 ))  # fmt: skip
 LEADERBOARD_SCOPE = Arg("scope", ArgKind.CHOICE, choices=(
     Choice("channel", "cmd.choice.channel", ("频道", "頻道", "群")),
@@ -101,71 +181,85 @@ MOCK_ORDER = Arg("order", ArgKind.CHOICE, choices=(
 MOCK_CONFIRM = Arg("confirm", ArgKind.CHOICE, choices=(
     Choice("confirm", "cmd.choice.confirm", ("确认", "確認", "yes")),
 ))  # fmt: skip
-REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1)
-NOTE = Arg("note", ArgKind.TEXT)
+REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1, maximum=2**31 - 1)
+NOTE = Arg("note", ArgKind.TEXT, max_length=500)
+# /help quiz, /help daily set, /help 练习: one command (or group) by its name in any language.
+TOPIC = Arg("command", ArgKind.TEXT, max_length=64)
 
 # fmt: off
 CATALOG: tuple[Command, ...] = (
-    Command(("start",), "start", scope=Scope.PRIVATE),
-    Command(("help",), "help"),
-    Command(("quiz",), "practise", (PRACTICE, NUMBER, QTYPE, TAGS)),
-    Command(("memorise",), "memorise", (NUMBER, QTYPE, TAGS), aliases=("memorize", "背题", "背題")),
-    Command(("review", "due"), "review"),
-    Command(("review", "remind"), "review_remind", (ON_OFF, Arg("time", ArgKind.TIME)), scope=Scope.PRIVATE),
-    Command(("leaderboard",), "leaderboard", (WINDOW, LEADERBOARD_SCOPE)),
-    Command(("stats",), "stats", (Arg("user", ArgKind.USER), STATS_OF), aliases=("进度", "進度")),
-    Command(("streak",), "streak"),
-    Command(("tags",), "tags"),
-    Command(("lang",), "language", (Arg("language", ArgKind.LANGUAGE, required=True),),
+    Command(("start",), AppUseCase.START, scope=Scope.PRIVATE),
+    Command(("help",), AppUseCase.HELP, (TOPIC,)),
+    Command(("quiz",), StudyUseCase.PRACTISE, (PRACTICE, NUMBER, QTYPE, TAGS)),
+    Command(("memorise",), StudyUseCase.MEMORISE, (NUMBER, QTYPE, TAGS),
+            aliases=("memorize", "背题", "背題")),
+    Command(("review", "due"), StudyUseCase.REVIEW),
+    Command(("review", "remind"), StudyUseCase.REVIEW_REMIND, (ON_OFF, Arg("time", ArgKind.TIME)),
+            scope=Scope.PRIVATE),
+    Command(("leaderboard",), AppUseCase.LEADERBOARD, (WINDOW, LEADERBOARD_SCOPE)),
+    Command(("stats",), StudyUseCase.STATS, (Arg("user", ArgKind.USER), STATS_OF),
+            aliases=("进度", "進度")),
+    Command(("streak",), AppUseCase.STREAK),
+    Command(("tags",), AppUseCase.TAGS),
+    Command(("lang",), AppUseCase.LANGUAGE, (Arg("language", ArgKind.LANGUAGE, required=True),),
             permission=Permission.CHAT_ADMIN),
-    Command(("tz",), "timezone", (Arg("timezone", ArgKind.TIMEZONE, required=True),),
+    Command(("tz",), AppUseCase.TIMEZONE, (Arg("timezone", ArgKind.TIMEZONE, required=True),),
             permission=Permission.CHAT_ADMIN),
-    Command(("daily", "set"), "daily_set", (
+    Command(("daily", "set"), AppUseCase.DAILY_SET, (
         Arg("time", ArgKind.TIME, required=True),
         Arg("deadline", ArgKind.DURATION),
         TAG,
         Arg("timezone", ArgKind.TIMEZONE),
         MODE,
     ), permission=Permission.CHAT_ADMIN),
-    Command(("daily", "off"), "daily_off", permission=Permission.CHAT_ADMIN),
-    Command(("daily", "show"), "daily_show"),
-    Command(("contest", "start"), "contest_start", (QUESTIONS, SECONDS, TAG),
+    Command(("daily", "off"), AppUseCase.DAILY_OFF, permission=Permission.CHAT_ADMIN),
+    Command(("daily", "show"), AppUseCase.DAILY_SHOW),
+    Command(("contest", "start"), AppUseCase.CONTEST_START, (QUESTIONS, SECONDS, TAG),
             permission=Permission.CHAT_ADMIN),
-    Command(("contest", "stop"), "contest_stop", permission=Permission.CHAT_ADMIN),
-    Command(("contest", "status"), "contest_status"),
-    Command(("bank", "list"), "bank_list"),
-    Command(("bank", "use"), "bank_use", (Arg("bank", ArgKind.WORD, required=True),),
-            permission=Permission.CHAT_ADMIN),
+    Command(("contest", "stop"), AppUseCase.CONTEST_STOP, permission=Permission.CHAT_ADMIN),
+    Command(("contest", "status"), AppUseCase.CONTEST_STATUS),
+    Command(("bank", "list"), UploadUseCase.BANK_LIST),
+    Command(("bank", "use"), UploadUseCase.BANK_USE,
+            (Arg("bank", ArgKind.WORD, required=True, max_length=64),), permission=Permission.CHAT_ADMIN),
     # uploads (bot/bank_uploads.py): a file read into a pending bank, then confirmed
-    Command(("bank", "import"), "bank_import", (Arg("file", ArgKind.FILE),), permission=ADMIN,
+    Command(("bank", "import"), UploadUseCase.BANK_IMPORT, (Arg("file", ArgKind.FILE),), permission=ADMIN,
             aliases=("导入", "匯入")),
-    Command(("bank", "confirm"), "bank_confirm", permission=ADMIN, aliases=("确认", "確認")),
+    Command(("bank", "confirm"), UploadUseCase.BANK_CONFIRM, permission=ADMIN, aliases=("确认", "確認")),
     # study tools (bot/study/use_cases.py)
-    Command(("mock", "start"), "mock_start", (MOCK_ORDER, Arg("bank", ArgKind.WORD)),
-            aliases=("开始", "開始")),
+    Command(("mock", "start"), StudyUseCase.MOCK_START,
+            (MOCK_ORDER, Arg("bank", ArgKind.WORD, max_length=64)), aliases=("开始", "開始")),
     # "/mock 6" shows item 6; "/mock 6 B" answers it.
-    Command(("mock", "answer"), "mock_answer", (ITEM, Arg("response", ArgKind.TEXT)),
-            aliases=("答", "a")),
-    Command(("mock", "go"), "mock_go", (NUMBER,), aliases=("看", "第")),
-    Command(("mock", "flag"), "mock_flag", (NUMBER,), aliases=("标记", "標記")),
-    Command(("mock", "sheet"), "mock_sheet", aliases=("答题卡", "答題卡")),
-    Command(("mock", "submit"), "mock_submit", (MOCK_CONFIRM,), aliases=("交卷",)),
-    Command(("mock", "quit"), "mock_quit", aliases=("放弃", "放棄")),
-    Command(("mock", "grade"), "mock_grade", (ITEM, LEVEL), aliases=("自评", "自評")),
-    Command(("mock", "report"), "mock_report", aliases=("成绩", "成績")),
-    Command(("mock", "review"), "mock_review", (NUMBER,), aliases=("订正", "訂正", "错题", "錯題")),
-    Command(("mistakes", "list"), "mistakes", (TAG,)),
-    Command(("mistakes", "practice"), "mistakes_practice", (TAG,), aliases=("练习", "練習")),
-    Command(("mistakes", "export"), "mistakes_export", aliases=("导出", "匯出")),
-    Command(("favorites", "list"), "favorites"),
-    Command(("favorites", "practice"), "favorites_practice", aliases=("练习", "練習")),
-    Command(("favorites", "add"), "favorites_add", (ITEM,), aliases=("加", "收藏")),
-    Command(("favorites", "remove"), "favorites_remove", (ITEM,), aliases=("删", "刪")),
-    Command(("report",), "report", (NUMBER, Arg("text", ArgKind.TEXT, required=True)),
+    Command(("mock", "answer"), StudyUseCase.MOCK_ANSWER,
+            (ITEM, Arg("response", ArgKind.TEXT, max_length=2000)), aliases=("答", "a")),
+    Command(("mock", "go"), StudyUseCase.MOCK_GO, (NUMBER,), aliases=("看", "第")),
+    Command(("mock", "flag"), StudyUseCase.MOCK_FLAG, (NUMBER,), aliases=("标记", "標記")),
+    Command(("mock", "sheet"), StudyUseCase.MOCK_SHEET, aliases=("答题卡", "答題卡")),
+    Command(("mock", "submit"), StudyUseCase.MOCK_SUBMIT, (MOCK_CONFIRM,), aliases=("交卷",)),
+    Command(("mock", "quit"), StudyUseCase.MOCK_QUIT, aliases=("放弃", "放棄")),
+    Command(("mock", "grade"), StudyUseCase.MOCK_GRADE, (ITEM, LEVEL), aliases=("自评", "自評")),
+    Command(("mock", "report"), StudyUseCase.MOCK_REPORT, aliases=("成绩", "成績")),
+    Command(("mock", "review"), StudyUseCase.MOCK_REVIEW, (NUMBER,),
+            aliases=("订正", "訂正", "错题", "錯題")),
+    Command(("mistakes", "list"), StudyUseCase.MISTAKES, (TAG,)),
+    Command(("mistakes", "practice"), StudyUseCase.MISTAKES_PRACTICE, (TAG,), aliases=("练习", "練習")),
+    Command(("mistakes", "export"), StudyUseCase.MISTAKES_EXPORT, aliases=("导出", "匯出")),
+    # "/mistakes cause 粗心": the question last shown; "/mistakes cause 12 粗心": question 12
+    Command(("mistakes", "cause"), StudyUseCase.MISTAKES_CAUSE, (NUMBER, CAUSE), aliases=("原因",)),
+    Command(("favorites", "list"), StudyUseCase.FAVORITES),
+    Command(("favorites", "practice"), StudyUseCase.FAVORITES_PRACTICE, aliases=("练习", "練習")),
+    Command(("favorites", "add"), StudyUseCase.FAVORITES_ADD, (ITEM,), aliases=("加", "收藏")),
+    Command(("favorites", "remove"), StudyUseCase.FAVORITES_REMOVE, (ITEM,), aliases=("删", "刪")),
+    # The report's own limit (500) is the use case's, told with the length; this one only keeps
+    # out what no message of any platform carries.
+    Command(("report",), StudyUseCase.REPORT,
+            (NUMBER, Arg("text", ArgKind.TEXT, required=True, max_length=6000)),
             aliases=("纠错", "糾錯")),
-    Command(("reports", "list"), "reports_list", permission=ADMIN),
-    Command(("reports", "resolve"), "reports_resolve", (REPORT_ID, NOTE), permission=ADMIN),
-    Command(("reports", "dismiss"), "reports_dismiss", (REPORT_ID, NOTE), permission=ADMIN),
+    # mastery and readiness (bot/study/mastery.py, bot/study/readiness.py)
+    Command(("weak",), StudyUseCase.WEAK, aliases=("薄弱", "弱项", "弱項")),
+    Command(("ready",), StudyUseCase.READY, aliases=("估分", "备考", "備考")),
+    Command(("reports", "list"), StudyUseCase.REPORTS_LIST, permission=ADMIN),
+    Command(("reports", "resolve"), StudyUseCase.REPORTS_RESOLVE, (REPORT_ID, NOTE), permission=ADMIN),
+    Command(("reports", "dismiss"), StudyUseCase.REPORTS_DISMISS, (REPORT_ID, NOTE), permission=ADMIN),
 )
 # fmt: on
 

@@ -81,11 +81,16 @@ def _find(name: str, rest: list[str]) -> tuple[Command | None, list[str]]:
     for sub in subcommands:
         if wanted == sub.path[1] or wanted in sub.aliases:
             return sub, rest[1:]
+    for sub in subcommands:  # its menu name in any language (/review 提醒, /daily 设置)
+        if any(wanted == t(lang, f"{sub.key}.name").casefold() for lang in LANGUAGES):
+            return sub, rest[1:]
     implied = IMPLIED_SUBCOMMAND.get(name)
     if implied is not None:
         return next(s for s in subcommands if s.path[1] == implied), rest
-    raise QuizError("error.unknown_subcommand", command=f"/{name}",
-                    choices=" | ".join(s.path[1] for s in subcommands))  # fmt: skip
+    def choices(language: str) -> str:  # the subcommands by their names in the chat's language
+        return " | ".join(t(language, f"{s.key}.name") for s in subcommands)
+
+    raise QuizError("error.unknown_subcommand", command=f"/{name}", choices=choices)
 
 
 def _arguments(command: Command, words: list[str]) -> dict[str, object]:
@@ -122,15 +127,18 @@ def _first_accepting(free: list[Arg], word: str) -> Arg:
     """The first argument still free that reads `word`: an optional one that does not is
     skipped (so `/quiz 多选` is a type and `/quiz ml` a tag), unless the word is plainly meant
     for it (`-1` for a count) or it is required: then its error names it."""
+    catch_all: Arg | None = None
     for arg in free:
         try:
             arg.read(word)
         except ArgumentError:
             if arg.required or arg.claims(word):
                 return arg  # its read raises the error that names it
+            if catch_all is None and arg.kind in (ArgKind.WORD, ArgKind.TEXT):
+                catch_all = arg  # takes any word but this one (too long, control characters)
             continue
         return arg
-    return free[0]
+    return catch_all or free[0]
 
 
 def _by_name(args: list[Arg], key: str) -> Arg | None:

@@ -1,26 +1,36 @@
-"""Question types, one module each (single, multi, judge, fill, short), and the registry the
-core and the bank consult: TYPES maps each QuestionType to its QuestionTypeRules (see
-bot/question_types/base.py for the parts a type owns).
+"""Question types, one module each named after the type's id (single.py, judge.py, ...), and the
+registry the core and the bank consult: TYPES maps each QuestionType to its QuestionTypeRules (see
+bot/question_types/base.py for the parts a type owns). Nothing outside this package branches on
+a type: it asks TYPES[qtype].
 
-A new type: its module here, its member of bot.model.QuestionType, an entry in TYPES.
+A new type: its module here, named after its id (`ordering` -> ordering.py) and holding its
+QuestionTypeRules subclass, and its member of bot.model.QuestionType — the registry's list of
+ids, in the order types are listed everywhere. TYPES finds each id's module by that name.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from bot.model import QuestionType
 
 from .base import QuestionTypeRules
-from .fill import Fill
-from .judge import Judge
-from .multi import Multi
-from .short import Short
-from .single import Single
 
 __all__ = ["TYPES", "QuestionTypeRules", "rules", "type_for_word", "type_words"]
 
-TYPES: dict[QuestionType, QuestionTypeRules] = {
-    rules.qtype: rules for rules in (Single(), Multi(), Judge(), Fill(), Short())
-}
+
+def _rules_in(qtype: QuestionType) -> QuestionTypeRules:
+    """The rules of qtype: the QuestionTypeRules subclass for it in the module named after it."""
+    module = importlib.import_module(f".{qtype.value}", __package__)
+    (found,) = (
+        value for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, QuestionTypeRules)
+        and value.__dict__.get("qtype") is qtype
+    )  # fmt: skip
+    return found()
+
+
+TYPES: dict[QuestionType, QuestionTypeRules] = {qtype: _rules_in(qtype) for qtype in QuestionType}
 
 
 def rules(qtype: QuestionType) -> QuestionTypeRules:

@@ -4,6 +4,7 @@ numeric questions) — as a number within that distance."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bot.folding import normalize_text
@@ -14,9 +15,19 @@ from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 from bot.quantities import fold_numerals, quantities_match, quantities_within, read_quantity
 
-from .base import QuestionTypeRules, got_phrase
+from .base import Example, QuestionTypeRules, Settled, got_phrase, trim_answer
 
-__all__ = ["Fill", "answers_match"]
+__all__ = ["Fill", "answers_match", "split_alternatives"]
+
+
+def split_alternatives(text: str) -> tuple[str, ...]:
+    """A source's fill answer: alternatives joined by `或` are each accepted."""
+    seen: dict[str, None] = {}
+    for part in trim_answer(text).split("或"):
+        part = trim_answer(part)
+        if part:
+            seen.setdefault(part, None)
+    return tuple(seen)
 
 
 def answers_match(expected: str, given: str, tolerance: float | None = None) -> bool:
@@ -38,6 +49,20 @@ class Fill(QuestionTypeRules):
     input_kind = InputKind.TYPED
     words = ("blank", "填空", "填空题", "填空題")
     own_keys: ClassVar[dict[str, dict[str, Any]]] = {"tolerance": {"type": "number", "minimum": 0}}
+    check_texts = (
+        (r"fill answer needs at least one accepted alternative", "check.fill_none"),
+        (r"fill answer item (?P<n>\d+) must be text, (?P<got>.*)", "check.fill_item_text"),
+        (r"fill answer item (?P<n>\d+) is empty", "check.fill_item_empty"),
+        (r"fill answer must be text, (?P<got>.*)", "check.fill_text"),
+    )
+    examples = (
+        Example({"stem": "Transformer 的核心机制是____。", "answer": ["注意力机制", "自注意力"]},
+                right="自注意力", wrong="卷积"),
+        Example({"stem": "π ≈ ____（保留两位小数）", "answer": "3.14", "tolerance": 0.01},
+                right="3.141", wrong="3.2"),
+        Example({"stem": "The base of natural logarithms, to one decimal: ____", "answer": ["2.7"]},
+                right="2.7", wrong="3"),
+    )
     schema: ClassVar[dict[str, Any]] = {
         "properties": {
             "answer": {
@@ -66,6 +91,20 @@ class Fill(QuestionTypeRules):
 
     def yaml_answer(self, question: Question) -> Any:
         return list(question.answer)
+
+    def settle(self, answer: str, options: tuple[tuple[str, str], ...]) -> Settled:
+        return Settled(self.qtype, split_alternatives(answer))
+
+    def table_answer(self, question: Question) -> str:
+        # `|` separates alternatives; a lone one gets a trailing `|` so that a `或` in it is
+        # not read as a separator.
+        joined = "|".join(question.answer)
+        return joined + "|" if len(question.answer) == 1 and "或" in joined else joined
+
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str | None:
+        if question.tolerance is None:
+            return super().gift_body(question, escape)
+        return "#" + " ".join(f"={a}:{question.tolerance:g}" for a in question.answer)
 
     def read(self, question: Question, raw: str) -> str:
         if not normalize_text(raw):

@@ -4,7 +4,7 @@ true/false word (bot.vocabulary, the list the importer reads answer lines with).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from bot.grades import Verdict
@@ -15,7 +15,8 @@ from bot.messages import OptionCount, OptionView
 from bot.model import Question, QuestionType
 from bot.vocabulary import STRICT_FALSE, STRICT_TRUE, read_judge
 
-from .base import QuestionTypeRules, got_phrase
+from .base import Example, QuestionTypeRules, Settled, got_phrase
+from .choice import picked_options
 
 __all__ = ["Judge"]
 
@@ -33,6 +34,16 @@ class Judge(QuestionTypeRules):
              "判斷", "判斷題", "是非題", "對錯題")  # fmt: skip
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"type": "boolean"}}}
     key_pattern: ClassVar[str | None] = "|".join(map(re.escape, _KEY_WORDS))
+    in_contests = True
+    one_press = True
+    check_texts = (
+        (r"judge answer must be true or false, (?P<got>.*); write (?P<meant>true|false)", "check.judge_hint"),
+        (r"judge answer must be true or false, (?P<got>.*)", "check.judge"),
+    )
+    examples = (
+        Example({"stem": "ReLU 是一种激活函数。", "answer": True}, right="对", wrong="错"),
+        Example({"stem": "Adam is a loss function.", "answer": False}, right="false", wrong="正确"),
+    )
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
@@ -48,6 +59,24 @@ class Judge(QuestionTypeRules):
 
     def yaml_answer(self, question: Question) -> Any:
         return question.answer == ("true",)
+
+    def settle(self, answer: str, options: tuple[tuple[str, str], ...]) -> Settled:
+        # A true/false word (loosely: T/F, 是/否 count here), or a judge written as choices:
+        # `A.正确 B.错误  答案：A`.
+        value = read_judge(answer, loose=True)
+        if value is None and options:
+            picked = picked_options(options, answer)
+            if picked and len(picked) == 1:
+                value = read_judge(dict(options)[picked[0]])
+        if value is None:
+            return Settled(None, warning="import.answers.judge_not")
+        return Settled(self.qtype, ("true",) if value else ("false",))
+
+    def table_answer(self, question: Question) -> str:
+        return "TRUE" if question.answer == ("true",) else "FALSE"
+
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+        return self.table_answer(question)
 
     def read(self, question: Question, raw: str) -> str:
         if not raw.strip():

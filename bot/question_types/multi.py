@@ -5,6 +5,7 @@ earns half."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bot.grades import Verdict
@@ -13,7 +14,7 @@ from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 from bot.option_letters import split_letters
 
-from .base import got_phrase
+from .base import Example, got_phrase
 from .choice import ChoiceRules, is_letter, letter_set
 
 __all__ = ["Multi", "multi_letters"]
@@ -56,6 +57,23 @@ class Multi(ChoiceRules):
         }
     }
 
+    other_count_warning = "import.answers.multi_one"
+    check_texts = (
+        (r"multi answer must be a list of option letters, (?P<got>.*)", "check.multi_list"),
+        (r"multi answer must be option letters A–H, got (?P<bad>.*)", "check.multi_letters"),
+        (r"multi answer repeats (?P<letters>.*)", "check.multi_repeats"),
+        (r"multi answer needs at least 2 different letters, got (?P<count>\d+) \((?P<letters>.*)\); "
+         r"use type single for one correct option", "check.multi_two"),
+    )
+    examples = (
+        Example({"stem": "下列属于优化器的有",
+                 "options": {"A": "SGD", "B": "ReLU", "C": "Adam", "D": "Dropout"},
+                 "answer": ["A", "C"]}, right="AC", wrong="A"),
+        Example({"stem": "Which are regularisers?",
+                 "options": {"A": "L2", "B": "Dropout", "C": "ReLU", "D": "Early stopping"},
+                 "answer": ["A", "B", "D"]}, right="A、B、D", wrong="ABCD"),
+    )
+
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
             return ["multi answer is empty"]
@@ -93,6 +111,13 @@ class Multi(ChoiceRules):
         if chosen == key:
             return Verdict.CORRECT
         return Verdict.PARTIAL if partial_credit and chosen < key else Verdict.WRONG
+
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+        # Moodle's weighted answers: each right option its share of 100 %, a wrong one -100 %.
+        right = set(question.answer)
+        share = f"{100 / len(right):g}"
+        marks = [f"~%{share if letter in right else '-100'}%" for letter, _ in question.options]
+        return " ".join(mark + escape(text) for mark, (_, text) in zip(marks, question.options, strict=True))
 
     def response_label(self, question: Question, response: str, language: str) -> str:
         letters = response.split(",")

@@ -11,7 +11,7 @@ from bot.invalid_response import InvalidResponse
 from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 
-from .base import QuestionTypeRules, got_phrase
+from .base import Example, QuestionTypeRules, got_phrase
 
 __all__ = ["Short"]
 
@@ -25,6 +25,16 @@ class Short(QuestionTypeRules):
         "key_points": {"type": "array", "items": {"type": "string", "pattern": "\\S"}}
     }
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/text"}}}
+    reveal_key = "reveal.reference"
+    check_texts = ((r"short answer must be one reference text, (?P<got>.*)", "check.short_text"),)
+    examples = (
+        Example({"stem": "简述过拟合及一种缓解方法。",
+                 "answer": "模型在训练集上表现好、在新数据上差；可用正则化缓解。",
+                 "key_points": ["训练集好、新数据差", "正则化"]},
+                right="训练好测试差，用正则化", wrong="不知道"),
+        Example({"stem": "What is a learning rate?", "answer": "The step size of each update."},
+                right="the step size", wrong="no idea"),
+    )
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:

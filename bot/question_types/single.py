@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from bot.grades import Verdict
@@ -9,7 +10,7 @@ from bot.invalid_response import InvalidResponse
 from bot.kinds import InputKind
 from bot.model import Question, QuestionType
 
-from .base import got_phrase
+from .base import Example, got_phrase
 from .choice import ChoiceRules, is_letter, letter_set
 
 __all__ = ["Single"]
@@ -20,6 +21,19 @@ class Single(ChoiceRules):
     input_kind = InputKind.CHOOSE_ONE
     words = ("单选", "单选题", "单项选择", "单项选择题", "radio", "單選", "單選題", "單項選擇題")
     schema: ClassVar[dict[str, Any]] = {"properties": {"answer": {"$ref": "#/$defs/letter"}}}
+    other_count_warning = "import.answers.single_several"
+    check_texts = (
+        (r"single answer must be one option letter, (?P<got>.*)", "check.single_text"),
+        (r"single answer must be one option letter A–H, got (?P<value>.*)", "check.single_letter"),
+    )
+    examples = (
+        Example({"stem": "下列哪个是激活函数？", "options": {"A": "ReLU", "B": "SGD", "C": "Dropout"},
+                 "answer": "A"}, right="A", wrong="B"),
+        Example({"stem": "Which optimizer keeps per-weight learning rates?",
+                 "options": {"A": "SGD", "B": "Momentum", "C": "Adam", "D": "None"}, "answer": "C"},
+                right="c", wrong="选 A"),
+    )
+    one_press = True
 
     def answer_problems(self, answer: Any, letters: list[str] | None) -> list[str]:
         if answer is None:
@@ -42,3 +56,8 @@ class Single(ChoiceRules):
     def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
         right = letter_set(response.split(",")) == letter_set(question.answer)
         return Verdict.CORRECT if right else Verdict.WRONG
+
+    def gift_body(self, question: Question, escape: Callable[[str], str]) -> str:
+        right = set(question.answer)
+        marks = ["=" if letter in right else "~" for letter, _ in question.options]
+        return " ".join(mark + escape(text) for mark, (_, text) in zip(marks, question.options, strict=True))

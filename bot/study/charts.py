@@ -73,8 +73,30 @@ class ChartData:
         return tuple(out)
 
 
+@dataclass(frozen=True, slots=True)
+class ReadinessChart:
+    """The `/ready` chart: the paper's expected score by day with its 80 % band, against the pass
+    mark, from today (the first of `days`) to the exam date or 30 days on."""
+
+    language: str
+    title: str
+    subtitle: str  # what it rests on, and that it assumes no further review
+    days: tuple[str, ...]
+    expected: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    total: float
+    pass_mark: float
+    expected_legend: str
+    band_legend: str
+    pass_legend: str
+    score_label: str  # the y axis ("分数", "Score")
+    first_label: str = ""  # written at today's point ("73.9 分 · 及格 98%")
+    last_label: str = ""  # ... and at the last day's
+
+
 class ChartRenderer(Protocol):
-    async def render(self, data: ChartData) -> bytes:
+    async def render(self, data: ChartData | ReadinessChart) -> bytes:
         """A PNG, drawn off the event loop."""
         ...
 

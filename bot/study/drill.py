@@ -11,7 +11,10 @@ question in the same mode:
 - random: an item of the pool (the bank, or its questions of a type or tags) the person has not
   been served yet; the served ones are kept per person and pool, so nothing repeats before the
   pool is used up;
-- mistakes, favourites, review: each notebook entry, starred item or due card once per run.
+- mistakes, favourites, review: each notebook entry, starred item or due card once per run;
+- weak (`/quiz weak`, the button under `/weak`): the items of the person's weakest points
+  (bot/study/mastery.py, chosen when the run starts and kept as its tags), least likely to be
+  recalled first, each once per run.
 
 When the mode has nothing left the run is finished; `/quiz stop` ends it. Either way the person
 gets a one-screen summary (answered, right, new mistakes, time), counted from the answers in
@@ -33,14 +36,17 @@ from bot.quiz_settings import QuizError, no_questions
 from bot.records import Chat
 from bot.selection import matching
 from bot.study.feed import StudyFeed
+from bot.study.mastery import weak_items
 from bot.study.ports import StudyStore
 from bot.study.progress import LocalDays
+from bot.study.readiness import Evidence, evidence
 from bot.study.records import PracticeRun
 from bot.study.views import RunSummaryView
 from bot.text import local_time
 
 SEQUENTIAL, RANDOM, MISTAKES, FAVOURITES, REVIEW = "sequential", "random", "mistakes", "favourites", "review"
-MODES = (SEQUENTIAL, RANDOM, MISTAKES, FAVOURITES, REVIEW)
+WEAK = "weak"
+MODES = (SEQUENTIAL, RANDOM, MISTAKES, FAVOURITES, REVIEW, WEAK)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +161,12 @@ class Drill:
         except KeyError:
             return None
 
+    async def evidence(self, user_id: int, bank: Bank) -> Evidence:
+        """The person's cards and answers on `bank` (what mastery and readiness are worked from)."""
+        keys = [(user_id, bank.id, q.id) for q in bank.questions]
+        cards = {key[2]: card for key, card in (await self.store.cards(keys)).items()}
+        return evidence(cards, await self.store.grades(user_id, bank.id))
+
     async def pending_self_grade(self, chat_ref: ChatRef, user: UserRef) -> int | None:
         chat = await self.quiz.chat(chat_ref)
         return await self.store.pending_self_grade(await self.quiz.user_id(user), chat.id)
@@ -257,6 +269,9 @@ class Drill:
                 ids = [i for i in ids if i in known and set(spec.tags) & set(known[i].tags)]
         elif spec.mode == FAVOURITES:
             ids = await self.store.favourites(user_id, bank.id)
+        elif spec.mode == WEAK:
+            seen = await self.evidence(user_id, bank)
+            ids = [q.id for q in weak_items(bank, spec.tags, seen, self.quiz.clock.now())]
         else:
             now = self.quiz.clock.now()
             ids = [c.question_id for c in await self.store.due_cards(user_id, bank.id, now, 200)]
@@ -295,4 +310,4 @@ class Drill:
 
 
 # What starting a mode says when it has nothing at all.
-_EMPTY = {MISTAKES: "mistakes.empty", FAVOURITES: "favorites.empty"}
+_EMPTY = {MISTAKES: "mistakes.empty", FAVOURITES: "favorites.empty", WEAK: "weak.empty"}

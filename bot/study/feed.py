@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.store_faults import log_failure
 from bot.study import notebook
 from bot.study.ports import Key, StudyStore
 from bot.study.records import Card, Mistake, StudyAnswer
@@ -75,5 +76,5 @@ class StudyFeed:
             try:
                 await self.catch_up()
             except Exception:  # the answers stay unstudied and are taken on the next pass
-                log.exception("feeding answers to the study tools failed")
+                log_failure(log, "feeding answers to the study tools failed")
             await asyncio.sleep(interval)

@@ -186,10 +186,10 @@ class Mocks:
             read = grading.grade(shuffle.shown(question, order), text)
         except InvalidResponse as exc:
             raise QuizError(exc.key, **exc.params) from None
-        # A typed answer is kept as typed (its grading reads it again at hand-in); a choice in
-        # the bank's letters.
+        # A typed answer is kept as typed (its grading reads it again at hand-in); one in option
+        # letters (a choice, or letters typed for a type with options) in the bank's letters.
         typed = question.type.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
-        kept = text if typed else shuffle.to_bank(question, order, read.response)
+        kept = text if typed and not question.options else shuffle.to_bank(question, order, read.response)
         following = min(index + 1, len(mock.items) - 1) if advance else index
         if not await self.store.save_answer(mock.id, index, kept, following):
             raise QuizError("mock.none")

@@ -63,6 +63,20 @@ class StudyStore(Protocol):
         """Per question: (right answers, final answers) of one person, or of everyone in a chat."""
         ...
 
+    async def grades(self, user_id: int, bank_id: str) -> dict[str, list[float]]:
+        """Per question: the share of the points of each of the person's final answers, oldest
+        first (what bot/study/readiness.py's prior and self-graded chances are fitted on)."""
+        ...
+
+    async def set_mistake_cause(self, user_id: int, bank_id: str, question_id: str, cause: str,
+                                at: datetime) -> None:  # fmt: skip
+        """Keep the person's cause of a mistake (one per question; a new one replaces it)."""
+        ...
+
+    async def mistake_causes(self, user_id: int, bank_id: str) -> dict[str, str]:
+        """The causes the person gave, by question id."""
+        ...
+
     async def answers_by_day(self, user_id: int, day_starts: Sequence[datetime]) -> list[tuple[int, int]]:
         """(final answers, right answers) of one person between each start and the next (one
         pair fewer than starts): the days of the person's chat, in its time zone."""

@@ -5,7 +5,9 @@ places on screen (A, B, C, D), the texts behind them are permuted.
 "" means the bank's own order (a question without options, or a mock sat in bank order). It is
 stored with the mock's items, so a restart shows the same paper. Answers are kept in the bank's
 letters, so grading, the notebook and FSRS never see the shuffle; only what is shown and read
-on screen goes through `shown` / `to_bank` / `to_shown`.
+on screen goes through `shown` / `to_bank` / `to_shown`. How a response's letters are renamed,
+and whether an answer's letters are an order or a set, is the question type's (remap_letters,
+ordered_answer in bot/question_types).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import random
 from dataclasses import replace
 
 from bot.model import Question
+from bot.question_types import TYPES
 
 
 def draw_order(question: Question, rng: random.Random) -> str:
@@ -38,7 +41,9 @@ def shown(question: Question, order: str) -> Question:
         return question
     to_shown = _mapping(question, order)
     options = tuple((letter, question.option_text(order[i])) for i, letter in enumerate(question.letters))
-    answer = tuple(sorted(to_shown[a] for a in question.answer if a in to_shown))
+    mapped = [to_shown[a] for a in question.answer if a in to_shown]
+    # A set of letters is kept in option order; letters that are an order stay in theirs.
+    answer = tuple(mapped if TYPES[question.type].ordered_answer else sorted(mapped))
     return replace(question, options=options, answer=answer)
 
 
@@ -47,24 +52,17 @@ def to_bank(question: Question, order: str, response: str) -> str:
     if not valid(question, order):
         return response
     back = {shown_: bank for bank, shown_ in _mapping(question, order).items()}
-    return _remap(response, back)
+    return TYPES[question.type].remap_letters(response, back)
 
 
 def to_shown(question: Question, order: str, response: str) -> str:
     """A stored response (bank letters) in the letters the person saw."""
     if not valid(question, order):
         return response
-    return _remap(response, _mapping(question, order))
+    return TYPES[question.type].remap_letters(response, _mapping(question, order))
 
 
 def _mapping(question: Question, order: str) -> dict[str, str]:
     """bank letter → display letter."""
     return {bank: question.letters[i] for i, bank in enumerate(order)}
 
-
-def _remap(response: str, mapping: dict[str, str]) -> str:
-    # A choice response is its letters joined by "," (one letter for a single choice).
-    parts = response.split(",")
-    if not all(p in mapping for p in parts):
-        return response
-    return ",".join(sorted(mapping[p] for p in parts))

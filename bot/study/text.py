@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.kinds import InputKind
+from bot.study.mastery import Point
 from bot.study.progress import TEXT_TAGS
+from bot.study.readiness import DayForecast
 from bot.study.views import (
     FavouritesView,
     MistakesView,
@@ -15,9 +17,11 @@ from bot.study.views import (
     MockReviewView,
     MockSheetView,
     ProgressView,
+    ReadyView,
     ReportsView,
     RunSummaryView,
     StudyView,
+    WeakView,
 )
 from bot.text import PLAIN, Markup, render_stats
 
@@ -223,11 +227,17 @@ def render_mistakes(view: MistakesView, m: Markup = PLAIN) -> str:
     if not view.size:
         return t(lang, "mistakes.none")
     lines = [m.bold(t(lang, "mistakes.header", count=view.size, graduate=view.graduate_after))]
+    if any(cause for cause, _ in view.causes):  # the learner tagged causes: how they add up
+        parts = [t(lang, "mistakes.cause_count", cause=cause_name(lang, cause), count=count)
+                 for cause, count in view.causes]  # fmt: skip
+        lines.append(m.escape(t(lang, "mistakes.by_cause", causes=" · ".join(parts))))
     for tag, qtype, rows in view.groups:
         lines += ["", m.bold(f"{m.escape(tag)} · {t(lang, f'type.{qtype}')}")]
         for row in rows:
             stem = row.stem if len(row.stem) <= 60 else row.stem[:59] + "…"
-            lines.append(f"{row.number}. {m.escape(stem)} " + t(lang, "mistakes.misses", count=row.misses))
+            cause = f"[{cause_name(lang, row.cause)}] " if row.cause else ""
+            misses = t(lang, "mistakes.misses", count=row.misses)
+            lines.append(f"{row.number}. {cause}{m.escape(stem)} {misses}")
     lines += ["", t(lang, "mistakes.how")]
     return "\n".join(lines)
 
@@ -356,6 +366,68 @@ def render_run_summary(view: RunSummaryView, m: Markup = PLAIN) -> str:
     return "\n".join(lines)
 
 
+def cause_name(language: str, cause: str) -> str:
+    """A mistake cause as the learner picked it (概念不清, 粗心, …); "" is "not tagged"."""
+    return t(language, f"cause.{cause or 'none'}")
+
+
+def point_name(language: str, point: Point) -> str:
+    return t(language, f"type.{point.name}") if point.is_type else point.name
+
+
+def _share(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def _point_line(language: str, point: Point, m: Markup) -> str:
+    return m.escape(t(
+        language, "weak.row", name=point_name(language, point), recall=_share(point.recall),
+        seen=point.seen, items=point.items, due=point.due, notebook=point.in_notebook,
+    ))  # fmt: skip
+
+
+def render_weak(view: WeakView, m: Markup = PLAIN) -> str:
+    lang = view.language
+    if not view.weakest:
+        return m.escape(t(lang, "weak.none"))
+    lines = [m.bold(m.escape(t(lang, "weak.title", count=len(view.weakest))))]
+    lines += [f"{k}. " + _point_line(lang, p, m) for k, p in enumerate(view.weakest, 1)]
+    if view.types:
+        lines += ["", m.bold(m.escape(t(lang, "weak.by_type")))]
+        lines += ["· " + _point_line(lang, p, m) for p in view.types]
+    lines += ["", m.escape(t(lang, "weak.based", count=view.answers)), m.escape(t(lang, "weak.how"))]
+    return "\n".join(lines)
+
+
+def _forecast_lines(lang: str, view: ReadyView, day: DayForecast, key: str, m: Markup) -> list[str]:
+    lines = [m.bold(m.escape(t(lang, key, day=view.exam_day)))]
+    lines.append(m.escape(t(
+        lang, "ready.score", expected=f"{day.expected:.1f}", total=_pts(view.total), low=_pts(day.low),
+        high=_pts(day.high),
+    )))  # fmt: skip
+    lines.append(m.escape(t(lang, "ready.pass", chance=_share(day.pass_chance), mark=_pts(view.pass_mark))))
+    return lines
+
+
+def render_ready(view: ReadyView, m: Markup = PLAIN) -> str:
+    lang = view.language
+    if view.needed > 0 or view.today is None:
+        too_few = t(lang, "ready.too_few", count=view.answers, minimum=view.minimum, needed=view.needed)
+        return m.escape(too_few)
+    lines = _forecast_lines(lang, view, view.today, "ready.today", m)
+    for section in view.today.sections:
+        lines.append("· " + m.escape(t(
+            lang, "ready.section", type=t(lang, f"type.{section.question_type}"), count=section.count,
+            expected=f"{section.expected:.1f}", full=_pts(section.full),
+        )))  # fmt: skip
+    if view.exam is not None:
+        lines += ["", *_forecast_lines(lang, view, view.exam, "ready.exam", m)]
+    lines += ["", m.escape(t(lang, "ready.based", count=view.answers)),
+              m.escape(t(lang, "ready.unseen", count=view.unseen, prior=_share(view.prior))),
+              m.escape(t(lang, "ready.how"))]  # fmt: skip
+    return "\n".join(lines)
+
+
 def render_study(view: StudyView, m: Markup = PLAIN) -> str:
     if isinstance(view, MockQuestionView):
         return render_mock_question(view, m)
@@ -375,4 +447,8 @@ def render_study(view: StudyView, m: Markup = PLAIN) -> str:
         return render_progress(view, m)
     if isinstance(view, RunSummaryView):
         return render_run_summary(view, m)
+    if isinstance(view, WeakView):
+        return render_weak(view, m)
+    if isinstance(view, ReadyView):
+        return render_ready(view, m)
     return render_reports(view, m)

@@ -1,10 +1,10 @@
-"""The study commands' use cases (one method per catalog entry, named by its `use_case`):
-mock exams, the mistake notebook, spaced review, favourites, progress and error reports.
+"""The study commands' use cases (one method per catalog entry, found by its `StudyUseCase` in
+`StudyUseCases.handler`): mock exams, the mistake notebook, spaced review, favourites, progress
+and error reports.
 
-Application finds these by name (bot/application.py). Every read catches the study feed up
-first, so the person's last answer is always in what they see. Practice questions go through
-the normal ask flow (a practice round in the caller's chat), so every platform shows and
-grades them as any /quiz question.
+Every read catches the study feed up first, so the person's last answer is always in what they
+see. Practice questions go through the normal ask flow (a practice round in the caller's chat),
+so every platform shows and grades them as any /quiz question.
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ import csv
 import dataclasses
 import hashlib
 import io
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 from bot.answering import TextReply
-from bot.application import Caller, FileView, Reply, TextView
+from bot.application import Caller, FileView, Handler, Reply, TextView, no_handler
 from bot.clicks import MockClick
 from bot.clock import Clock
+from bot.commands.catalog import StudyUseCase
 from bot.commands.parsing import Parsed
 from bot.i18n import bank_text, t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
@@ -30,22 +33,39 @@ from bot.quiz_settings import QuizError
 from bot.records import Chat
 from bot.reply_text import render_reply
 from bot.study.bank_owners import BankOwners
-from bot.study.charts import ChartRenderer
-from bot.study.drill import FAVOURITES, MISTAKES, REVIEW, Drill, Spec
+from bot.study.charts import ChartRenderer, ReadinessChart
+from bot.study.drill import FAVOURITES, MISTAKES, REVIEW, WEAK, Drill, Spec
 from bot.study.feed import StudyFeed
+from bot.study.mastery import CAUSES, by_type, weakest
 from bot.study.mocks import Mocks
+from bot.study.paper import paper_of
 from bot.study.ports import ReportStore, StudyStore
 from bot.study.practice import Practice, tags_of
-from bot.study.progress import ACTIVITY_DAYS, CHART_MOCKS, FORECAST_DAYS, LocalDays, chart_data, progress_view
+from bot.study.progress import (
+    ACTIVITY_DAYS,
+    CHART_MOCKS,
+    FORECAST_DAYS,
+    LocalDays,
+    chart_data,
+    day_label,
+    progress_view,
+)
+from bot.study.readiness import MIN_ANSWERS, DayForecast, forecasts
 from bot.study.records import Report
 from bot.study.reminders import ReviewReminders
 from bot.study.views import (
     FavouritesView,
     MistakesView,
     NotebookRow,
+    ReadyView,
     ReportRow,
     ReportsView,
+    WeakView,
 )
+
+# A learner's exam date (UTC), when a feature keeps one (None: none set): /ready then forecasts
+# up to it. The use cases take it as a plug; without one, /ready looks 30 days on.
+ExamDate = Callable[[int, str], Awaitable[datetime | None]]
 
 REPORT_LIMIT = 500
 _NO_TAG = "—"
@@ -63,38 +83,6 @@ def question_hash(question: Question) -> str:
 
 
 class StudyUseCases:
-    # The catalog use cases this object carries out (Application looks them up by name).
-    use_cases = frozenset(
-        {
-            "practise",
-            "memorise",
-            "review_remind",
-            "mock_start",
-            "mock_go",
-            "mock_answer",
-            "mock_flag",
-            "mock_sheet",
-            "mock_submit",
-            "mock_quit",
-            "mock_grade",
-            "mock_report",
-            "mock_review",
-            "mistakes",
-            "mistakes_practice",
-            "mistakes_export",
-            "review",
-            "favorites",
-            "favorites_practice",
-            "favorites_add",
-            "favorites_remove",
-            "stats",
-            "report",
-            "reports_list",
-            "reports_resolve",
-            "reports_dismiss",
-        }
-    )
-
     def __init__(
         self,
         quiz: Quiz,
@@ -121,6 +109,71 @@ class StudyUseCases:
         self.practice = Practice(quiz, store, self.drill)
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
+        self.exam_date: ExamDate | None = None
+
+    def handler(self, use_case: StudyUseCase, /) -> Handler:
+        """The method that carries out `use_case` (every member has its case: mypy checks)."""
+        match use_case:
+            case StudyUseCase.PRACTISE:
+                return self.practise
+            case StudyUseCase.MEMORISE:
+                return self.memorise
+            case StudyUseCase.REVIEW_REMIND:
+                return self.review_remind
+            case StudyUseCase.MOCK_START:
+                return self.mock_start
+            case StudyUseCase.MOCK_GO:
+                return self.mock_go
+            case StudyUseCase.MOCK_ANSWER:
+                return self.mock_answer
+            case StudyUseCase.MOCK_FLAG:
+                return self.mock_flag
+            case StudyUseCase.MOCK_SHEET:
+                return self.mock_sheet
+            case StudyUseCase.MOCK_SUBMIT:
+                return self.mock_submit
+            case StudyUseCase.MOCK_QUIT:
+                return self.mock_quit
+            case StudyUseCase.MOCK_GRADE:
+                return self.mock_grade
+            case StudyUseCase.MOCK_REPORT:
+                return self.mock_report
+            case StudyUseCase.MOCK_REVIEW:
+                return self.mock_review
+            case StudyUseCase.MISTAKES:
+                return self.mistakes
+            case StudyUseCase.MISTAKES_PRACTICE:
+                return self.mistakes_practice
+            case StudyUseCase.MISTAKES_EXPORT:
+                return self.mistakes_export
+            case StudyUseCase.REVIEW:
+                return self.review
+            case StudyUseCase.FAVORITES:
+                return self.favorites
+            case StudyUseCase.FAVORITES_PRACTICE:
+                return self.favorites_practice
+            case StudyUseCase.FAVORITES_ADD:
+                return self.favorites_add
+            case StudyUseCase.FAVORITES_REMOVE:
+                return self.favorites_remove
+            case StudyUseCase.STATS:
+                return self.stats
+            case StudyUseCase.REPORT:
+                return self.report
+            case StudyUseCase.REPORTS_LIST:
+                return self.reports_list
+            case StudyUseCase.REPORTS_RESOLVE:
+                return self.reports_resolve
+            case StudyUseCase.REPORTS_DISMISS:
+                return self.reports_dismiss
+            case StudyUseCase.MISTAKES_CAUSE:
+                return self.mistakes_cause
+            case StudyUseCase.WEAK:
+                return self.weak
+            case StudyUseCase.READY:
+                return self.ready
+            case _:
+                no_handler(use_case)
 
     async def close(self) -> None:
         if self.charts is not None:
@@ -129,7 +182,124 @@ class StudyUseCases:
     # ------------------------------------------------------------ practice modes
 
     async def practise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if parsed.args.get("practice") == "weak":
+            return await self.weak_practice(caller.chat, self._user(caller), language)
         return await self.practice.quiz_command(parsed, caller, language)
+
+    # ------------------------------------------------------------ mastery and readiness
+
+    async def weak_practice(self, chat: ChatRef, user: UserRef, language: str) -> Reply:
+        """`/quiz weak` (and the button under /weak): a run over the weakest points' items."""
+        user_id = await self.quiz.user_id(user)
+        bank = self.quiz.bank_for(await self.quiz.chat(chat))
+        await self.feed.catch_up()
+        seen = await self.drill.evidence(user_id, bank)
+        points = weakest(bank, seen, await self._due(user_id, bank), await self._in_notebook(user_id, bank),
+                         self.clock.now())  # fmt: skip
+        if not points:
+            raise QuizError("weak.empty")
+        return await self.drill.start(chat, user, Spec(WEAK, tags=tuple(p.name for p in points)), language)
+
+    async def weak_click(self, chat: ChatRef, user: UserRef) -> Reply:
+        """The "practise these" button under /weak: the clicker's own weak points, in this chat
+        (it names nobody's data but the clicker's: nothing in it can be forged to reach another's)."""
+        language = (await self.quiz.chat(chat)).settings.language
+        try:
+            return await self.weak_practice(chat, user, language)
+        except QuizError as exc:
+            return Reply(TextView(exc.render(language)), language)
+
+    async def _due(self, user_id: int, bank: Bank) -> set[str]:
+        return {c.question_id for c in await self.store.due_cards(user_id, bank.id, self.clock.now(), 10_000)}
+
+    async def _in_notebook(self, user_id: int, bank: Bank) -> set[str]:
+        return {m.question_id for m in await self.store.notebook(user_id, bank.id)}
+
+    async def weak(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """`/weak`: the three weakest points and each type's mastery."""
+        user_id, bank = await self._person(caller)
+        seen = await self.drill.evidence(user_id, bank)
+        due, notebook = await self._due(user_id, bank), await self._in_notebook(user_id, bank)
+        now = self.clock.now()
+        view = WeakView(language, tuple(weakest(bank, seen, due, notebook, now)),
+                        tuple(by_type(bank, seen, due, notebook, now)), seen.answers)  # fmt: skip
+        return Reply(view, language)
+
+    async def ready(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """`/ready`: the predicted score and pass chance today (and on the exam date), with its
+        chart; below MIN_ANSWERS answers, only how many more it needs."""
+        user_id, bank = await self._person(caller)
+        chat = await self.quiz.chat(caller.chat)
+        seen = await self.drill.evidence(user_id, bank)
+        paper = paper_of(bank)
+        total = sum(min(s.count, sum(1 for q in bank.questions if q.type is s.type)) * s.points
+                    for s in paper.sections)  # fmt: skip
+        unseen = sum(1 for q in bank.questions if not seen.grades.get(q.id) and q.id not in seen.cards)
+        base = ReadyView(language, seen.answers, max(0, MIN_ANSWERS - seen.answers), MIN_ANSWERS, total,
+                         paper.pass_mark, seen.prior.mean, unseen)  # fmt: skip
+        if base.needed:
+            return Reply(base, language)
+        exam = await self.exam_date(user_id, bank.id) if self.exam_date is not None else None
+        now = self.clock.now()
+        exam = exam if exam is not None and exam > now else None
+        days = forecasts(bank, paper, seen, now, exam)
+        days_of = LocalDays.at(now, chat.settings.timezone)
+        view = dataclasses.replace(
+            base, today=days[0], exam=days[-1] if exam is not None else None,
+            exam_day=day_label(language, days_of.local_date(exam)) if exam is not None else "",
+        )  # fmt: skip
+        files: tuple[FileView, ...] = ()
+        if self.charts is not None:
+            chart = ReadinessChart(
+                language=language, title=t(language, "ready.chart_title"),
+                subtitle=t(language, "ready.chart_subtitle", count=seen.answers),
+                days=tuple(day_label(language, days_of.local_date(d.at)) for d in days),
+                expected=tuple(d.expected for d in days), low=tuple(d.low for d in days),
+                high=tuple(d.high for d in days), total=total, pass_mark=paper.pass_mark,
+                expected_legend=t(language, "ready.chart_expected"),
+                band_legend=t(language, "ready.chart_band"),
+                pass_legend=t(language, "ready.chart_pass"), score_label=t(language, "ready.chart_score"),
+                first_label=_point_label(language, days[0]), last_label=_point_label(language, days[-1]),
+            )  # fmt: skip
+            png = await self.charts.render(chart)
+            files = (FileView("ready.png", png, t(language, "ready.chart_title"), image=True, latest=True),)
+        return Reply(view, language, files=files)
+
+    async def cause_click(self, chat: ChatRef, user: UserRef, question_id: str, cause: str) -> TextReply:
+        """A cause button under a wrong answer's reveal: the clicker's cause of that mistake."""
+        language = (await self.quiz.chat(chat)).settings.language
+        try:
+            reply = await self._set_cause(Caller(chat, user), question_id, cause, language)
+        except QuizError as exc:
+            return TextReply(exc.render(language), language)
+        return TextReply(render_reply(reply), reply.language)
+
+    async def _set_cause(self, caller: Caller, question_id: str, cause: str, language: str) -> Reply:
+        if cause not in CAUSES:
+            raise QuizError("cause.unknown")
+        user_id, bank = await self._person(caller)
+        question = bank.question(question_id)
+        key = (user_id, bank.id, question_id)
+        entry = (await self.store.mistakes([key])).get(key)
+        if entry is None or not entry.active:
+            raise QuizError("cause.not_in_notebook", number=question.number)
+        await self.store.set_mistake_cause(user_id, bank.id, question_id, cause, self.clock.now())
+        said = t(language, "cause.set", number=question.number, cause=t(language, f"cause.{cause}"))
+        return Reply(TextView(said), language)
+
+    async def mistakes_cause(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """`/mistakes cause [N] CAUSE`: the same as the reveal's cause buttons, typed (the console
+        has no buttons): question N, else the question last asked in this chat."""
+        number = self._number(parsed)
+        if number is not None:
+            question_id = (await self._by_number(caller, number)).id
+        else:
+            chat = await self.quiz.chat(caller.chat)
+            last = await self.quiz.store.last_round(chat.id)
+            if last is None or last.bank_id != self.quiz.bank_for(chat).id:
+                raise QuizError("cause.no_question")
+            question_id = last.question_id
+        return await self._set_cause(caller, question_id, str(parsed.args.get("cause")), language)
 
     async def memorise(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return await self.practice.memorise(parsed, caller, language)
@@ -259,20 +429,29 @@ class StudyUseCases:
         return bank, entries
 
     async def mistakes(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """The notebook by tag and type, each entry with its cause; `/mistakes 粗心` (a cause's
+        name in any language) lists the entries of that cause, `/mistakes ml` those of a tag."""
         tag = parsed.args.get("tag")
-        _, entries = await self._notebook(caller, str(tag) if tag else None)
+        cause_filter = _cause_named(str(tag)) if tag else None
+        _, entries = await self._notebook(caller, str(tag) if tag and cause_filter is None else None)
+        user_id, bank = await self._person(caller)
+        causes = await self.store.mistake_causes(user_id, bank.id)
+        if cause_filter is not None:
+            entries = [(q, n) for q, n in entries if causes.get(q.id, "") == cause_filter]
         groups: dict[tuple[str, QuestionType], list[NotebookRow]] = defaultdict(list)
         for question, misses in entries:
             key = (question.tags[0] if question.tags else _NO_TAG, question.type)
-            groups[key].append(
-                NotebookRow(question.number, question.type, bank_text(language, question.stem), misses)
-            )
+            stem, cause = bank_text(language, question.stem), causes.get(question.id, "")
+            groups[key].append(NotebookRow(question.number, question.type, stem, misses, cause))
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], list(QuestionType).index(kv[0][1])))
+        tally = Counter(causes.get(q.id, "") for q, _ in entries)
+        by_cause = tuple((c, tally[c]) for c in (*CAUSES, "") if tally[c])
         view = MistakesView(
             language,
-            tuple((tag_, qtype, tuple(rows)) for (tag_, qtype), rows in ordered),
+            tuple((tag_, qtype, tuple(sorted(rows, key=_by_cause))) for (tag_, qtype), rows in ordered),
             len(entries),
             self.feed.graduate_after,
+            by_cause,
         )
         return Reply(view, language)
 
@@ -559,6 +738,27 @@ class StudyUseCases:
             )  # fmt: skip
             await self.outbox.post_notice(chat, dataclasses.replace(told, reply_to=report.message_ref))
         return Reply(TextView(t(language, f"reports.{state}", id=report_id)), language)
+
+
+def _point_label(language: str, day: DayForecast) -> str:
+    chance = f"{100 * day.pass_chance:.0f}%"
+    return t(language, "ready.chart_point", expected=f"{day.expected:.1f}", chance=chance)
+
+
+def _by_cause(row: NotebookRow) -> tuple[int, int]:
+    """Within a group: tagged causes in their order, untagged last; then as listed."""
+    return (CAUSES.index(row.cause) if row.cause in CAUSES else len(CAUSES), 0)
+
+
+def _cause_named(word: str) -> str | None:
+    """The cause a word names (its key, or its name in any catalog language), else None."""
+    from bot.i18n import LANGUAGES
+
+    folded = word.strip().casefold()
+    for cause in CAUSES:
+        if folded == cause or any(folded == t(lang, f"cause.{cause}").casefold() for lang in LANGUAGES):
+            return cause
+    return None
 
 
 def _answer_text(question: Question, language: str) -> str:

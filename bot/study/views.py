@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from bot.kinds import InputKind
 from bot.messages import StatsView
 from bot.model import QuestionType
+from bot.study.mastery import Point
+from bot.study.readiness import DayForecast
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,7 @@ class NotebookRow:
     qtype: QuestionType
     stem: str
     misses: int
+    cause: str = ""  # the learner's cause of the mistake (bot/study/mastery.py CAUSES), "" if none
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,7 @@ class MistakesView:
     groups: tuple[tuple[str, QuestionType, tuple[NotebookRow, ...]], ...]  # tag, type, rows
     size: int
     graduate_after: int
+    causes: tuple[tuple[str, int], ...] = ()  # (cause, entries) over the notebook; "" for untagged
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +210,35 @@ class RunSummaryView:
     detail: str = ""  # a sentence already in the language (review: when the next card is due)
 
 
+@dataclass(frozen=True, slots=True)
+class WeakView:
+    """`/weak`: the weakest points (tags, or types) with their mastery, and each type's; the
+    adapters add a button that starts `/quiz weak`."""
+
+    language: str
+    weakest: tuple[Point, ...]
+    types: tuple[Point, ...]
+    answers: int  # the final answers it rests on
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyView:
+    """`/ready`: the paper's forecast today (and on the exam date), or how many more answers it
+    needs (`needed` > 0: nothing else is shown)."""
+
+    language: str
+    answers: int
+    needed: int
+    minimum: int
+    total: float
+    pass_mark: float
+    prior: float  # the chance counted for an unseen item
+    unseen: int  # items of the bank never answered
+    today: DayForecast | None = None
+    exam: DayForecast | None = None
+    exam_day: str = ""  # the exam date as the chat writes it
+
+
 StudyView = (
     MockQuestionView
     | MockSheetView
@@ -217,4 +250,6 @@ StudyView = (
     | ProgressView
     | ReportsView
     | RunSummaryView
+    | WeakView
+    | ReadyView
 )

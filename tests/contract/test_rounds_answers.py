@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from adapters.storage.backends import PostgresStorage, SqliteStorage
+from adapters.storage.sql import to_db
 from bot.kinds import AnswerPolicy, AnswerStatus, RevealPolicy, RoundKind, RoundState
 from bot.ports import DuplicateDaily
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
@@ -176,3 +177,57 @@ async def test_one_refused_answer_in_a_batch_of_open_rounds_leaves_the_others_st
     assert sorted((r.user_id, r.answers) for r in board) == (
         [(users[0], 1), (users[2], 1)] if practice else []
     )
+
+
+async def test_a_due_close_leaves_a_round_whose_timer_was_restarted_open(storage):
+    """The check-then-close race: a contest's timer read its round as due, then another process
+    restarted the round's timer (its question posted late), then the close ran. The closing
+    statement itself checks the time, so the restarted round stays open."""
+    store = storage.store
+    chat, _ = await _chat_and_users(store)
+    rnd = await store.open_round(new_round(chat.id, kind=RoundKind.CONTEST))
+    due = await store.get_round(rnd.id)
+    now = T0 + timedelta(hours=1)
+    assert due.closes_at <= now  # the timer's check: due
+    await store.restart_round(rnd.id, now, now + timedelta(seconds=30))  # another process, meanwhile
+    assert await store.close_round(rnd.id, now, due_by=now) is False
+    assert (await store.get_round(rnd.id)).state is RoundState.OPEN
+    later = now + timedelta(seconds=30)
+    assert await store.close_round(rnd.id, later, due_by=later) is True  # its own timer, at its time
+    assert (await store.get_round(rnd.id)).state is RoundState.CLOSED
+    other = await store.open_round(new_round(chat.id, question="s-2"))
+    assert await store.close_round(other.id, T0, due_by=None) is True  # early (everyone answered), or a stop
+
+
+async def test_a_due_close_on_postgres_waits_for_a_restart_in_flight_and_sees_it(storage, backend, pg_server):
+    """PostgreSQL, two connections: the restart's transaction holds the row when the close runs;
+    the close waits for it, then reads the new time (READ COMMITTED re-checks the row) and
+    leaves the round open."""
+    if backend != "postgres":
+        pytest.skip("SQLite has one writer: a restart cannot be in flight beside the close")
+    store = storage.store
+    chat, _ = await _chat_and_users(store)
+    rnd = await store.open_round(new_round(chat.id, kind=RoundKind.CONTEST))
+    now = T0 + timedelta(hours=1)
+    async with store.pool.acquire() as other, other.transaction():
+        await other.execute("UPDATE rounds SET closes_at = $1 WHERE id = $2",
+                            to_db(now + timedelta(seconds=30)), rnd.id)  # fmt: skip
+        closing = asyncio.create_task(store.close_round(rnd.id, now, due_by=now))
+        await _blocked_on_a_lock(other)  # the close waits for the row until the restart commits
+        assert not closing.done()
+    assert await closing is False
+    assert (await store.get_round(rnd.id)).state is RoundState.OPEN
+
+
+async def _blocked_on_a_lock(conn) -> None:
+    """Until another backend waits for a lock (the close, behind the restart's row lock); the
+    activity view is read afresh each time (inside a transaction it is a snapshot)."""
+    waiting = (
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+    )
+    for _ in range(1000):
+        await conn.execute("SELECT pg_stat_clear_snapshot()")
+        if await conn.fetchval(waiting):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the close never waited for the row")

@@ -236,3 +236,32 @@ async def test_two_runs_started_at_once_leave_one_open(storage):
     runs = await asyncio.gather(*(storage.study.start_run(spec) for _ in range(4)))
     latest = await storage.study.latest_run(me, chat.id)
     assert latest is not None and latest.ended_at is None and latest.id in {r.id for r in runs}
+
+
+async def test_grades_are_each_final_answers_share_oldest_first(storage):
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    me, you = await store.ensure_users([user_ref("me"), user_ref("you")])
+    one = await store.open_round(new_round(chat.id, question="s-1"))
+    two = await store.open_round(new_round(chat.id, question="s-1", opened=T0 + timedelta(days=1)))
+    three = await store.open_round(new_round(chat.id, question="s-2"))
+    await store.record_answers([
+        answer(two.id, me, at=T0 + timedelta(days=1, minutes=1)), answer(one.id, me, "A", right=False),
+        answer(three.id, me), answer(one.id, you),
+    ])  # fmt: skip
+    assert await study.grades(me, "sample") == {"s-1": [0.0, 1.0], "s-2": [1.0]}  # the miss came first
+    assert await study.grades(you, "sample") == {"s-1": [1.0]}
+    assert await study.grades(me, "other") == {}
+
+
+async def test_a_mistakes_cause_is_kept_per_person_and_replaced(storage):
+    study = storage.study
+    await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
+    me, you = await storage.store.ensure_users([user_ref("me"), user_ref("you")])
+    await study.set_mistake_cause(me, "sample", "s-1", "careless", T0)
+    await study.set_mistake_cause(me, "sample", "s-2", "concept", T0)
+    await study.set_mistake_cause(you, "sample", "s-1", "unseen", T0)
+    await study.set_mistake_cause(me, "sample", "s-1", "misremembered", T0 + timedelta(hours=1))
+    assert await study.mistake_causes(me, "sample") == {"s-1": "misremembered", "s-2": "concept"}
+    assert await study.mistake_causes(you, "sample") == {"s-1": "unseen"}
+    assert await study.mistake_causes(me, "other") == {}

@@ -37,3 +37,30 @@ async def test_an_uploaded_bank_keeps_its_uploading_chat_and_uploader(storage) -
     again = replace(bank, version="v2", uploaded_in="-1001", uploader_key="11")  # another admin re-uploads
     await banks.save_bank(again)
     assert await banks.stored_banks() == [again]
+
+
+async def test_an_upload_waiting_for_confirm_is_taken_once_by_any_process_until_it_expires(storage) -> None:
+    """Kept in the database, not in one process's memory: another store on the same database
+    (another process, or this one after a restart) takes it, once; an expired one is not."""
+    from datetime import timedelta
+
+    from adapters.storage.backends import PostgresStorage, SqliteStorage
+
+    here, there = ("telegram", "-1001"), ("telegram", "-1002")
+    banks = storage.banks
+    await banks.hold_upload(here, stored("up-1-physics", "v1", 2), AT + timedelta(minutes=15))
+    await banks.hold_upload(here, stored("up-1-physics", "v2", 3), AT + timedelta(minutes=15))  # replaced
+    await banks.hold_upload(there, stored("up-2-maths", "m1", 4), AT + timedelta(minutes=1))
+    if isinstance(storage, SqliteStorage):
+        other = await SqliteStorage.open(storage.store.path, synchronous="NORMAL")
+    else:
+        other = await PostgresStorage.open(storage.store.dsn)
+    try:
+        soon = AT + timedelta(minutes=14)
+        assert await other.banks.take_upload(here, soon) == stored("up-1-physics", "v2", 3)
+        assert await banks.take_upload(here, AT + timedelta(minutes=14)) is None  # taken: once
+        assert await other.banks.take_upload(there, AT + timedelta(minutes=2)) is None  # expired
+        assert await banks.take_upload(("discord", "-1001"), AT) is None  # the key: platform and chat
+    finally:
+        await other.close()
+    assert await banks.stored_banks() == []  # waiting is not saved: only /bank confirm saves it

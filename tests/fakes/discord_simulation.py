@@ -159,6 +159,15 @@ class SimulationMixin(_Base):
             message=copy.deepcopy(message) if message else None,
         )  # fmt: skip
 
+    async def forged_interaction(
+        self, channel: FakeChannel, member: FakeMember, kind: int, data: dict[str, Any], *,
+        locale: str = "en-US",
+    ) -> InteractionRecord:
+        """An application command or autocomplete interaction whose data no synced command need
+        match: a stale client's (a command since removed, an option since renamed), or a modified
+        one's (a user option without its resolved user). Discord relays such data as it is."""
+        return await self._dispatch_interaction(kind, channel, member, data, locale=locale)
+
     async def react(self, channel: FakeChannel, member: FakeMember, message_id: int, emoji: str) -> None:
         """`member` adds a reaction (MESSAGE_REACTION_ADD, needs GUILD_MESSAGE_REACTIONS)."""
         record = self._visible_message(channel, member, message_id)

@@ -14,12 +14,16 @@ class ApiError(Exception):
     """A Bot API error answer: HTTP status ``code``, Telegram's ``description``."""
 
     def __init__(
-        self, code: int, description: str, parameters: dict[str, Any] | None = None
+        self, code: int, description: str, parameters: dict[str, Any] | None = None,
+        html: str | None = None,
     ) -> None:
         super().__init__(f"{code} {description}")
         self.code = code
         self.description = description
         self.parameters = parameters
+        # A body that is not the Bot API's JSON: the HTML page a proxy or load balancer before
+        # the API answers with (nginx's "502 Bad Gateway" while Telegram's backend restarts).
+        self.html = html
 
     def payload(self) -> dict[str, Any]:
         body: dict[str, Any] = {

@@ -145,11 +145,13 @@ class FakeTelegramServer(BotMethods):
         retry_after: int = 1,
         description: str | None = None,
         parameters: dict[str, Any] | None = None,
+        html: str | None = None,
     ) -> None:
         """Answer the next ``times`` valid calls of ``method`` with an error.
 
         The default is flood control (429 "Too Many Requests: retry after N" with
-        parameters.retry_after); any other ``code`` answers ``description``.
+        parameters.retry_after); any other ``code`` answers ``description``. With ``html``,
+        the answer is that HTML page instead of JSON (a proxy's error page before the API).
         """
         if code == 429:
             description = description or f"Too Many Requests: retry after {retry_after}"
@@ -157,7 +159,7 @@ class FakeTelegramServer(BotMethods):
         elif description is None:
             description = _DEFAULT_DESCRIPTIONS.get(code, f"Error {code}")
         queue = self._failures.setdefault(self._method_name(method), [])
-        queue.extend(ApiError(code, description, parameters) for _ in range(times))
+        queue.extend(ApiError(code, description, parameters, html) for _ in range(times))
 
     def storm(self, *methods: str, retry_after: int = 1) -> None:
         """Answer every call of ``methods`` with flood control (429, retry_after) until ``calm()``."""
@@ -308,6 +310,8 @@ class FakeTelegramServer(BotMethods):
             status, body = 200, {"ok": True, "result": outcome}
         self.log.append(LoggedRequest(len(self.log), method, params, status, body))
         self._signal.notify()
+        if isinstance(outcome, ApiError) and outcome.html is not None:
+            return web.Response(text=outcome.html, status=status, content_type="text/html")
         return web.json_response(body, status=status)
 
 

@@ -7,8 +7,9 @@ Every write is one transaction on a pooled connection; reads go to the pool too 
 committed rows. A unit of work (`unit_of_work()`) pins one connection and one transaction to
 the task: every write (and read) the task makes through this backend meanwhile joins it.
 
-A lost server (restarting, network gone) raises the core's StoreUnavailable: nothing was
-committed, and the pool connects again by itself once the server is back.
+A lost server (restarting, network gone) raises the core's StoreUnavailable, a server out of
+disk space StoreFull: nothing was committed, and the pool connects again by itself once the
+server is back. Either is logged once per episode (fault_episodes.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import asyncpg
 
 from adapters.storage.chats_rounds import ChatsAndRounds
 from adapters.storage.database import Database
+from adapters.storage.fault_episodes import FaultEpisodes
 from adapters.storage.postgres import reads
 from adapters.storage.postgres.answers import (
     APPLY_SCORES,
@@ -36,7 +38,7 @@ from adapters.storage.postgres.database import PostgresDatabase
 from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
 from bot.kinds import UserRef
-from bot.ports import StoreUnavailable
+from bot.ports import StoreFull, StoreUnavailable
 from bot.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
 
 LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError)
@@ -51,6 +53,16 @@ def is_lost(exc: BaseException) -> bool:
 
 def unavailable(exc: BaseException) -> StoreUnavailable:
     return StoreUnavailable(f"the PostgreSQL server cannot be reached: {type(exc).__name__}")
+
+
+def fault_of(exc: BaseException) -> StoreUnavailable | None:
+    """The core's StoreUnavailable for a lost server, StoreFull for a server out of disk space
+    (SQLSTATE 53100); None for anything else (a refusal of the statement, a bug)."""
+    if is_lost(exc):
+        return unavailable(exc)
+    if isinstance(exc, asyncpg.DiskFullError):
+        return StoreFull(f"the PostgreSQL server's disk is full: {exc}")
+    return None
 
 
 async def keep_session(conn: asyncpg.Connection) -> None:
@@ -69,6 +81,7 @@ class PostgresStore(ChatsAndRounds):
         self.dsn = dsn
         self.max_connections = max_connections
         self._pool: asyncpg.Pool | None = None
+        self.faults = FaultEpisodes()  # a lost server or full disk: one warning, one line once back
         self._unit: contextvars.ContextVar[tuple[asyncio.Task[Any], asyncpg.Connection] | None] = (
             contextvars.ContextVar(f"pg_unit_{id(self)}", default=None)
         )
@@ -131,9 +144,12 @@ class PostgresStore(ChatsAndRounds):
             async with self.pool.acquire() as conn, conn.transaction():
                 yield conn
         except Exception as exc:
-            if is_lost(exc):
-                raise unavailable(exc) from exc
-            raise
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
+        self.faults.succeeded()
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:
@@ -156,9 +172,11 @@ class PostgresStore(ChatsAndRounds):
                 return await joined.fetchrow(sql, *params)
             return await self.pool.fetchrow(sql, *params)
         except Exception as exc:
-            if is_lost(exc):
-                raise unavailable(exc) from exc
-            raise
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
 
     async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]:
         joined = self._unit_conn()
@@ -167,9 +185,11 @@ class PostgresStore(ChatsAndRounds):
                 return list(await joined.fetch(sql, *params))
             return list(await self.pool.fetch(sql, *params))
         except Exception as exc:
-            if is_lost(exc):
-                raise unavailable(exc) from exc
-            raise
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
 
     # ------------------------------------------------------------ users (the rest: chats_rounds.py)
 

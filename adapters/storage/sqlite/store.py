@@ -9,17 +9,24 @@ Chats, users and rounds are ChatsAndRounds (chats_rounds.py), run through this s
 users registered in bulk, and the answer path.
 
 A unit of work (`unit_of_work()`) is one such transaction that the task's further writes join,
-whichever aggregate's adapter makes them (SqliteScheduleStore and SqliteStudyStore share this
-store's connections); reads inside it go to the writer, so they see what it wrote.
+whichever aggregate's store makes them (they all run on this store's connections, through
+`self.sql`); reads inside it go to the writer, so they see what it wrote.
+
+A full or failing disk (SQLITE_FULL, SQLITE_IOERR_*) raises the core's StoreFull, logged once
+per episode (fault_episodes.py); a small disk gets a WAL sized to it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
+import os
+import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +34,21 @@ import aiosqlite
 
 from adapters.storage.chats_rounds import ChatsAndRounds
 from adapters.storage.database import Database
-from adapters.storage.migrations import migrate
+from adapters.storage.fault_episodes import FaultEpisodes
+from adapters.storage.migrations import LATEST, migrate
 from adapters.storage.open_errors import SchemaTooNew, classify, quick_check
 from adapters.storage.sqlite import reads, users
 from adapters.storage.sqlite.answers import APPLY_SCORES, CREATE_INCOMING, record_answers
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
 from bot.kinds import UserRef
+from bot.ports import StoreFull
 from bot.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
+
+log = logging.getLogger("studybot.storage")
+MIN_AUTOCHECKPOINT = 16  # pages: the smallest automatic checkpoint a small disk is given
+WAL_FRAME_HEADER = 24  # bytes before each page in the WAL
+FOLD_EVERY = 5.0  # seconds: a full disk folds the WAL at most this often
 
 
 class SqliteStore(ChatsAndRounds):
@@ -47,6 +61,8 @@ class SqliteStore(ChatsAndRounds):
         self._db: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._write_lock = asyncio.Lock()
+        self.faults = FaultEpisodes()  # a full disk: one warning, and one line once it writes again
+        self._folded = float("-inf")  # when the WAL was last folded after a full disk
         # The task whose unit of work holds the writer; tasks it starts inherit the variable, so
         # the owner is compared, not merely the variable's presence.
         self._unit_owner: contextvars.ContextVar[asyncio.Task[Any] | None] = contextvars.ContextVar(
@@ -66,6 +82,7 @@ class SqliteStore(ChatsAndRounds):
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(_prepare_file, self.path)
             self._db = await self._connection()
+            await self._size_wal_to_disk()
             await self._db.execute(CREATE_INCOMING)
             self._reader = await self._connection()
         except (sqlite3.Error, OSError, SchemaTooNew) as exc:
@@ -116,13 +133,86 @@ class SqliteStore(ChatsAndRounds):
             yield self.db
             return
         async with self._write_lock:
-            await self.db.execute("BEGIN IMMEDIATE")
             try:
-                yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.db
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    # After a full disk or an I/O error SQLite may have rolled back already; a
+                    # COMMIT that failed may have left the transaction open (the next BEGIN
+                    # would fail for good): undone either way.
+                    if self.db.in_transaction:
+                        await self._roll_back()
+                    raise
+            except sqlite3.Error as exc:
+                fault = _fault(exc)
+                if fault is None:
+                    raise
+                self.faults.failed(fault)
+                await self._fold_wal()
+                raise fault from exc
+        self.faults.succeeded()
+
+    async def _roll_back(self) -> None:
+        """ROLLBACK, unless the transaction has ended meanwhile: a COMMIT cancelled (at shutdown)
+        while aiosqlite's thread runs it still completes, after `in_transaction` was read."""
+        try:
+            await self.db.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            if "no transaction is active" not in str(exc):
                 raise
-            await self.db.execute("COMMIT")
+
+    async def _fold_wal(self) -> None:
+        """After a full disk: checkpoint at half the WAL the disk held from now on, so the WAL
+        does not fill it again, and try to fold the WAL into the file and truncate it (it fails
+        when the file itself would have to grow). Best effort, at most every FOLD_EVERY seconds,
+        and without waiting for a reader (the writer is held meanwhile)."""
+        now = time.monotonic()
+        if self.path == ":memory:" or now - self._folded < FOLD_EVERY:
+            return
+        self._folded = now
+        try:
+            wal = await asyncio.to_thread(os.path.getsize, self.path + "-wal")
+            held = wal // (WAL_FRAME_HEADER + await self._page_size())
+            if held > 0:
+                await self._limit_wal(held // 2)
+            await self.db.execute("PRAGMA busy_timeout = 100")
+            try:
+                await self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                await self.db.execute("PRAGMA busy_timeout = 5000")
+        except (OSError, sqlite3.Error):
+            pass
+
+    async def _size_wal_to_disk(self) -> None:
+        """On a small disk, checkpoint before the WAL takes a quarter of the space left. SQLite
+        checkpoints once the WAL reaches 1000 pages (4 MB): on a disk of half a megabyte the
+        WAL fills it first, and every write fails from then on."""
+        if self.path == ":memory:":
+            return
+        try:
+            free = (await asyncio.to_thread(shutil.disk_usage, Path(self.path).parent)).free
+            await self._limit_wal(free // 4 // await self._page_size())
+        except (OSError, sqlite3.Error):
+            pass
+
+    async def _limit_wal(self, pages: int) -> None:
+        """Checkpoint automatically every `pages` pages (if fewer than now), and truncate the WAL
+        to that size whenever a checkpoint lets it start over."""
+        pages = max(MIN_AUTOCHECKPOINT, pages)
+        async with self.db.execute("PRAGMA wal_autocheckpoint") as cursor:
+            row = await cursor.fetchone()
+        if row is None or not 0 < pages < row[0]:
+            return
+        await self.db.execute(f"PRAGMA wal_autocheckpoint = {pages}")
+        await self.db.execute(f"PRAGMA journal_size_limit = {pages * await self._page_size()}")
+        log.info("database: little disk space; the WAL is checkpointed every %d pages", pages)
+
+    async def _page_size(self) -> int:
+        async with self.db.execute("PRAGMA page_size") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 4096
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:
@@ -139,18 +229,34 @@ class SqliteStore(ChatsAndRounds):
 
     async def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         """One row (or None) read on the reader connection (on the writer inside a unit of work)."""
-        return await fetch_one(self.db if self._in_unit() else self.reader, sql, params)
+        with self._faults_as_unavailable():
+            return await fetch_one(self.db if self._in_unit() else self.reader, sql, params)
 
     async def read_own(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
         """A read on the writer, for reading back what was just written (read-your-writes)."""
-        if self._in_unit():
-            return await fetch_one(self.db, sql, params)
-        async with self._write_lock:
-            return await fetch_one(self.db, sql, params)
+        with self._faults_as_unavailable():
+            if self._in_unit():
+                return await fetch_one(self.db, sql, params)
+            async with self._write_lock:
+                return await fetch_one(self.db, sql, params)
 
     async def all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """Every row read on the reader connection (on the writer inside a unit of work)."""
-        return await fetch_all(self.db if self._in_unit() else self.reader, sql, params)
+        with self._faults_as_unavailable():
+            return await fetch_all(self.db if self._in_unit() else self.reader, sql, params)
+
+    @contextmanager
+    def _faults_as_unavailable(self) -> Iterator[None]:
+        """A read that fails for the disk (a sort spilling to a full one, a failing sector) is
+        the core's StoreFull; inside a unit of work the unit's transaction reports it."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            fault = _fault(exc)
+            if fault is None or self._in_unit():
+                raise
+            self.faults.failed(fault)
+            raise fault from exc
 
     @property
     def _read_conn(self) -> aiosqlite.Connection:
@@ -162,8 +268,6 @@ class SqliteStore(ChatsAndRounds):
         """Register (or rename) users in one transaction; their ids, in order."""
         async with self.transaction() as db:
             return await users.register_users(db, refs)
-
-    # ------------------------------------------------------------ rounds
 
     # ------------------------------------------------------------ answers (reads: sqlite/reads.py)
 
@@ -202,12 +306,42 @@ class SqliteStore(ChatsAndRounds):
         return await reads.recent_mistakes(self._read_conn, chat_id, user_id, limit)
 
 
+def _fault(exc: sqlite3.Error) -> StoreFull | None:
+    """The core's StoreFull for a full or failing disk (SQLITE_FULL, SQLITE_IOERR_*), else None."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+        return StoreFull(f"{exc} [{name}]")
+    return None
+
+
 def _prepare_file(path: str) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         quick_check(conn, path)  # before anything writes to a damaged file
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA foreign_keys = ON")
-        migrate(conn)
+        # One version at a time, each folded into the file and its WAL truncated: run in one go
+        # the migrations of a new file leave a third of a megabyte of WAL behind (every page
+        # they touched, several times over), which a small disk needs for the bot's own writes.
+        found = migrate(conn, target=0)  # the version found (a newer one is refused here)
+        for version in range(found + 1, LATEST + 1):
+            migrate(conn, target=version)
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _probe_write(conn)
     finally:
         conn.close()
+
+
+def _probe_write(conn: sqlite3.Connection) -> None:
+    """Fail now, as SQLITE_READONLY, if the file cannot be written. SQLite opens a write-protected
+    file read-only without a word, and with its -wal and -shm files left beside it (a process
+    killed, a copied volume) even WAL mode and an up-to-date schema need no write: the first
+    heartbeat would be the first to find out. The probe rewrites the schema version inside a
+    transaction it rolls back, so nothing changes."""
+    (version,) = conn.execute("PRAGMA user_version").fetchone()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")

@@ -1,0 +1,142 @@
+"""排序题 (ordering) end to end: a bank file and a CSV row typed 排序题, grading by exact order
+(partial credit for half the places), the console, Telegram and Discord answered by typing the
+letters in order, a paper's 排序题 section, a mock exam's shuffled options, CSV export and
+re-import; GIFT has no form for it, so a GIFT export is refused."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+
+from bank.export_cmd import run_export
+from bank.exporters import export_bank
+from bank.importer import import_paper, import_source
+from bank.loader import load_bank_text
+from bank.yaml_io import dump_bank
+from bot.grading import Verdict, grade
+from bot.i18n import t
+from bot.model import Bank, QuestionType
+from bot.study import shuffle
+from tests.conftest import make_bank
+from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
+from tests.test_console import run_console
+from tests.test_discord_harness import (  # noqa: F401  (fixtures)
+    Harness,
+    buttons,
+    discord_to_fake,
+    embed_text,
+    fake_discord,
+    harness_fixture,
+    study_world,
+)
+from tests.test_telegram_harness import ANN, TelegramHarness, tg_fixture  # noqa: F401
+
+BANK = """\
+id: order-test
+title: 排序
+language: zh-CN
+source: test
+questions:
+  - id: o-1
+    number: 1
+    type: ordering
+    points: 2
+    stem: 把训练流程排好序
+    options: {A: 清洗数据, B: 收集数据, C: 评估, D: 训练}
+    answer: BADC
+    explanation: 先收集再清洗，训练后评估。
+"""
+ORDERING = load_bank_text(BANK).questions[0]
+
+
+@pytest.fixture
+def bank() -> Bank:
+    base = make_bank()
+    return replace(base, questions=(*base.questions, replace(ORDERING, id="o-6", number=6)))
+
+
+def test_a_bank_item_keeps_its_order_and_is_graded_by_it() -> None:
+    assert ORDERING.type is QuestionType.ORDERING and ORDERING.answer == ("B", "A", "D", "C")
+    assert load_bank_text(dump_bank(load_bank_text(BANK))).questions[0] == ORDERING
+    assert grade(ORDERING, "BADC").verdict is Verdict.CORRECT
+    assert grade(ORDERING, "b → a → d → c").verdict is Verdict.CORRECT
+    assert grade(ORDERING, "ABCD").verdict is Verdict.WRONG
+    assert grade(ORDERING, "BACD").verdict is Verdict.WRONG
+    assert grade(ORDERING, "BACD", partial_credit=True).verdict is Verdict.PARTIAL  # B, A in place
+    with pytest.raises(Exception, match="every option"):  # a bank answer leaving an option out
+        load_bank_text(BANK.replace("answer: BADC", "answer: BAD"))
+
+
+def test_a_csv_row_typed_排序题_is_an_ordering_item_and_exports_back() -> None:
+    row = "type,question,A,B,C,D,answer\n排序题,把训练流程排好序,清洗数据,收集数据,评估,训练,BADC\n"
+    got = import_source(row.encode(), "x.csv", bank_id="t")
+    assert not got.warnings
+    (q,) = got.bank.questions
+    assert (q.type, q.answer) == (QuestionType.ORDERING, ("B", "A", "D", "C"))
+    again = import_source(export_bank(got.bank, "csv"), "t.csv", bank_id="t").bank.questions[0]
+    assert (again.type, again.answer, again.options) == (q.type, q.answer, q.options)
+    short = import_source(row.replace("BADC", "BAD").encode(), "x.csv", bank_id="t")
+    assert not short.bank or not short.bank.questions  # never imported as another type
+    assert [w.key for w in short.warnings if w.kind == "no-answer"] == ["import.answers.not_an_order"]
+
+
+def test_a_papers_排序题_section() -> None:
+    paper = ("测试卷\n一、单选题（每题1分）\n1. 下列哪个是激活函数？\nA. ReLU B. SGD C. Dropout\n答案：A\n"
+             "二、排序题（每题2分）\n2. 把训练流程排好序\n"
+             "A. 清洗数据 B. 收集数据 C. 评估 D. 训练\n答案：BADC\n")
+    got = import_paper(paper, bank_id="p")
+    assert not got.warnings
+    assert [(q.type, q.answer, q.points) for q in got.bank.questions] == [
+        (QuestionType.SINGLE, ("A",), 1.0), (QuestionType.ORDERING, ("B", "A", "D", "C"), 2.0)]
+
+
+def test_gift_export_is_refused_naming_the_item(tmp_path) -> None:
+    path = tmp_path / "bank.yaml"
+    path.write_text(BANK, encoding="utf-8")
+    err = io.StringIO()
+    assert run_export(str(path), "gift", out=io.StringIO(), err=err, language="zh-CN") == 1
+    assert "第 1 题" in err.getvalue()
+
+
+def test_a_mock_exams_shuffled_options_keep_the_order() -> None:
+    seen = shuffle.shown(ORDERING, "DCBA")  # shown A is the bank's D, ...
+    assert seen.answer == ("C", "D", "A", "B")
+    kept = shuffle.to_bank(ORDERING, "DCBA", "CDAB")
+    assert kept == "BADC" and grade(ORDERING, kept).verdict is Verdict.CORRECT
+
+
+def test_the_console(tmp_path) -> None:
+    (tmp_path / "bank.yaml").write_text(BANK, encoding="utf-8")
+    (tmp_path / "studybot.yaml").write_text("default_bank: order-test\nbank_paths: [bank.yaml]\n")
+    result = run_console(tmp_path, "/quiz\nB A D C\n/quit\n", "--config", "studybot.yaml")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "排序题" in out and "A. 清洗数据" in out and t("zh-CN", "question.how_ordering") in out
+    assert "✅" in out and "B → A → D → C" in out
+
+
+async def test_telegram(tg: TelegramHarness) -> None:
+    await tg.start()
+    await tg.say(ANN.id, ANN, "/quiz ordering")
+    question = tg.server.last_message(ANN.id)
+    assert "A. 清洗数据" in question.text or "清洗数据" in question.text
+    receipt = await tg.say(ANN.id, ANN, "BADC")
+    assert receipt["text"].startswith(t("en", "receipt.correct", points=2)), receipt["text"]
+    assert "B → A → D → C" in receipt["text"]
+
+
+async def test_discord(harness: Harness, bank: Bank) -> None:
+    h = harness
+    h.bank = bank
+    await h.start()
+    carol = h.member("carol")
+    question = await h.command(carol, "quiz", {"type": "ordering"})
+    rid = (await h.last_round()).id
+    assert "清洗数据" in embed_text(question)  # the options listed, answered in a form
+    assert list(buttons(question)) == [f"sb:m:{rid}", f"sb:st:{rid}"]
+    assert await h.click(carol, question, f"sb:m:{rid}") is None
+    submit = await h.server.submit_modal(h.general, carol, f"sb:f:{rid}", {"answer": "b a d c"})
+    receipt = await h.reply(submit)
+    assert receipt is not None and receipt.content.startswith("✅ Correct! +2 pt"), receipt
