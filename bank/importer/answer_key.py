@@ -42,9 +42,12 @@ def _spaced(word: str) -> str:
     return f"{_SP}*".join(map(re.escape, word))
 
 
-_LEAD = (rf"^{_SP}*(?:第?[{NUMERALS}]+(?:部分|大题)?{_SP}*[、.．:：]?{_SP}*|[(（][{NUMERALS}]+[)）]{_SP}*)?"
-         rf"(?:附(?:录)?{_SP}*[:：、]?{_SP}*)?(?:[【\[]{_SP}*)?")
-_NOTE = rf"(?:{_SP}*[(（][^()（）\n]{{0,40}}[)）])?"
+_LEAD = (
+    rf"^{_SP}*(?:第?[{NUMERALS}]+(?:部分|大题)?{_SP}*[、.．:：]?{_SP}*|[(（][{NUMERALS}]+[)）]{_SP}*)?"
+    rf"(?:附(?:录)?{_SP}*[:：、]?{_SP}*)?(?:[【\[]{_SP}*)?"
+)
+# `（每题1分）`, `（仅供参考）`: a note after a heading, but never an entry's number `(1)`
+_NOTE = rf"(?:{_SP}*[(（](?!{_SP}*\d+{_SP}*[)）])[^()（）\n]{{0,40}}[)）])?"
 _ANSWER_WORDS = "|".join(_spaced(w) for w in ("参考答案", "标准答案", "正确答案", "答案"))
 _KEY_HEAD_RE = re.compile(
     _LEAD + rf"(?:(?:试卷|试题|本卷|全卷)?(?:{_ANSWER_WORDS})"
@@ -61,7 +64,7 @@ _EXPL_HEAD_RE = re.compile(
 )
 # A section header inside the key: `一、单选题` `二、` `（三）判断题答案` `第四部分` `填空题：`.
 _GROUP_RE = re.compile(
-    rf"(?:(?P<num>第?{_SP}*[{NUMERALS}]+{_SP}*(?:部分|大题)?{_SP}*[、.．:：]|[(（]{_SP}*[{NUMERALS}]+{_SP}*[)）]"
+    rf"(?:(?P<num>(?:第{_SP}*)?[{NUMERALS}]+{_SP}*(?:部分|大题)?{_SP}*[、.．:：]|[(（]{_SP}*[{NUMERALS}]+{_SP}*[)）]"
     rf"|第{_SP}*[{NUMERALS}]+{_SP}*(?:部分|大题))"
     rf"{_SP}*(?:(?:{kind_pattern('n')})(?:{_SP}*(?:答案|部分))?)?"
     rf"|(?:{kind_pattern('u')})(?:{_SP}*(?:答案|部分))?)"
@@ -89,10 +92,14 @@ _OPTION_LINE_RE = re.compile(rf"^{_SP}*[(（]?A{_SP}*[)）.．、]{_SP}*[^\sA-H,
 _FIRST_ITEM_RE = re.compile(rf"^{_SP}*(?:[(（]{_SP}*)?\d{{1,5}}{_SP}*[.．、)）]", re.MULTILINE)
 # What an entry of a `答案与解析` key may carry after its answer: letters or a judge mark, then
 # the explanation.
-_CHOICE_HEAD_RE = re.compile(r"(?P<head>[A-H](?:[,，、 \t]*[A-H])*)(?![A-Za-z])[\s。.．,，;；:：]+(?P<rest>(?![A-Ha-h,，、;；\s]*$)\S.*)",
-                             re.DOTALL)
-_JUDGE_HEAD_RE = re.compile(r"(?P<head>正确|错误|对|错|[√×✓✗✔✘✕]|[TFtf](?![A-Za-z]))[\s。.．,，;；:：]+(?P<rest>\S.*)",
-                            re.DOTALL)
+_CHOICE_HEAD_RE = re.compile(
+    r"(?P<head>[A-H](?:[,，、 \t]*[A-H])*)(?![A-Za-z])[\s。.．,，;；:：]+"
+    r"(?P<rest>(?![A-Ha-h,，、;；\s]*$)\S.*)",
+    re.DOTALL,
+)
+_JUDGE_HEAD_RE = re.compile(
+    r"(?P<head>正确|错误|对|错|[√×✓✗✔✘✕]|[TFtf](?![A-Za-z]))[\s。.．,，;；:：]+(?P<rest>\S.*)", re.DOTALL
+)
 
 
 @dataclass
@@ -153,7 +160,7 @@ def _candidates(text: str, start: int, end: int) -> list[_Candidate]:
     found: list[_Candidate] = []
     for m in _RUN_RE.finditer(text, start, end):
         a, b = int(m.group("a")), int(m.group("b"))
-        after = text[m.end():m.end() + 1]
+        after = text[m.end() : m.end() + 1]
         if b > a and not (after.isascii() and after.isalpha()):
             found.append(_Candidate(m.start(), m.end(), "run", a, b, m))
     for m in _MARK_RE.finditer(text, start, end):
@@ -186,10 +193,11 @@ def _head_ok(text: str, c: _Candidate, level: int, end: int) -> bool:
 class _Scan:
     """The entries of one part of the key (answers or explanations), in groups."""
 
-    def __init__(self, doc: CleanText, start: int, end: int, report: Report, sections: int | None,
+    def __init__(self, doc: CleanText, start: int, end: int, report: Report, sizes: list[int] | None,
                  text_key: str) -> None:  # fmt: skip
+        """`sizes`: the item count of each section of the paper, when known."""
         self.doc, self.start, self.end, self.report = doc, start, end, report
-        self.sections, self.text_key = sections, text_key
+        self.sizes, self.text_key = sizes, text_key
         self.groups: list[_Group] = [_Group()]
         self.lead_text = False  # text before the first entry
         self._open = start  # text from here on belongs to the pending entry (or to nothing)
@@ -209,8 +217,14 @@ class _Scan:
                 self._close(c.start)
                 assert c.match is not None
                 has_kind, kind = kind_of(c.match, "nu")
-                self.groups.append(_Group(header=c.match.group(0).strip(), has_kind=has_kind, kind=kind,
-                                          numeral=numeral_value(c.match.group("num") or "")))
+                self.groups.append(
+                    _Group(
+                        header=c.match.group(0).strip(),
+                        has_kind=has_kind,
+                        kind=kind,
+                        numeral=numeral_value(c.match.group("num") or ""),
+                    )
+                )
                 last, after_head, skip_to, self._open = 0, c.end, c.end, c.end
                 continue
             choice = self._pending is None or bool(_CHOICEISH.fullmatch(text, self._open, c.start))
@@ -243,7 +257,16 @@ class _Scan:
         if n > last + 3:
             return "entry" if level == 2 or choice else None
         groups = sum(1 for g in self.groups if g.entries)
-        if n == 1 and last >= 2 and (level == 2 or choice) and (self.sections is None or groups < self.sections):
+        # `1.A 1.B` is a number typed twice, unless the section had just that one item
+        complete = last >= 2 or (
+            self.sizes is not None and groups <= len(self.sizes) and last >= self.sizes[groups - 1]
+        )
+        if (
+            n == 1
+            and complete
+            and (level == 2 or choice)
+            and (self.sizes is None or groups < len(self.sizes))
+        ):
             return "restart"
         # a number given twice or out of order among choice answers is an entry (and reported)
         return "entry" if choice else None
@@ -256,8 +279,14 @@ class _Scan:
         if len(parts) != count:
             atoms = _ATOMS_RE.findall(body)
             if len(atoms) != count:
-                self.report.warn("unplaced", "import.key.run_count", self.doc.where(c.start),
-                                 run=repr(c.match.group(0).strip()), answers=len(atoms), items=count)
+                self.report.warn(
+                    "unplaced",
+                    "import.key.run_count",
+                    self.doc.where(c.start),
+                    run=repr(c.match.group(0).strip()),
+                    answers=len(atoms),
+                    items=count,
+                )
                 return
             parts = atoms
         at = c.match.start("body")
@@ -268,7 +297,7 @@ class _Scan:
     def _close(self, stop: int) -> None:
         """The text from the open position to `stop` goes to the pending entry, or is reported
         when no entry takes it."""
-        chunk = self.doc.text[self._open:stop]
+        chunk = self.doc.text[self._open : stop]
         stripped = chunk.strip(_TRAIL)
         lead = len(chunk) - len(chunk.lstrip(_TRAIL))
         pending, self._pending = self._pending, None
@@ -277,14 +306,19 @@ class _Scan:
             pending.start = self._open + lead
             pending.end = pending.start + len(stripped)
             if not pending.text:
-                self.report.warn("unplaced", "import.key.empty", self.doc.where(pending.mark),
-                                 item=pending.number)
+                self.report.warn(
+                    "unplaced", "import.key.empty", self.doc.where(pending.mark), item=pending.number
+                )
                 self.groups[-1].entries.remove(pending)
         elif stripped:
             if not any(g.entries for g in self.groups):
                 self.lead_text = True
-            self.report.warn("unplaced", self.text_key, self.doc.where(self._open + lead),
-                             text=repr(" ".join(stripped.split())[:40]))
+            self.report.warn(
+                "unplaced",
+                self.text_key,
+                self.doc.where(self._open + lead),
+                text=repr(" ".join(stripped.split())[:40]),
+            )
 
 
 @dataclass
@@ -309,11 +343,13 @@ class AnswerKey:
         for no item, given twice, or that the item contradicts, is reported where it stands."""
         by_number = {draft.number: draft for draft in drafts}
         unanswered = [draft.number for draft in drafts if draft.answer is None]
+        counted: dict[int, bool] = {}  # per section: key numbers counted within it
         entries = 0
         answered: set[int] = set()
         if self.has_answers:
-            scan = _Scan(doc, self.answers_start, self.answers_end, report, len(sections), "import.key.text")
-            placed = _place(scan.groups, sections)
+            sizes = [len(s.numbers) for s in sections]
+            scan = _Scan(doc, self.answers_start, self.answers_end, report, sizes, "import.key.text")
+            placed = _place(scan.groups, sections, counted)
             entries = len(placed)
             for number, found in _by_item(placed, by_number, doc, report, "answer").items():
                 draft = by_number[number]
@@ -327,22 +363,37 @@ class AnswerKey:
                         draft.explanation = explanation
                         draft.spans["explanation"] = (found.start, found.end)
                 elif draft.answer.strip() != answer:
-                    report.warn("unplaced", "import.key.disagrees", doc.where(found.start), number,
-                                answer=repr(answer), own=repr(draft.answer.strip()))
+                    report.warn(
+                        "unplaced",
+                        "import.key.disagrees",
+                        doc.where(found.start),
+                        number,
+                        answer=repr(answer),
+                        own=repr(draft.answer.strip()),
+                    )
             missing = [n for n in unanswered if n not in answered]
             if missing or entries not in (len(unanswered), len(drafts)):
-                params = {"missing": _numbers(missing)} if missing else {}
-                report.warn("key-count", "import.key.count_missing" if missing else "import.key.count",
-                            doc.where(self.start), entries=entries, items=len(unanswered), **params)
+                where, items = doc.where(self.start), len(unanswered)
+                if missing:
+                    report.warn("key-count", "import.key.count_missing", where, entries=entries,
+                                items=items, missing=_numbers(missing))  # fmt: skip
+                else:
+                    report.warn("key-count", "import.key.count", where, entries=entries, items=items)
         if self.explanations_start is not None:
-            scan = _Scan(doc, self.explanations_start, self.end, report, len(sections),
-                         "import.key.explanations_text")
-            for number, found in _by_item(_place(scan.groups, sections), by_number, doc, report,
+            scan = _Scan(
+                doc,
+                self.explanations_start,
+                self.end,
+                report,
+                [len(s.numbers) for s in sections],
+                "import.key.explanations_text",
+            )
+            for number, found in _by_item(_place(scan.groups, sections, counted), by_number, doc, report,
                                           "explanation").items():  # fmt: skip
                 draft = by_number[number]
                 text = found.text
                 if marker := EXPLANATION_RE.match(text):
-                    text = keep_lines(text[marker.end():])
+                    text = keep_lines(text[marker.end() :])
                 if text and not draft.explanation:
                     draft.explanation = text
                     draft.spans["explanation"] = (found.start, found.end)
@@ -352,14 +403,19 @@ class AnswerKey:
         and in a choice or judge item `B。…`)."""
         text = entry.text
         if marker := ANSWER_RE.match(text):
-            text = text[marker.end():].strip()
+            text = text[marker.end() :].strip()
         if expl := EXPLANATION_RE.search(text):
-            return text[:expl.start()].strip(_TRAIL + "。"), keep_lines(text[expl.end():])
+            answer = text[: expl.start()].strip(_TRAIL)
+            if _CHOICEISH.fullmatch(answer.rstrip("。.．")):
+                answer = answer.rstrip("。.．")  # `A。解析：…`
+            return answer, keep_lines(text[expl.end() :])
         head = None
         if draft.options:
             head = _CHOICE_HEAD_RE.fullmatch(text)
-        if head is None and (draft.type_hint is QuestionType.JUDGE
-                             or (self.combined and draft.type_hint is None and not draft.options)):
+        if head is None and (
+            draft.type_hint is QuestionType.JUDGE
+            or (self.combined and draft.type_hint is None and not draft.options)
+        ):
             head = _JUDGE_HEAD_RE.fullmatch(text)
         if head is not None:
             return head.group("head"), keep_lines(head.group("rest"))
@@ -389,11 +445,17 @@ def _section_for(group: _Group, titled: list[PaperSection], used: set[int], prev
     return None
 
 
-def _place(groups: list[_Group], sections: list[PaperSection]) -> list[tuple[_Entry, int | None]]:
+def _place(groups: list[_Group], sections: list[PaperSection],
+           counted: dict[int, bool] | None = None) -> list[tuple[_Entry, int | None]]:  # fmt: skip
     """Each entry with the item number it answers (None: a number the section lacks).
 
     A group's numbers are the paper's own when its section holds them all; numbers from 1
-    that fit in the section are counted within it (keys per section restart at 1)."""
+    that fit in the section are counted within it (keys per section restart at 1). `counted`
+    records, per section, whether its numbers were counted within it; the explanations
+    follow the answers there (a `3.` under 三、 is the section's third item if the answers
+    were numbered so)."""
+    if counted is None:
+        counted = {}
     titled = [s for s in sections if s.titled]
     everything = {n for s in sections for n in s.numbers}
     used: set[int] = set()
@@ -407,10 +469,14 @@ def _place(groups: list[_Group], sections: list[PaperSection]) -> list[tuple[_En
         if index is not None:
             own = titled[index].numbers
             used.add(index)
-            if not set(numbers) <= set(own) and (
-                    (min(numbers) == 1 and own and own[0] != 1)
-                    or (max(numbers) <= len(own) and not set(numbers) <= everything)):
+            # numbers the section does not hold but that fit in it are counted within it
+            if index in counted:
+                local = own if counted[index] else None
+            elif not set(numbers) <= set(own) and (
+                max(numbers) <= len(own) or (min(numbers) == 1 and not set(numbers) <= everything)
+            ):
                 local = own
+            counted.setdefault(index, local is not None)
         elif (group.restart or group.header) and min(numbers) <= highest:
             offset = highest  # sections restart at 1 in a paper without headers
         for entry in group.entries:
@@ -437,11 +503,21 @@ def _by_item(placed: list[tuple[_Entry, int | None]], by_number: dict[int, Draft
         if target is None or target not in by_number:
             number = entry.number if target is None else target
             if what == "answer":
-                report.warn("unplaced", "import.key.no_such_item", doc.where(entry.start),
-                            answer=repr(entry.text[:30]), item=number)
+                report.warn(
+                    "unplaced",
+                    "import.key.no_such_item",
+                    doc.where(entry.start),
+                    answer=repr(entry.text[:30]),
+                    item=number,
+                )
             else:
-                report.warn("unplaced", "import.key.explanation_no_item", doc.where(entry.start),
-                            item=number, text=repr(entry.text[:30]))
+                report.warn(
+                    "unplaced",
+                    "import.key.explanation_no_item",
+                    doc.where(entry.start),
+                    item=number,
+                    text=repr(entry.text[:30]),
+                )
         else:
             found.setdefault(target, []).append(entry)
     out = {}
@@ -455,14 +531,17 @@ def _by_item(placed: list[tuple[_Entry, int | None]], by_number: dict[int, Draft
     return out
 
 
-def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool) -> bool:
+def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool, empty_ok: bool = False) -> bool:
     """Whether [start, end) reads as key entries: entries from its first line, no item's
-    options in it, no entry that is a stem followed by its own answer."""
-    if start >= end or _OPTION_LINE_RE.search(doc.text, start, end):
+    options in it, no entry that is a stem followed by its own answer (with `empty_ok`,
+    nothing but section headers will do too)."""
+    if start >= end:
+        return empty_ok
+    if _OPTION_LINE_RE.search(doc.text, start, end):
         return False
     scan = _Scan(doc, start, end, Report(), None, "import.key.text")
     entries = [e for g in scan.groups for e in g.entries]
-    if not entries or scan.lead_text or (own_answers and len(entries) < 2):
+    if scan.lead_text or (not entries and not empty_ok) or (own_answers and len(entries) < 2):
         return False
     return not any(m.start() > 0 for e in entries if (m := ANSWER_RE.search(e.text)))
 
@@ -485,16 +564,49 @@ def find_answer_key(doc: CleanText) -> AnswerKey | None:
         own_answers = ANSWER_RE.search(text, 0, head.start()) is not None
         rest = head.start("rest")
         if head.group("rest").strip():
-            if own_answers or not (_entry_at(text, rest, head.end()) or _GROUP_RE.match(text, rest, head.end())):
+            if own_answers or not (
+                _entry_at(text, rest, head.end()) or _GROUP_RE.match(text, rest, head.end())
+            ):
                 continue  # `答案：C`, `答案：2.4`: an item's own answer
         expl = _explanations(doc, head.end())
         answers_end = expl.start() if expl else len(text)
         if _region_ok(doc, _next_content(text, rest, answers_end), answers_end, own_answers):
-            return AnswerKey(head.start(), rest, answers_end, expl.end() if expl else None, len(text),
-                             combined=bool(head.group("both")))
+            return AnswerKey(
+                head.start(),
+                rest,
+                answers_end,
+                expl.end() if expl else None,
+                len(text),
+                combined=bool(head.group("both")),
+            )
+    if (key := _headless_key(doc, first.end())) is not None:
+        return key
     expl = _explanations(doc, first.end(), alone=True)
     if expl is not None:
         return AnswerKey(expl.start(), expl.start(), expl.start(), expl.end(), len(text), combined=False)
+    return None
+
+
+_KEY_START_RE = re.compile(
+    rf"^{_SP}*(?:1{_SP}*[.．、:：)）]|[(（]{_SP}*1{_SP}*[)）]|1{_SP}*(?:[-~～—–－〜]+|至|到){_SP}*\d)",
+    re.MULTILINE,
+)
+
+
+def _headless_key(doc: CleanText, start: int) -> AnswerKey | None:
+    """A key with no heading: from a line starting again at 1 whose first entries are short
+    choice answers (`1.D 2.D 3.B`, `1-5 BCCBB`) to the end, when it reads as key entries."""
+    text = doc.text
+    for line in _KEY_START_RE.finditer(text, start):
+        at = line.start() + len(line.group(0)) - len(line.group(0).lstrip())
+        expl = _explanations(doc, at)
+        end = expl.start() if expl else len(text)
+        scan = _Scan(doc, at, end, Report(), None, "import.key.text")
+        entries = [e for g in scan.groups for e in g.entries]
+        if len(entries) < 2 or not all(_CHOICEISH.fullmatch(e.text) for e in entries[:2]):
+            continue
+        if _region_ok(doc, at, end, False):
+            return AnswerKey(at, at, end, expl.end() if expl else None, len(text), combined=False)
     return None
 
 
@@ -504,6 +616,7 @@ def _explanations(doc: CleanText, start: int, alone: bool = False) -> re.Match[s
     explanation happens to start is not a section)."""
     text = doc.text
     for head in _EXPL_HEAD_RE.finditer(text, start):
-        if _region_ok(doc, _next_content(text, head.end(), len(text)), len(text), alone):
+        # a heading with nothing (or only section headers) under it ends the answers all the same
+        if _region_ok(doc, _next_content(text, head.end(), len(text)), len(text), alone, empty_ok=not alone):
             return head
     return None

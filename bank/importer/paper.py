@@ -212,7 +212,13 @@ class PaperReader:
     def _first_marker(self, index, section, last, answers):
         limit = next((a for a in answers if a >= section.start), section.end)
         limit = min(limit, section.end)
-        for number in (last + 1, 1, last + 2, last + 3):
+        # The section goes on from the last item or starts again at 1, whichever comes first
+        # (a restarting section's `2.` must not be taken for the item after the last one).
+        found = [(*marker, number) for number in dict.fromkeys((last + 1, 1))
+                 if (marker := _pick(index.markers(section.start, limit, number)))]
+        if found:
+            return min(found, key=lambda m: m[0])
+        for number in (last + 2, last + 3):
             marker = _pick(index.markers(section.start, limit, number))
             if marker:
                 return (*marker, number)

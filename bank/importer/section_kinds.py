@@ -15,8 +15,13 @@ __all__ = ["KINDS", "NUMERALS", "kind_of", "kind_pattern", "numeral_value"]
 # A header names its type with the Chinese words of that type's module (the words the table
 # reader and the commands take too); papers are read in simplified characters.
 KINDS: tuple[tuple[QuestionType | None, str], ...] = (
-    *((qtype, "|".join(sorted((re.escape(w) for w in rules.words if not w.isascii()), key=len, reverse=True)))
-      for qtype, rules in TYPES.items()),
+    *(
+        (
+            qtype,
+            "|".join(sorted((re.escape(w) for w in rules.words if not w.isascii()), key=len, reverse=True)),
+        )
+        for qtype, rules in TYPES.items()
+    ),
     (None, r"选择题"),  # single or multi: decided per item by its answer
 )
 NUMERALS = "一二三四五六七八九十"
