@@ -1,6 +1,22 @@
-"""Answer keys at the end of a paper: a `参考答案` / `答案` / `Answer key` section after the
-items, with answers as `1.B 2.C`, runs `1-5 BCCBB`, or one numbered line per fill-in or short
-answer, optionally followed by a `答案解析` / `解析` section of numbered explanations.
+"""Answer keys after the items of a paper, found by their structure rather than by one template.
+
+A key starts at a heading after the items: `参考答案`, `答案`, `标准答案`, `答案与解析`,
+`参考答案及解析`, `Answer key`… (also numbered `四、参考答案`, bracketed `【参考答案】`,
+letter-spaced `参 考 答 案`), its entries on the same line or the lines below. Entries are
+
+- runs `1-5 BCCBB`, `1~5：BCCBB`, `1-3 AB,ACD,BD`, `6-10 √××√√`;
+- numbered answers `1.B` `1、B` `1．B` `1:B` `(1)B` `（1）B` `1)B` `第1题 B`, several on a line,
+  one per line, or the whole key on one line; judge marks √ × 对 错 正确 错误 T F;
+- text answers (fill-in, short) after their number on that line or the lines under it,
+  running on until the next number;
+- grouped by the key's own section headers (`一、单选题`, `二、`, `判断题：`) on the line before or
+  at the start of the same line, numbered through the paper or from 1 in each section; a
+  numbering that starts again at 1 without a header goes on with the next section.
+
+A `解析` / `答案解析` section after the answers (or after items that carry their own answers)
+gives numbered explanations the same way; in a `答案与解析` key an entry may carry both
+(`1. B 解析：…`, `1.【答案】B【解析】…`, `1. B。…`). Every entry is placed on an item or
+refused with its line and column, and a key whose count does not match the items says so once.
 """
 
 from __future__ import annotations
@@ -8,222 +24,599 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.question_types import TYPES
+from bot.model import QuestionType
 
 from .base import Draft
 from .clean import CleanText
-from .fields import ANSWER_RE, join_lines, keep_lines
+from .fields import ANSWER_RE, EXPLANATION_RE, keep_lines
 from .report import Report
+from .section_kinds import NUMERALS, kind_of, kind_pattern, numeral_value
 
-__all__ = ["AnswerKey", "find_answer_key"]
+__all__ = ["AnswerKey", "PaperSection", "find_answer_key"]
 
-_NUMERAL = "一二三四五六七八九十"
-_LEAD = rf"^[ \t\u3000]*(?:第?[{_NUMERAL}]+(?:部分)?[、.．]?[ \t\u3000]*)?"
+_SP = r"[ \t\u3000]"
+
+
+def _spaced(word: str) -> str:
+    """`参考答案`, also as headings are often typed: letter-spaced (`参 考 答 案`)."""
+    return f"{_SP}*".join(map(re.escape, word))
+
+
+_LEAD = (
+    rf"^{_SP}*(?:第?[{NUMERALS}]+(?:部分|大题)?{_SP}*[、.．:：]?{_SP}*|[(（][{NUMERALS}]+[)）]{_SP}*)?"
+    rf"(?:附(?:录)?{_SP}*[:：、]?{_SP}*)?(?:[【\[]{_SP}*)?"
+)
+# `（每题1分）`, `（仅供参考）`: a note after a heading, but never an entry's number `(1)`
+_NOTE = rf"(?:{_SP}*[(（](?!{_SP}*\d+{_SP}*[)）])[^()（）\n]{{0,40}}[)）])?"
+_ANSWER_WORDS = "|".join(_spaced(w) for w in ("参考答案", "标准答案", "正确答案", "答案"))
 _KEY_HEAD_RE = re.compile(
-    _LEAD + r"(?:【[ \t\u3000]*)?(?P<word>参考答案(?:及解析|与解析)?|标准答案|答案(?:及解析|与解析)?"
-    r"|Answer[ \t]+[Kk]ey|ANSWER[ \t]+KEY|Answers|ANSWERS)(?:[ \t\u3000]*】)?"
-    r"[ \t\u3000]*(?:[:：][ \t\u3000]*)?(?P<rest>[^\n]*)$",
+    _LEAD + rf"(?:(?:试卷|试题|本卷|全卷)?(?:{_ANSWER_WORDS})"
+    rf"(?P<both>{_SP}*(?:及|与|和|、|&|\+)?{_SP}*(?:{_spaced('解析')}|详解|解答))?"
+    rf"(?:{_SP}*(?:及|与|和)?(?:评分标准|评分参考|速查|汇总|一览))?"
+    r"|Answer[ \t]+[Kk]eys?|ANSWER[ \t]+KEYS?|Answers|ANSWERS)"
+    rf"(?:{_SP}*[】\]])?{_NOTE}{_SP}*(?:[:：]{_SP}*)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
 _EXPL_HEAD_RE = re.compile(
-    _LEAD + r"(?:【[ \t\u3000]*)?(?:答案解析|试题解析|解析|Explanations?|EXPLANATIONS?)"
-    r"(?:[ \t\u3000]*】)?[ \t\u3000]*[:：]?[ \t\u3000]*$",
+    _LEAD + rf"(?:(?:答案|试题|参考|本题)?(?:{_spaced('解析')}|详解)(?:部分)?|Explanations?|EXPLANATIONS?)"
+    rf"(?:{_SP}*[】\]])?{_NOTE}{_SP}*[:：]?{_SP}*$",
     re.MULTILINE,
 )
-# An answer in a compact key, as each question type writes it there (its key_pattern).
-_CHOICE = "|".join(dict.fromkeys(rules.key_pattern for rules in TYPES.values() if rules.key_pattern))
+# A section header inside the key: `一、单选题` `二、` `（三）判断题答案` `第四部分` `填空题：`.
+_GROUP_RE = re.compile(
+    rf"(?:(?P<num>(?:第{_SP}*)?[{NUMERALS}]+{_SP}*(?:部分|大题)?{_SP}*[、.．:：]|[(（]{_SP}*[{NUMERALS}]+{_SP}*[)）]"
+    rf"|第{_SP}*[{NUMERALS}]+{_SP}*(?:部分|大题))"
+    rf"{_SP}*(?:(?:{kind_pattern('n')})(?:{_SP}*(?:答案|部分))?)?"
+    rf"|(?:{kind_pattern('u')})(?:{_SP}*(?:答案|部分))?)"
+    rf"{_NOTE}{_SP}*[:：]?{_SP}*"
+)
+# An entry's number: `1.` `1．` `1、` `1:` `1)` `(1)` `（1）` `第1题`; never inside a decimal.
+_MARK_RE = re.compile(
+    rf"(?<![0-9.．(（])(?P<n>\d{{1,5}}){_SP}*(?:[.．、:：](?![0-9])|[)）])"
+    rf"|[(（]{_SP}*(?P<p>\d{{1,5}}){_SP}*[)）]"
+    rf"|第{_SP}*(?P<t>\d{{1,5}}){_SP}*题{_SP}*[.．、:：]?"
+)
+# A run: `1-5 BCCBB`, `1~5：B C C B B`, `1-3 AB,ACD,BD`, `6—10 √××√√`.
+_ATOM = r"(?:正确|错误|[A-Ha-h√×✓✗✔✘✕对错TFtf])"
+_RUN_SEP = r"[ \t\u3000,，、;；/]"
 _RUN_RE = re.compile(
-    r"(?<!\d)(\d+)[ \t\u3000]*[-~～—–][ \t\u3000]*(\d+)[ \t\u3000]*[.．、:：]?[ \t\u3000]*"
-    r"((?:[A-Ha-h√×✓✗](?:[ \t\u3000,，、]*[A-Ha-h√×✓✗])*))"
+    rf"(?<![0-9.．])(?P<a>\d{{1,5}}){_SP}*(?:[-~～—–－〜]+|至|到){_SP}*(?P<b>\d{{1,5}}){_SP}*题?{_SP}*"
+    rf"(?:[.．、:：]{_SP}*)?(?P<body>{_ATOM}+(?:{_RUN_SEP}+{_ATOM}+)*)"
 )
-_TOKEN_RE = re.compile(
-    rf"(?<!\d)(\d+)[ \t\u3000]*[.．、:：)）\-]?[ \t\u3000]*({_CHOICE})(?=[\s,，;；]|$)"
+_ATOMS_RE = re.compile(_ATOM)
+# Text that is only choice answers and separators: among such entries any number may follow.
+_CHOICEISH = re.compile(rf"(?:{_ATOM}|[\s,，;；、/])*")
+_TRAIL = " \t\u3000\n,，;；、"
+# A line starting with option A and its text: an item, so no key can be here.
+_OPTION_LINE_RE = re.compile(rf"^{_SP}*[(（]?A{_SP}*[)）.．、]{_SP}*[^\sA-H,，、]", re.MULTILINE)
+_FIRST_ITEM_RE = re.compile(rf"^{_SP}*(?:[(（]{_SP}*)?\d{{1,5}}{_SP}*[.．、)）]", re.MULTILINE)
+# What an entry of a `答案与解析` key may carry after its answer: letters or a judge mark, then
+# the explanation.
+_CHOICE_HEAD_RE = re.compile(
+    r"(?P<head>[A-H](?:[,，、 \t]*[A-H])*)(?![A-Za-z])[\s。.．,，;；:：]+"
+    r"(?P<rest>(?![A-Ha-h,，、;；\s]*$)\S.*)",
+    re.DOTALL,
 )
-_NUMBERED_RE = re.compile(r"^[ \t\u3000]*[(（]?(\d+)[ \t\u3000]*[.．、)）:：][ \t\u3000]*", re.MULTILINE)
-_SEPARATORS = re.compile(r"[\s,，;；、]*")
-_SECTION_HEAD_RE = re.compile(
-    rf"^[ \t\u3000]*(?:第?[{_NUMERAL}]+(?:部分)?[、.．]|[(（][{_NUMERAL}]+[)）]"
-    r"|\S{0,8}题[ \t\u3000]*(?:答案)?[ \t\u3000]*[:：]?[ \t\u3000]*$)"
+_JUDGE_HEAD_RE = re.compile(
+    r"(?P<head>正确|错误|对|错|[√×✓✗✔✘✕]|[TFtf](?![A-Za-z]))[\s。.．,，;；:：]+(?P<rest>\S.*)", re.DOTALL
 )
-# Lines in a key that carry no answer but are expected there: a section title, a note.
-_SECTION_LINE_RE = re.compile(rf"^[ \t\u3000]*(?:第?[{_NUMERAL}]+[、.．]|[(（]?[{_NUMERAL}]+[)）])|题")
 
 
 @dataclass
 class _Entry:
     number: int
     text: str
-    start: int  # offset in the cleaned text
+    start: int  # offsets in the cleaned text: where the answer text is, for messages
     end: int
+    mark: int  # where the entry's number is
+
+
+@dataclass
+class _Group:
+    """The entries under one section header of the key (or none), in key order."""
+
+    header: str = ""
+    has_kind: bool = False
+    kind: QuestionType | None = None
+    numeral: int | None = None
+    restart: bool = False  # numbering started again at 1 without a header
+    entries: list[_Entry] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PaperSection:
+    """A section of the paper as the key sees it: its type, its numeral, its items' numbers
+    (as the reader numbered them through the paper)."""
+
+    titled: bool
+    kind: QuestionType | None
+    numeral: int | None
+    numbers: tuple[int, ...]
+
+
+@dataclass
+class _Candidate:
+    start: int
+    end: int
+    what: str  # "head", "run" or "mark"
+    first: int = 0
+    last: int = 0
+    match: re.Match[str] | None = None
+
+
+def _level(text: str, start: int, pos: int) -> int:
+    """2 at a line start, 1 after a space or separator, 0 glued to the text before."""
+    i = pos - 1
+    while i >= start and text[i] in " \t\u3000":
+        i -= 1
+    if i < start or text[i] == "\n":
+        return 2
+    if i < pos - 1 or text[i] in ",，;；、。:：":
+        return 1
+    return 0
+
+
+def _candidates(text: str, start: int, end: int) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    for m in _RUN_RE.finditer(text, start, end):
+        a, b = int(m.group("a")), int(m.group("b"))
+        after = text[m.end() : m.end() + 1]
+        if b > a and not (after.isascii() and after.isalpha()):
+            found.append(_Candidate(m.start(), m.end(), "run", a, b, m))
+    for m in _MARK_RE.finditer(text, start, end):
+        n = int(m.group("n") or m.group("p") or m.group("t"))
+        found.append(_Candidate(m.start(), m.end(), "mark", n, n, m))
+    for m in _GROUP_RE.finditer(text, start, end):
+        if m.group(0).strip():
+            found.append(_Candidate(m.start(), m.end(), "head", match=m))
+    order = {"head": 0, "run": 1, "mark": 2}
+    found.sort(key=lambda c: (c.start, order[c.what]))
+    return found
+
+
+def _entry_at(text: str, pos: int, end: int) -> bool:
+    """Whether a run or a numbered entry starts at `pos`."""
+    return bool(_RUN_RE.match(text, pos, end) or _MARK_RE.match(text, pos, end))
+
+
+def _head_ok(text: str, c: _Candidate, level: int, end: int) -> bool:
+    """A key section header ends its line or is followed by an entry; one inside a line must
+    have an entry right after it (`参考答案：一、1.D 二、2.ABC`)."""
+    if level == 0:
+        return False
+    at_eol = c.end >= end or text[c.end] == "\n"
+    if level == 2 and at_eol:
+        return True
+    return _entry_at(text, c.end, end)
+
+
+class _Scan:
+    """The entries of one part of the key (answers or explanations), in groups."""
+
+    def __init__(self, doc: CleanText, start: int, end: int, report: Report, sizes: list[int] | None,
+                 text_key: str) -> None:  # fmt: skip
+        """`sizes`: the item count of each section of the paper, when known."""
+        self.doc, self.start, self.end, self.report = doc, start, end, report
+        self.sizes, self.text_key = sizes, text_key
+        self.groups: list[_Group] = [_Group()]
+        self.lead_text = False  # text before the first entry
+        self._open = start  # text from here on belongs to the pending entry (or to nothing)
+        self._pending: _Entry | None = None
+        self._run()
+
+    def _run(self) -> None:
+        text, start, end = self.doc.text, self.start, self.end
+        last, after_head, skip_to = 0, -1, start
+        for c in _candidates(text, start, end):
+            if c.start < skip_to:
+                continue
+            level = 1 if c.start == after_head else _level(text, start, c.start)
+            if c.what == "head":
+                if not _head_ok(text, c, level, end):
+                    continue
+                self._close(c.start)
+                assert c.match is not None
+                has_kind, kind = kind_of(c.match, "nu")
+                self.groups.append(
+                    _Group(
+                        header=c.match.group(0).strip(),
+                        has_kind=has_kind,
+                        kind=kind,
+                        numeral=numeral_value(c.match.group("num") or ""),
+                    )
+                )
+                last, after_head, skip_to, self._open = 0, c.end, c.end, c.end
+                continue
+            choice = self._pending is None or bool(_CHOICEISH.fullmatch(text, self._open, c.start))
+            how = self._accept(c, level, last, choice)
+            if how is None:
+                continue
+            self._close(c.start)
+            if how == "restart":
+                self.groups.append(_Group(restart=True))
+            if c.what == "run":
+                self._add_run(c)
+            else:
+                self._pending = _Entry(c.first, "", c.end, c.end, c.start)
+                self.groups[-1].entries.append(self._pending)
+            last, skip_to, self._open = c.last, c.end, c.end
+        self._close(end)
+        self.groups = [g for g in self.groups if g.entries]
+
+    def _accept(self, c: _Candidate, level: int, last: int, choice: bool) -> str | None:
+        """'entry', 'restart' (a new group: numbering from 1 again) or None (text)."""
+        n = c.first
+        fresh = not self.groups[-1].entries and last == 0
+        if level == 0:
+            # glued to the text before (`1.B2.C`, `7.召回率8.精确率`): only the next number
+            return "entry" if n == last + 1 and not fresh else None
+        if fresh:
+            return "entry"
+        if last < n <= last + 3:
+            return "entry"
+        if n > last + 3:
+            return "entry" if level == 2 or choice else None
+        groups = sum(1 for g in self.groups if g.entries)
+        # `1.A 1.B` is a number typed twice, unless the section had just that one item
+        complete = last >= 2 or (
+            self.sizes is not None and groups <= len(self.sizes) and last >= self.sizes[groups - 1]
+        )
+        if (
+            n == 1
+            and complete
+            and (level == 2 or choice)
+            and (self.sizes is None or groups < len(self.sizes))
+        ):
+            return "restart"
+        # a number given twice or out of order among choice answers is an entry (and reported)
+        return "entry" if choice else None
+
+    def _add_run(self, c: _Candidate) -> None:
+        assert c.match is not None
+        body = c.match.group("body")
+        count = c.last - c.first + 1
+        parts = [p for p in re.split(f"{_RUN_SEP}+", body) if p]
+        if len(parts) != count:
+            atoms = _ATOMS_RE.findall(body)
+            if len(atoms) != count:
+                self.report.warn(
+                    "unplaced",
+                    "import.key.run_count",
+                    self.doc.where(c.start),
+                    run=repr(c.match.group(0).strip()),
+                    answers=len(atoms),
+                    items=count,
+                )
+                return
+            parts = atoms
+        at = c.match.start("body")
+        for i, part in enumerate(parts):
+            answer = part.upper() if re.fullmatch("[A-Ha-h]+", part) else part
+            self.groups[-1].entries.append(_Entry(c.first + i, answer, at, at + len(body), c.start))
+
+    def _close(self, stop: int) -> None:
+        """The text from the open position to `stop` goes to the pending entry, or is reported
+        when no entry takes it."""
+        chunk = self.doc.text[self._open : stop]
+        stripped = chunk.strip(_TRAIL)
+        lead = len(chunk) - len(chunk.lstrip(_TRAIL))
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.text = keep_lines(stripped)
+            pending.start = self._open + lead
+            pending.end = pending.start + len(stripped)
+            if not pending.text:
+                self.report.warn(
+                    "unplaced", "import.key.empty", self.doc.where(pending.mark), item=pending.number
+                )
+                self.groups[-1].entries.remove(pending)
+        elif stripped:
+            if not any(g.entries for g in self.groups):
+                self.lead_text = True
+            self.report.warn(
+                "unplaced",
+                self.text_key,
+                self.doc.where(self._open + lead),
+                text=repr(" ".join(stripped.split())[:40]),
+            )
 
 
 @dataclass
 class AnswerKey:
-    """The key section found after the items: answers and explanations by item number."""
+    """Where the key is: the items end at `start`; answers in [answers_start, answers_end),
+    explanations from `explanations_start` (None if the key has no such section)."""
 
     start: int
-    answers: list[_Entry] = field(default_factory=list)
-    explanations: list[_Entry] = field(default_factory=list)
+    answers_start: int
+    answers_end: int
+    explanations_start: int | None
+    end: int
+    combined: bool  # `答案与解析`: an entry may carry its explanation after the answer
 
-    def apply(self, drafts: list[Draft], doc: CleanText, report: Report) -> None:
-        """Give each draft its answer (and explanation) from the key; what the key has for no
-        item, and items the key skips, are reported."""
+    @property
+    def has_answers(self) -> bool:
+        return self.answers_end > self.answers_start
+
+    def apply(self, drafts: list[Draft], sections: list[PaperSection], doc: CleanText,
+              report: Report) -> None:  # fmt: skip
+        """Give each draft its answer and explanation from the key; every entry the key has
+        for no item, given twice, or that the item contradicts, is reported where it stands."""
         by_number = {draft.number: draft for draft in drafts}
-        for entry in _renumber(self.answers):
-            draft = by_number.get(entry.number)
-            if draft is None:
-                report.warn("unplaced", "import.key.no_such_item", doc.where(entry.start),
-                            answer=repr(entry.text), item=entry.number)
-            elif draft.answer is None:
-                draft.answer = entry.text
-                draft.spans["answer"] = (entry.start, entry.end)
-            elif draft.answer.strip() != entry.text:
-                report.warn("unplaced", "import.key.disagrees", doc.where(entry.start), entry.number,
-                            answer=repr(entry.text), own=repr(draft.answer.strip()))
-        for entry in _renumber(self.explanations):
-            draft = by_number.get(entry.number)
-            if draft is None:
-                report.warn("unplaced", "import.key.explanation_no_item", doc.where(entry.start),
-                            item=entry.number, text=repr(entry.text[:30]))
-            elif not draft.explanation:
-                draft.explanation = entry.text
-                draft.spans["explanation"] = (entry.start, entry.end)
+        unanswered = [draft.number for draft in drafts if draft.answer is None]
+        counted: dict[int, bool] = {}  # per section: key numbers counted within it
+        entries = 0
+        answered: set[int] = set()
+        if self.has_answers:
+            sizes = [len(s.numbers) for s in sections]
+            scan = _Scan(doc, self.answers_start, self.answers_end, report, sizes, "import.key.text")
+            placed = _place(scan.groups, sections, counted)
+            entries = len(placed)
+            for number, found in _by_item(placed, by_number, doc, report, "answer").items():
+                draft = by_number[number]
+                answer, explanation = self._split(found, draft)
+                answered.add(number)
+                if draft.answer is None:
+                    draft.answer = answer
+                    draft.spans["answer"] = (found.start, found.end)
+                    draft.answer_where = doc.where(found.start)
+                    if explanation and not draft.explanation:
+                        draft.explanation = explanation
+                        draft.spans["explanation"] = (found.start, found.end)
+                elif draft.answer.strip() != answer:
+                    report.warn(
+                        "unplaced",
+                        "import.key.disagrees",
+                        doc.where(found.start),
+                        number,
+                        answer=repr(answer),
+                        own=repr(draft.answer.strip()),
+                    )
+            missing = [n for n in unanswered if n not in answered]
+            if missing or entries not in (len(unanswered), len(drafts)):
+                where, items = doc.where(self.start), len(unanswered)
+                if missing:
+                    report.warn("key-count", "import.key.count_missing", where, entries=entries,
+                                items=items, missing=_numbers(missing))  # fmt: skip
+                else:
+                    report.warn("key-count", "import.key.count", where, entries=entries, items=items)
+        if self.explanations_start is not None:
+            scan = _Scan(
+                doc,
+                self.explanations_start,
+                self.end,
+                report,
+                [len(s.numbers) for s in sections],
+                "import.key.explanations_text",
+            )
+            for number, found in _by_item(_place(scan.groups, sections, counted), by_number, doc, report,
+                                          "explanation").items():  # fmt: skip
+                draft = by_number[number]
+                text = found.text
+                if marker := EXPLANATION_RE.match(text):
+                    text = keep_lines(text[marker.end() :])
+                if text and not draft.explanation:
+                    draft.explanation = text
+                    draft.spans["explanation"] = (found.start, found.end)
+
+    def _split(self, entry: _Entry, draft: Draft) -> tuple[str, str]:
+        """An entry's answer and the explanation it may carry (`B 解析：…`, `【答案】B【解析】…`,
+        and in a choice or judge item `B。…`)."""
+        text = entry.text
+        if marker := ANSWER_RE.match(text):
+            text = text[marker.end() :].strip()
+        if expl := EXPLANATION_RE.search(text):
+            answer = text[: expl.start()].strip(_TRAIL)
+            if _CHOICEISH.fullmatch(answer.rstrip("。.．")):
+                answer = answer.rstrip("。.．")  # `A。解析：…`
+            return answer, keep_lines(text[expl.end() :])
+        head = None
+        if draft.options:
+            head = _CHOICE_HEAD_RE.fullmatch(text)
+        if head is None and (
+            draft.type_hint is QuestionType.JUDGE
+            or (self.combined and draft.type_hint is None and not draft.options)
+        ):
+            head = _JUDGE_HEAD_RE.fullmatch(text)
+        if head is not None:
+            return head.group("head"), keep_lines(head.group("rest"))
+        return text, ""
 
 
-def _renumber(entries: list[_Entry]) -> list[_Entry]:
-    """Keys per section restart at 1 like the items (which the reader then numbers on): a
-    number not above the previous one continues after the highest so far."""
-    out, offset, last, highest = [], 0, 0, 0
-    for entry in entries:
-        if entry.number <= last - offset:
-            offset = highest
-        number = entry.number + offset
-        highest, last = max(highest, number), number
-        out.append(_Entry(number, entry.text, entry.start, entry.end))
-    return out
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
 
 
-def find_answer_key(doc: CleanText, report: Report) -> AnswerKey | None:
-    """The answer key at the end of the paper, if it has one: the last key heading that comes
-    after an item and is followed by numbered answers."""
-    text = doc.text
-    for head in reversed(list(_KEY_HEAD_RE.finditer(text))):
-        rest = head.group("rest").strip()
-        if rest and _choice_entries(rest, 0, doc, Report()) is None:
-            continue  # `答案：C` or `答案：2.4`: an item's own answer
-        if not _NUMBERED_RE.search(text, 0, head.start()) and not re.search(
-                r"(?<!\d)1[ \t\u3000]*[.．、)）]", text[:head.start()]):
-            continue
-        own_answers = ANSWER_RE.search(text, 0, head.start()) is not None
-        key = _read_key(doc, head.start("rest"), Report())
-        if key.answers and (not own_answers or (not rest and len(key.answers) >= 2)):
-            key = _read_key(doc, head.start("rest"), report)
-            key.start = head.start()
-            return key
+def _section_for(group: _Group, titled: list[PaperSection], used: set[int], prev: int) -> int | None:
+    """The paper section a key group answers: by its type words, else its numeral, else (a
+    header or a restart) the section after the previous group's."""
+    if not titled:
+        return None
+    if group.has_kind:
+        same = [i for i, s in enumerate(titled) if s.kind is group.kind]
+        fresh = [i for i in same if i not in used]
+        if fresh or same:
+            return (fresh or same)[0]
+    if group.numeral is not None:
+        for i, s in enumerate(titled):
+            if s.numeral == group.numeral:
+                return i
+    if (group.restart or group.header) and prev + 1 < len(titled):
+        return prev + 1
     return None
 
 
-def _read_key(doc: CleanText, start: int, report: Report) -> AnswerKey:
-    text = doc.text
-    key = AnswerKey(start)
-    expl = _EXPL_HEAD_RE.search(text, start)
-    answers_end = expl.start() if expl else len(text)
-    key.answers = _answers(doc, start, answers_end, report)
-    if expl:
-        key.explanations = [
-            _Entry(e.number, keep_lines(e.text), e.start, e.end)
-            for e in _numbered_blocks(doc, expl.end(), len(text), report)
-        ]
-    return key
+def _place(groups: list[_Group], sections: list[PaperSection],
+           counted: dict[int, bool] | None = None) -> list[tuple[_Entry, int | None]]:  # fmt: skip
+    """Each entry with the item number it answers (None: a number the section lacks).
 
-
-def _answers(doc: CleanText, start: int, end: int, report: Report) -> list[_Entry]:
-    """Choice answers (`1.B 2.C`, `1-5 BCCBB`) line by line; a line that is not all choices is
-    a numbered text answer, running on over unnumbered lines."""
-    text = doc.text
-    entries: list[_Entry] = []
-    pos = start
-    pending: _Entry | None = None
-    for line in text[start:end].split("\n"):
-        line_start, pos = pos, pos + len(line) + 1
-        if not line.strip():
-            continue
-        choices = _choice_entries(line, line_start, doc, report)
-        if choices is not None:
-            pending = None
-            entries.extend(choices)
-            continue
-        numbered = _NUMBERED_RE.match(line)
-        if not numbered and _SECTION_HEAD_RE.match(line):
-            pending = None  # `二、多选题`: a section of the key, not a continued answer
-            continue
-        if numbered:
-            pending = _Entry(int(numbered.group(1)), line[numbered.end():].strip(),
-                             line_start + numbered.end(), line_start + len(line))
-            entries.append(pending)
-        elif pending is not None:
-            pending.text = join_lines(pending.text + "\n" + line)
-            pending.end = line_start + len(line)
-        elif not _SECTION_LINE_RE.search(line):
-            skip = len(line) - len(line.lstrip())
-            report.warn("unplaced", "import.key.text", doc.where(line_start + skip),
-                        text=repr(line.strip()[:40]))
-    return [e for e in entries if e.text]
-
-
-def _choice_entries(line: str, line_start: int, doc: CleanText,
-                    report: Report) -> list[_Entry] | None:
-    """The entries of a line made only of choice answers and runs, else None."""
-    found: list[tuple[int, _Entry]] = []
-    covered = []
-    for run in _RUN_RE.finditer(line):
-        first, last = int(run.group(1)), int(run.group(2))
-        letters = run.group(3)
-        parts = [p for p in re.split(r"[ \t\u3000,，、]+", letters) if p]
-        count = last - first + 1
-        if count <= 0:
-            continue
-        if len(parts) != count:
-            compact = "".join(parts)
-            if len(compact) != count:
-                report.warn("unplaced", "import.key.run_count", doc.where(line_start + run.start()),
-                            run=repr(run.group(0).strip()), answers=len(compact), items=count)
-                covered.append((run.start(), run.end()))
-                continue
-            parts = list(compact)
-        at = line_start + run.start(3)
-        for i, part in enumerate(parts):
-            found.append((run.start(), _Entry(first + i, part.upper() if part.isalpha() else part,
-                                              at, at + len(letters))))
-        covered.append((run.start(), run.end()))
-    for token in _TOKEN_RE.finditer(line):
-        if any(a <= token.start() < b for a, b in covered):
-            continue
-        answer = token.group(2)
-        answer = answer.upper() if re.fullmatch(r"[A-Ha-h]+", answer) else answer
-        found.append((token.start(), _Entry(int(token.group(1)), answer,
-                                            line_start + token.start(2), line_start + token.end(2))))
-        covered.append((token.start(), token.end()))
-    if not found:
-        return None
-    rest = list(line)
-    for a, b in covered:
-        rest[a:b] = [" "] * (b - a)
-    if not _SEPARATORS.fullmatch("".join(rest)):
-        return None
-    return [entry for _, entry in sorted(found, key=lambda pair: pair[0])]
-
-
-def _numbered_blocks(doc: CleanText, start: int, end: int, report: Report) -> list[_Entry]:
-    text = doc.text
-    marks = [m for m in _NUMBERED_RE.finditer(text, start, end)]
-    if marks and text[start:marks[0].start()].strip():
-        lead = text[start:marks[0].start()]
-        at = doc.where(start + len(lead) - len(lead.lstrip()))
-        report.warn("unplaced", "import.key.explanations_text", at,
-                    text=repr(lead.strip()[:40]))
-    out = []
-    for i, m in enumerate(marks):
-        stop = marks[i + 1].start() if i + 1 < len(marks) else end
-        out.append(_Entry(int(m.group(1)), text[m.end():stop].strip(), m.end(), stop))
+    A group's numbers are the paper's own when its section holds them all; numbers from 1
+    that fit in the section are counted within it (keys per section restart at 1). `counted`
+    records, per section, whether its numbers were counted within it; the explanations
+    follow the answers there (a `3.` under 三、 is the section's third item if the answers
+    were numbered so)."""
+    if counted is None:
+        counted = {}
+    titled = [s for s in sections if s.titled]
+    everything = {n for s in sections for n in s.numbers}
+    used: set[int] = set()
+    prev, highest = -1, 0
+    out: list[tuple[_Entry, int | None]] = []
+    for group in groups:
+        numbers = [e.number for e in group.entries]
+        index = _section_for(group, titled, used, prev)
+        local: tuple[int, ...] | None = None
+        offset = 0
+        if index is not None:
+            own = titled[index].numbers
+            used.add(index)
+            # numbers the section does not hold but that fit in it are counted within it
+            if index in counted:
+                local = own if counted[index] else None
+            elif not set(numbers) <= set(own) and (
+                max(numbers) <= len(own) or (min(numbers) == 1 and not set(numbers) <= everything)
+            ):
+                local = own
+            counted.setdefault(index, local is not None)
+        elif (group.restart or group.header) and min(numbers) <= highest:
+            offset = highest  # sections restart at 1 in a paper without headers
+        for entry in group.entries:
+            if local is not None:
+                target = local[entry.number - 1] if 1 <= entry.number <= len(local) else None
+            else:
+                target = entry.number + offset
+            out.append((entry, target))
+            if target is not None:
+                highest = max(highest, target)
+        if index is not None:
+            prev = index
+        else:
+            prev = next((i for i, s in enumerate(titled) if highest in s.numbers), prev)
     return out
+
+
+def _by_item(placed: list[tuple[_Entry, int | None]], by_number: dict[int, Draft], doc: CleanText,
+             report: Report, what: str) -> dict[int, _Entry]:  # fmt: skip
+    """The entry for each item; entries for no item and items given twice are reported (an
+    item given twice takes neither)."""
+    found: dict[int, list[_Entry]] = {}
+    for entry, target in placed:
+        if target is None or target not in by_number:
+            number = entry.number if target is None else target
+            if what == "answer":
+                report.warn(
+                    "unplaced",
+                    "import.key.no_such_item",
+                    doc.where(entry.start),
+                    answer=repr(entry.text[:30]),
+                    item=number,
+                )
+            else:
+                report.warn(
+                    "unplaced",
+                    "import.key.explanation_no_item",
+                    doc.where(entry.start),
+                    item=number,
+                    text=repr(entry.text[:30]),
+                )
+        else:
+            found.setdefault(target, []).append(entry)
+    out = {}
+    for number, entries in found.items():
+        if len(entries) == 1:
+            out[number] = entries[0]
+            continue
+        places = ", ".join(f"{doc.where(e.mark)} {e.text[:20]!r}" for e in entries)
+        key = "import.key.twice" if what == "answer" else "import.key.explanation_twice"
+        report.warn("key-twice", key, doc.where(entries[1].mark), number, places=places)
+    return out
+
+
+def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool, empty_ok: bool = False) -> bool:
+    """Whether [start, end) reads as key entries: entries from its first line, no item's
+    options in it, no entry that is a stem followed by its own answer (with `empty_ok`,
+    nothing but section headers will do too)."""
+    if start >= end:
+        return empty_ok
+    if _OPTION_LINE_RE.search(doc.text, start, end):
+        return False
+    scan = _Scan(doc, start, end, Report(), None, "import.key.text")
+    entries = [e for g in scan.groups for e in g.entries]
+    if scan.lead_text or (not entries and not empty_ok) or (own_answers and len(entries) < 2):
+        return False
+    return not any(m.start() > 0 for e in entries if (m := ANSWER_RE.search(e.text)))
+
+
+def _next_content(text: str, pos: int, end: int) -> int:
+    while pos < end and text[pos] in " \t\u3000\n":
+        pos += 1
+    return pos
+
+
+def find_answer_key(doc: CleanText) -> AnswerKey | None:
+    """The answer key after the items, if the paper has one: the first key heading after an
+    item whose entries follow it; or a `解析` section of numbered explanations after items that
+    carry their own answers."""
+    text = doc.text
+    first = _FIRST_ITEM_RE.search(text)
+    if first is None:
+        return None
+    for head in _KEY_HEAD_RE.finditer(text, first.end()):
+        own_answers = ANSWER_RE.search(text, 0, head.start()) is not None
+        rest = head.start("rest")
+        if head.group("rest").strip():
+            if own_answers or not (
+                _entry_at(text, rest, head.end()) or _GROUP_RE.match(text, rest, head.end())
+            ):
+                continue  # `答案：C`, `答案：2.4`: an item's own answer
+        expl = _explanations(doc, head.end())
+        answers_end = expl.start() if expl else len(text)
+        if _region_ok(doc, _next_content(text, rest, answers_end), answers_end, own_answers):
+            return AnswerKey(
+                head.start(),
+                rest,
+                answers_end,
+                expl.end() if expl else None,
+                len(text),
+                combined=bool(head.group("both")),
+            )
+    if (key := _headless_key(doc, first.end())) is not None:
+        return key
+    expl = _explanations(doc, first.end(), alone=True)
+    if expl is not None:
+        return AnswerKey(expl.start(), expl.start(), expl.start(), expl.end(), len(text), combined=False)
+    return None
+
+
+_KEY_START_RE = re.compile(
+    rf"^{_SP}*(?:1{_SP}*[.．、:：)）]|[(（]{_SP}*1{_SP}*[)）]|1{_SP}*(?:[-~～—–－〜]+|至|到){_SP}*\d)",
+    re.MULTILINE,
+)
+
+
+def _headless_key(doc: CleanText, start: int) -> AnswerKey | None:
+    """A key with no heading: from a line starting again at 1 whose first entries are short
+    choice answers (`1.D 2.D 3.B`, `1-5 BCCBB`) to the end, when it reads as key entries."""
+    text = doc.text
+    for line in _KEY_START_RE.finditer(text, start):
+        at = line.start() + len(line.group(0)) - len(line.group(0).lstrip())
+        expl = _explanations(doc, at)
+        end = expl.start() if expl else len(text)
+        scan = _Scan(doc, at, end, Report(), None, "import.key.text")
+        entries = [e for g in scan.groups for e in g.entries]
+        if len(entries) < 2 or not all(_CHOICEISH.fullmatch(e.text) for e in entries[:2]):
+            continue
+        if _region_ok(doc, at, end, False):
+            return AnswerKey(at, at, end, expl.end() if expl else None, len(text), combined=False)
+    return None
+
+
+def _explanations(doc: CleanText, start: int, alone: bool = False) -> re.Match[str] | None:
+    """The first explanations heading after `start` that numbered explanations follow (at
+    least two if `alone`: with no key before it, a heading that one item's own numbered
+    explanation happens to start is not a section)."""
+    text = doc.text
+    for head in _EXPL_HEAD_RE.finditer(text, start):
+        # a heading with nothing (or only section headers) under it ends the answers all the same
+        if _region_ok(doc, _next_content(text, head.end(), len(text)), len(text), alone, empty_ok=not alone):
+            return head
+    return None

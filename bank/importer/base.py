@@ -48,6 +48,9 @@ class Draft:
     # Fill alternatives when the format lists them one by one (GIFT `=a =b`, a CSV `a|b`),
     # taken as they are instead of splitting the answer text.
     alternatives: tuple[str, ...] | None = None
+    # Where the answer stands when it is not with the item (an answer key at the end), so that
+    # what is wrong with it is reported there.
+    answer_where: str = ""
 
 
 @dataclass

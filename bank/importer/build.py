@@ -5,6 +5,7 @@ duplicate options, lost characters, signs of lost minus signs, empty fields.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot.model import Question, QuestionType
 from bot.question_types import TYPES
@@ -110,7 +111,9 @@ def build_questions(
         _duplicates(draft, report)
         settled = ((QuestionType.FILL, draft.alternatives)
                    if draft.alternatives and draft.type_hint is QuestionType.FILL
-                   else settle(draft, report))
+                   # an answer from a key is judged where the key gives it
+                   else settle(replace(draft, where=draft.answer_where) if draft.answer_where else draft,
+                               report))
         if settled is None:
             continue
         kind, answer = settled

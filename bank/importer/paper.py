@@ -9,26 +9,20 @@ import re
 from dataclasses import dataclass
 
 from bot.model import QuestionType
-from bot.question_types import TYPES
 
-from .answer_key import find_answer_key
+from .answer_key import PaperSection, find_answer_key
 from .base import Draft, PaperDraft
 from .clean import CleanText
 from .fields import ANSWER_RE, join_lines, keep_lines, split_item
 from .report import Report, SectionInfo, field_term
+from .section_kinds import KINDS, NUMERALS, kind_pattern, numeral_value
 
 __all__ = ["PaperReader"]
 
 _T = QuestionType
-# A section header names its type with the Chinese words of that type's module (the words the
-# table reader and the commands take too); papers are read in simplified characters.
-_KINDS: tuple[tuple[QuestionType | None, str], ...] = (
-    *((qtype, "|".join(sorted((re.escape(w) for w in rules.words if not w.isascii()), key=len, reverse=True)))
-      for qtype, rules in TYPES.items()),
-    (None, r"选择题"),  # single or multi: decided per item by its answer
-)
-_KIND_RE = "|".join(f"(?P<k{i}>{words})" for i, (_, words) in enumerate(_KINDS))
-_NUMERAL = "一二三四五六七八九十"
+_KINDS = KINDS
+_KIND_RE = kind_pattern("k")
+_NUMERAL = NUMERALS
 _PAREN = r"(?P<paren>[ \t\u3000]*[（(][^（）()\n]{0,40}[)）])?"
 _SCORE = r"(?P<paren>[ \t\u3000]*[（(][^（）()\n]{0,30}[分题][^（）()\n]{0,30}[)）])"
 # Numbered headers may follow a sentence end on the same line (papers pasted as one line), or
@@ -179,7 +173,7 @@ class PaperReader:
 
     def read(self, doc: CleanText, report: Report) -> PaperDraft:
         text = doc.text
-        key = find_answer_key(doc, report)
+        key = find_answer_key(doc)
         items_end = key.start if key else len(text)
         preamble_end, sections = _sections(doc, items_end)
         index = MarkerIndex(text, number_style(text, items_end))
@@ -207,16 +201,24 @@ class PaperReader:
         numbers = {d.number for d in drafts}
         for section, found in counted:
             self._check_count(section, found, numbers, report)
-        if key:
-            key.apply(drafts, doc, report)
-        elif drafts:
+        if drafts and (key is None or not key.has_answers):
             self._check_end(doc, drafts[-1], report)
+        if key:
+            parts = [PaperSection(bool(section.title), section.type, numeral_value(section.title),
+                                  tuple(d.number for d in found)) for section, found in counted]
+            key.apply(drafts, parts, doc, report)
         return PaperDraft(drafts, title=title, sections=infos)
 
     def _first_marker(self, index, section, last, answers):
         limit = next((a for a in answers if a >= section.start), section.end)
         limit = min(limit, section.end)
-        for number in (last + 1, 1, last + 2, last + 3):
+        # The section goes on from the last item or starts again at 1, whichever comes first
+        # (a restarting section's `2.` must not be taken for the item after the last one).
+        found = [(*marker, number) for number in dict.fromkeys((last + 1, 1))
+                 if (marker := _pick(index.markers(section.start, limit, number)))]
+        if found:
+            return min(found, key=lambda m: m[0])
+        for number in (last + 2, last + 3):
             marker = _pick(index.markers(section.start, limit, number))
             if marker:
                 return (*marker, number)
