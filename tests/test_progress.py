@@ -107,12 +107,12 @@ async def test_due_today_agrees_with_review_once_review_has_nothing_left(app, cl
     clock.set(datetime.fromisoformat("2026-12-02T21:00:00+08:00"))
     for line in ("/quiz single", "/quiz judge", "/quiz multi"):
         await answer(app, line, True)
-    # Each card comes back within minutes (a learning step): /review has nothing now, and the
-    # cards done today are not "due today" (/stats used to count all that falls due in 24 hours).
+    # Each card comes back within minutes (a learning step): /review has nothing *now* and says
+    # when the next comes, so /stats counts them as due later today (not "none within 7 days").
     assert render_reply(await ask(app, "/review")).startswith("🎉 Nothing due now. The next card is due")
     shown = render_reply(await ask(app, "/stats"))
-    assert "Due today 0, within 7 days 0" in shown, shown
-    assert app.charts.seen[-1].forecast == (0,) * 14  # the chart says the same
+    assert "Due today 3, within 7 days 3" in shown, shown
+    assert app.charts.seen[-1].forecast[:2] == (3, 0)  # the chart says the same
     clock.set(datetime.fromisoformat("2026-12-03T08:00:00+08:00"))  # the next day: all three due
     assert "Due today 3, within 7 days 3" in render_reply(await ask(app, "/stats"))
     assert app.charts.seen[-1].forecast[:2] == (3, 0)

@@ -192,16 +192,17 @@ class SqlStudyStore:
     async def due_by_day(self, user_id: int, bank_id: str, day_starts: Sequence[datetime]) -> list[int]:
         if len(day_starts) < 2:
             return []
-        # ?3 today's start, ?4 tomorrow's, ...: today's cards exclude those reviewed since ?3.
-        cases = ["count(*) FILTER (WHERE due < ?4 AND (last_review IS NULL OR last_review < ?3))"]
-        later = range(1, len(day_starts) - 1)
-        cases += [f"count(*) FILTER (WHERE due >= ?{k + 3} AND due < ?{k + 4})" for k in later]
+        # ?3 tomorrow's start, ?4 the day after's, ...: today counts every card due before
+        # tomorrow, overdue ones and those coming back later today (a learning step) included.
+        ends = day_starts[1:]
+        cases = ["count(*) FILTER (WHERE due < ?3)"]
+        cases += [f"count(*) FILTER (WHERE due >= ?{k + 2} AND due < ?{k + 3})" for k in range(1, len(ends))]
         row = await self.db.one(
             f"SELECT {', '.join(cases)} FROM study_cards "
-            f"WHERE user_id = ?1 AND bank_id = ?2 AND due < ?{len(day_starts) + 2}",
-            user_id, bank_id, *(to_db(b) for b in day_starts),
+            f"WHERE user_id = ?1 AND bank_id = ?2 AND due < ?{len(ends) + 2}",
+            user_id, bank_id, *(to_db(b) for b in ends),
         )  # fmt: skip
-        return [int(v or 0) for v in row] if row else [0] * (len(day_starts) - 1)
+        return [int(v or 0) for v in row] if row else [0] * len(ends)
 
     async def notebook(self, user_id: int, bank_id: str) -> list[Mistake]:
         rows = await self.db.all(

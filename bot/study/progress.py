@@ -4,8 +4,9 @@ reads, so the two always agree.
 Days are the chat's days: "today" starts at local midnight in the chat's time zone (`/tz`), the
 activity bars and the due forecast are counted per local day, and every date is written for the
 chat's locale. A card counts as due today when it falls due before tomorrow, overdue ones
-included, unless it was reviewed today: a card done today is not due today, so /stats agrees
-with /review once /review has nothing left.
+included, and so does a card reviewed today that comes back later today (a learning step):
+/review then says "nothing due now, the next at …" rather than "today's reviews are done",
+and /stats counts that card in today and in the next 7 days.
 """
 
 from __future__ import annotations

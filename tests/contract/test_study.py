@@ -110,7 +110,7 @@ async def test_answers_by_day_counts_final_and_right_answers_between_day_starts(
     assert await study.answers_by_day(me, starts[:1]) == []
 
 
-async def test_due_by_day_leaves_out_of_today_the_cards_done_today(storage):
+async def test_due_by_day_counts_in_today_every_card_due_before_tomorrow(storage):
     study = storage.study
     await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
     (me,) = await storage.store.ensure_users([user_ref("me")])
@@ -124,13 +124,13 @@ async def test_due_by_day_leaves_out_of_today_the_cards_done_today(storage):
     await study.save_study([], [
         card("overdue", -timedelta(days=3), -timedelta(days=5)),  # due before today: due today
         card("later-today", timedelta(hours=20), -timedelta(days=2)),
-        card("done-today", timedelta(hours=2), timedelta(hours=1)),  # reviewed today, due again today
+        card("done-today", timedelta(hours=2), timedelta(hours=1)),  # reviewed today, back later today
         card("tomorrow", timedelta(days=1), None),
         card("done-today-due-tomorrow", timedelta(days=1, hours=3), timedelta(minutes=5)),
         card("day-after", timedelta(days=2, hours=23, minutes=59), -timedelta(days=1)),
         card("too-late", timedelta(days=3), -timedelta(days=1)),
     ], [])  # fmt: skip
-    assert await study.due_by_day(me, "sample", days) == [2, 2, 1]
+    assert await study.due_by_day(me, "sample", days) == [3, 2, 1]
     assert await study.due_by_day(me, "other", days) == [0, 0, 0]
     assert await study.due_by_day(me, "sample", days[:1]) == []
 
