@@ -107,7 +107,7 @@ GOOD = {
     "window": "week", "scope": "channel", "of": "group", "language": "en", "timezone": "Asia/Tokyo",
     "deadline": "12h", "mode": "buttons", "questions": "2", "seconds": "30", "bank": "sample",
     "file": "x.csv", "response": "A", "level": "full", "id": "1", "note": "ok", "text": "typo",
-    "command": "quiz", "user": "", "order": "ordered", "confirm": "confirm",
+    "command": "quiz", "user": "", "order": "ordered", "confirm": "confirm", "cause": "careless",
 }  # fmt: skip
 
 
