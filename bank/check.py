@@ -120,16 +120,9 @@ def add_check_parser(subparsers: argparse._SubParsersAction, language: str = "en
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m bank.check [PATH...]`, for use without the studybot command."""
-    from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
+    from studybot.cli_language import run_one_command
 
-    explicit, rest = split_lang_option(sys.argv[1:] if argv is None else argv)
-    language = cli_language(explicit)
-    use_argparse_language(language)
-    parser = ArgumentParser(prog="python -m bank.check")
-    add_check_parser(parser.add_subparsers(dest="command", required=True), language)
-    args = parser.parse_args(["check", *rest])
-    args.language = language
-    return args.func(args)
+    return run_one_command("python -m bank.check", "check", add_check_parser, argv)
 
 
 if __name__ == "__main__":

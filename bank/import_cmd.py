@@ -183,16 +183,9 @@ def add_import_parser(
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m bank.import_cmd SRC ...`, for use without the studybot command."""
-    from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
+    from studybot.cli_language import run_one_command
 
-    explicit, rest = split_lang_option(sys.argv[1:] if argv is None else argv)
-    language = cli_language(explicit)
-    use_argparse_language(language)
-    parser = ArgumentParser(prog="python -m bank.import_cmd")
-    add_import_parser(parser.add_subparsers(dest="command", required=True), language)
-    args = parser.parse_args(["import", *rest])
-    args.language = language
-    return args.func(args)
+    return run_one_command("python -m bank.import_cmd", "import", add_import_parser, argv)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, match_language, t
 
-__all__ = ["ArgumentParser", "cli_language", "split_lang_option", "use_argparse_language"]
+__all__ = ["ArgumentParser", "cli_language", "run_one_command", "split_lang_option", "use_argparse_language"]
 
 _LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -125,3 +125,20 @@ class ArgumentParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
+
+
+def run_one_command(
+    prog: str, name: str, add_parser: Callable[[Any, str], Any], argv: Sequence[str] | None
+) -> int:
+    """`python -m bank.check …` and the like: one `studybot bank` subcommand run on its own, in
+    the command line's language (`--lang`, else the locale)."""
+    import sys
+
+    explicit, rest = split_lang_option(sys.argv[1:] if argv is None else argv)
+    language = cli_language(explicit)
+    use_argparse_language(language)
+    parser = ArgumentParser(prog=prog)
+    add_parser(parser.add_subparsers(dest="command", required=True), language)
+    args = parser.parse_args([name, *rest])
+    args.language = language
+    return int(args.func(args) or 0)

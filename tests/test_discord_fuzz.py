@@ -14,6 +14,7 @@ import pytest
 
 from bot.records import Round
 from bot.standings import chat_scope, guild_scope
+from tests import fuzz_text
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,
@@ -156,18 +157,7 @@ AUTOCOMPLETE, STRING, INTEGER, USER_OPTION, SUBCOMMAND, GROUP = 4, 3, 4, 6, 1, 2
 
 
 def unicode_text(rng: random.Random, longest: int = 60) -> str:
-    """Any valid Unicode (Discord sends no lone surrogates), troublesome characters often."""
-    out = []
-    for _ in range(rng.randint(1, longest)):
-        roll = rng.random()
-        if roll < 0.3:
-            out.append(rng.choice(SPICE))
-        elif roll < 0.6:
-            out.append(chr(rng.randint(0x20, 0x7E)))
-        else:
-            point = rng.randint(0xA0, 0x10FFFF)
-            out.append(chr(point) if not 0xD800 <= point <= 0xDFFF else "?")
-    return "".join(out)
+    return fuzz_text.unicode_text(rng, SPICE, longest)
 
 
 def bad_string(rng: random.Random) -> str:

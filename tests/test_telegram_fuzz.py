@@ -7,6 +7,7 @@ import logging
 import random
 
 from bot.i18n import t
+from tests import fuzz_text
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat, FakeUser
 from tests.test_telegram_harness import (
@@ -112,17 +113,7 @@ GOOD = {
 
 
 def unicode_text(rng: random.Random, longest: int = 60) -> str:
-    out = []
-    for _ in range(rng.randint(1, longest)):
-        roll = rng.random()
-        if roll < 0.3:
-            out.append(rng.choice(SPICE))
-        elif roll < 0.6:
-            out.append(chr(rng.randint(0x20, 0x7E)))
-        else:
-            point = rng.randint(0xA0, 0x10FFFF)
-            out.append(chr(point) if not 0xD800 <= point <= 0xDFFF else "?")
-    return "".join(out)
+    return fuzz_text.unicode_text(rng, SPICE, longest)
 
 
 # What issue 20 found for each kind: tz folders and names too long for a file, numbers past a
