@@ -1,6 +1,7 @@
 """The `studybot bank export` command: write a bank file as CSV, GIFT, Excel or an Anki deck.
 Exit 0 written, 1 the bank has errors (listed) or the format cannot hold some item (GIFT has no
-form for some types: see bot/question_types), 2 the output cannot be written. It speaks the
+form for some types: see bot/question_types), 2 the output cannot be written; 1 too when the
+format needs an extra that is not installed (genanki for Anki: one sentence naming the command). It speaks the
 CLI's language (studybot/cli_language.py).
 """
 
@@ -15,6 +16,7 @@ from bank.check_text import check_line
 from bank.exporters import EXPORT_FORMATS, ExportRefused, export_bank
 from bot.file_problems import os_error_text
 from bot.i18n import t
+from bot.missing_extra import MissingExtra
 
 __all__ = ["add_export_parser", "run_export"]
 
@@ -43,6 +45,9 @@ def run_export(bank_path: str, fmt: str, output: str | None = None,
         params = {name: sep.join(map(str, value)) if isinstance(value, tuple) else value
                   for name, value in refused.params.items()}  # fmt: skip
         print(t(language, refused.key, format=fmt, **params), file=err)
+        return 1
+    except MissingExtra as missing:  # genanki for Anki decks is an extra
+        print(missing.text(language), file=err)
         return 1
     if output is None and fmt in ("csv", "gift"):
         out.write(data.decode("utf-8-sig"))

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from bank.importer.gift import escape as gift_escape
+from bot.missing_extra import MissingExtra
 from bot.model import Bank, Question
 from bot.question_types import TYPES
 
@@ -102,7 +103,10 @@ def _anki_html(text: str) -> str:
 
 
 def _anki(bank: Bank) -> bytes:
-    import genanki
+    try:
+        import genanki
+    except ImportError:  # the `anki` extra: one sentence naming the command, not a traceback
+        raise MissingExtra("anki", "genanki") from None
 
     fields = [{"name": name} for name in TABLE_HEADER]
     options = "".join(

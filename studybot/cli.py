@@ -19,6 +19,7 @@ from adapters.redaction import (
     install_record_factory,
 )
 from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.missing_extra import MissingExtra, install_command
 from studybot import __version__
 from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
 from studybot.config import ConfigError, load_config
@@ -97,6 +98,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except MissingExtra as missing:  # an extra not installed (asyncpg for PostgreSQL…): one line
+        say(language, "extra.missing", extra=missing.extra, module=missing.module,
+            command=install_command(missing.extra))  # fmt: skip
+        return 1
     except Exception as exc:  # a bug of ours: its traceback, with every secret redacted
         sys.stderr.write(format_exception(exc))
         return 1

@@ -38,7 +38,7 @@ def metrics_for(config: Config) -> Metrics:
     try:
         from adapters.ops.prometheus import PrometheusMetrics
     except ImportError:
-        log.warning("metrics off: pip install 'studybot[metrics]' to serve /metrics")
+        log.warning("metrics off: pip install '.[metrics]' (in the studybot clone) to serve /metrics")
         return NO_METRICS
     return PrometheusMetrics()
 

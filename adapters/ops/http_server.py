@@ -70,7 +70,8 @@ class OpsServer:
 
     async def _metrics(self, request: web.Request) -> web.Response:
         if self.metrics is None:
-            return web.Response(status=404, text="metrics need the extra: pip install 'studybot[metrics]'\n")
+            text = "metrics need the extra: pip install '.[metrics]' in the studybot clone\n"
+            return web.Response(status=404, text=text)
         body, content_type = await self.metrics()
         response = web.Response(status=200, body=body)
         response.headers["Content-Type"] = content_type

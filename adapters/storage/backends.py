@@ -2,8 +2,8 @@
 the choice between them.
 
 SQLite (a file, the default) or PostgreSQL (`STUDYBOT_DATABASE_URL=postgresql://…`, with the
-`studybot[postgres]` extra installed). Each backend's aggregates share its connections, so a
-unit of work spans them all.
+`postgres` extra installed: `pip install '.[postgres]'` in the clone). Each backend's aggregates
+share its connections, so a unit of work spans them all.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from adapters.storage.selection_store import SqlSelectionStore
 from adapters.storage.sqlite.store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
+from bot.missing_extra import MissingExtra
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
@@ -82,10 +83,8 @@ class PostgresStorage(SqlStorage):
     async def open(cls, dsn: str) -> PostgresStorage:
         try:
             from adapters.storage.postgres.store import PostgresStore
-        except ImportError as exc:  # asyncpg is an extra
-            raise RuntimeError(
-                "a postgresql:// database needs the PostgreSQL driver: pip install 'studybot[postgres]'"
-            ) from exc
+        except ImportError:  # asyncpg is the `postgres` extra: one sentence at start-up
+            raise MissingExtra("postgres", "asyncpg") from None
         return cls(await PostgresStore.open(dsn))
 
     async def ping(self) -> None:
