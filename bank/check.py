@@ -15,7 +15,7 @@ import bank as bank_package
 from bank.check_text import check_line
 from bank.compiled import default_cache_dir, load_bank_report_cached
 from bank.loader import BankProblem, bank_files
-from bot.i18n import t
+from bot.i18n import bank_text, t
 from bot.model import Bank, QuestionType
 
 __all__ = ["add_check_parser", "default_bank_dir", "default_bank_path", "run_check", "summary"]
@@ -96,6 +96,11 @@ def run_check(paths: list[str], out: TextIO | None = None, cache_dir: Path | Non
         first_file.setdefault(bank.id, path)
         line = t(language, "cli.check.ok", path=path, summary=summary(bank, len(warnings), language))
         print(line, file=out)
+        # Not errors: the items the bank's editors doubt, each with the note learners see.
+        for q in bank.questions:
+            if q.doubt:
+                print(t(language, "cli.check.doubt", path=path, id=q.id, number=q.number,
+                        note=bank_text(language, q.doubt)), file=out)
     return 1 if failed else 0
 
 

@@ -54,6 +54,7 @@ _FIELDS = {
     "pass_mark": "pass_mark",
     "count": "count",
     "completed_by_editor": "completed_by_editor",
+    "doubt": "doubt",
 }
 _FIELD_PART = re.compile(r"([^.#]+)((?:#\d+)?)")
 

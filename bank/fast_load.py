@@ -72,7 +72,7 @@ _BANK_KEYS = {"id", "title", "language", "source", "questions"}
 # The keys every type shares, then those only some take (each type's module says which).
 _OWN_KEYS = frozenset(key for rules in TYPES.values() for key in rules.own_keys)
 _QUESTION_KEYS = {"id", "number", "type", "points", "tags", "stem", "options", "answer",
-                  "explanation", "errata", "completed_by_editor", *_OWN_KEYS}
+                  "explanation", "errata", "completed_by_editor", "doubt", *_OWN_KEYS}
 _TYPE_IDS = frozenset(str(qtype) for qtype in TYPES)
 _REQUIRED = {"id", "number", "type", "stem", "answer"}
 _ERRATUM_KEYS = {"field", "was", "now", "why"}
@@ -112,6 +112,8 @@ def _question(q: Any) -> bool:
             and len(set(tags)) == len(tags)):
         return False
     if "explanation" in q and not isinstance(q["explanation"], str):
+        return False
+    if "doubt" in q and not _text(q["doubt"]):
         return False
     if "completed_by_editor" in q and not isinstance(q["completed_by_editor"], bool):
         return False

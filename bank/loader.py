@@ -64,6 +64,7 @@ def _build(data: dict) -> Bank:
                 errata=tuple(Erratum(**e) for e in q.get("errata", ())),
                 completed_by_editor=q.get("completed_by_editor", False),
                 tolerance=float(q["tolerance"]) if "tolerance" in q else None,
+                doubt=q.get("doubt", ""),
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}

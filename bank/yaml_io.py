@@ -297,6 +297,8 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         out["errata"] = [{"field": e.field, "was": e.was, "now": e.now, "why": e.why} for e in q.errata]
     if q.completed_by_editor:
         out["completed_by_editor"] = True
+    if q.doubt:
+        out["doubt"] = q.doubt
     return out
 
 
@@ -359,7 +361,7 @@ def _plain(text: str) -> str | None:
 
 
 def _fast_question(q: Question) -> str | None:
-    if q.errata or q.completed_by_editor or not float(q.points).is_integer():
+    if q.errata or q.completed_by_editor or q.doubt or not float(q.points).is_integer():
         return None
     if q.tolerance is not None and not float(q.tolerance).is_integer():
         return None

@@ -77,6 +77,8 @@ class Question:
     completed_by_editor: bool = False  # truncated in the source, completed by the editors
     # fill only: a numeric answer accepts any number within this distance of an alternative
     tolerance: float | None = None
+    # why the key or explanation is doubtful ("" if it is not): the learner sees it at the reveal
+    doubt: str = ""
 
     @property
     def letters(self) -> tuple[str, ...]:

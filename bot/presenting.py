@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.doubts import explanation_text
 from bot.i18n import bank_text
 from bot.kinds import AnswerStatus, RevealPolicy, RoundKind
 from bot.messages import OptionView, QuestionView, ReceiptView, RevealView
@@ -65,7 +66,7 @@ def build_receipt(
         verdict=stored.verdict,
         points=stored.points,
         correct_label=correct_label(question, language),
-        explanation=bank_text(language, question.explanation),
+        explanation=explanation_text(language, question),
         reference=TYPES[question.type].reference(question, language),
         key_points=tuple(bank_text(language, p) for p in question.key_points),
     )
@@ -109,7 +110,7 @@ async def build_reveal(
         options=options,
         correct_tokens=correct_tokens(question),
         correct_label=correct_label(question, lang),
-        explanation=bank_text(lang, question.explanation),
+        explanation=explanation_text(lang, question),
         counts=option_counts,
         total_answers=len(answers),
         right=right,

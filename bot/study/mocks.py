@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from bot import grading
 from bot.clicks import AFTER, ON_ITEM, MockAct, MockClick
 from bot.clock import Clock
+from bot.doubts import explanation_text
 from bot.firings import Firings
 from bot.i18n import bank_text
 from bot.invalid_response import InvalidResponse
@@ -370,7 +371,7 @@ class Mocks:
             correct_tokens(seen) if seen.options else (),
             given,
             correct_label(seen, language),
-            bank_text(language, question.explanation),
+            explanation_text(language, question),
             entry.verdict,
             bank_text(language, question.answer[0]) if entry.verdict == "pending" else "",
             tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
@@ -687,7 +688,7 @@ class Mocks:
                         bank_text(language, question.stem),
                         given,
                         correct_label(seen, language),
-                        bank_text(language, question.explanation),
+                        explanation_text(language, question),
                     )
                 )
         score = mock.score or 0.0

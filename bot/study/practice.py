@@ -15,6 +15,7 @@ import re
 
 from bot.application import Caller, Reply, TextView
 from bot.commands.parsing import Parsed
+from bot.doubts import explanation_text
 from bot.i18n import bank_text, t
 from bot.model import Bank, Question, QuestionType
 from bot.presenting import correct_label, option_views
@@ -84,8 +85,8 @@ def memorise_text(question: Question, language: str) -> str:
     ]
     lines += [f"{o.label}. {o.text}" for o in option_views(question, language) if o.text]
     lines += ["", t(language, "memorise.answer", answer=correct_label(question, language))]
-    if question.explanation:
-        explanation = bank_text(language, question.explanation)
+    if question.explanation or question.doubt:
+        explanation = explanation_text(language, question)
         lines.append(t(language, "memorise.explanation", explanation=explanation))
     return "\n".join(lines)
 
