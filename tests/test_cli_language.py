@@ -26,7 +26,10 @@ _BESIDE_TOOL = Path(__file__).resolve().parents[2] / "shared" / "tools" / "engli
 TOOL = _BESIDE_TOOL if _BESIDE_TOOL.exists() else Path("/work/shared/tools/english_in_zh.py")
 # What a person types at this command: its name, sub-commands, format names, options' values,
 # and the pip command the help names for an extra.
-TYPED = "studybot run bank outbox check import export paper aiken gift csv xlsx docx apkg pdf anki " "pip install\n"
+TYPED = (
+    "studybot run bank outbox check import export paper aiken gift csv xlsx docx apkg pdf anki "
+    "pip install\n"
+)
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
 
 
