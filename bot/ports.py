@@ -18,6 +18,7 @@ from typing import Protocol
 
 from bot.kinds import ChatRef, Platform, UserRef
 from bot.messages import Notice, QuestionView, RevealView, StandingsView
+from bot.missing_extra import MissingExtra as MissingExtra  # re-exported: a backend raises it
 from bot.records import (
     AnswerOutcome,
     Chat,
