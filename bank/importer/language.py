@@ -1,7 +1,8 @@
-"""The language of an imported bank: what the source declares (a studybot export records it),
-else what its text is written in — Chinese when it has at least as many Han characters as
-Latin words (`在Transformer架构中…` is Chinese, `What is 交叉熵?` English), traditional (zh-TW)
-when the source's own header is in traditional characters or a good share of its Han
+"""The language of an imported bank: what the source declares (a GIFT or Anki export records
+it); else a table's Chinese header (`题型…` zh-CN, `題型…` zh-TW: a studybot export writes its
+bank's language); else what its text is written in — Chinese when it has at least as many Han
+characters as Latin words (`在Transformer架构中…` is Chinese, `What is 交叉熵?` English). A
+Chinese bank is traditional (zh-TW) when its header is, or when a good share of its Han
 characters were traditional ones the importer folded to simplified.
 """
 
@@ -55,10 +56,11 @@ def bank_language(
     if declared:
         return declared
     kind, han = text_language([title, *_texts(questions)])
+    traditional = bool(han) and converted / han >= _TRADITIONAL_SHARE
+    if script:  # a Chinese header is a Chinese bank's (an English one says nothing: old exports)
+        return "zh-TW" if script == "zh-TW" or traditional else "zh-CN"
     if kind == "en":
         return "en"
     if kind == "zh":
-        if script == "zh-TW" or (han and converted / han >= _TRADITIONAL_SHARE):
-            return "zh-TW"
-        return "zh-CN"
-    return script or fallback
+        return "zh-TW" if traditional else "zh-CN"
+    return fallback
