@@ -120,7 +120,7 @@ def run_import(
         return 1
     try:
         result = import_source(
-            data, path.name, format=reader, bank_id=bank_id or slug(path.stem), title=title,
+            data, path.name, format=reader, bank_id=bank_id, title=title,
             source=source if source is not None else path.name, progress=progress,
         )
     except ImportRefused as exc:

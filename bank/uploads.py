@@ -57,7 +57,7 @@ class UploadCodec:
         exception (import_source turns the csv, zip, sqlite, openpyxl and python-docx layers'
         errors into its ImportRefused)."""
         try:
-            result = import_source(data, filename, bank_id=bank_id, language=language,
+            result = import_source(data, filename, bank_id=bank_id, fallback_language=language,
                                    max_bytes=max(len(data), 1))  # the use case enforced the chat's limit
         except ImportRefused as exc:
             return ImportedUpload(None, problems=(exc.problem,))

@@ -72,10 +72,15 @@ def owner_of(chat: ChatRef) -> tuple[str, str]:
 
 def bank_name(filename: str) -> str:
     """The short name of an uploaded bank (what /bank use takes): its file name without the
-    extension, lower case, `[a-z0-9_-]`."""
+    extension, lower case, `[a-z0-9_-]`. A name in other letters keeps its ASCII part and adds
+    a hash of the whole name, so that `题库.xlsx` and `试卷.xlsx` are two banks, not both `bank`."""
     stem = filename.rsplit("/", 1)[-1].rsplit("\\", 1)[-1]
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
-    return _NAME_RE.sub("-", stem.lower()).strip("-_")[:40] or "bank"
+    name = _NAME_RE.sub("-", stem.lower()).strip("-_")[:40]
+    if stem.isascii():
+        return name or "bank"
+    digest = hashlib.sha256(stem.strip().encode()).hexdigest()[:6]
+    return f"{name[:33] or 'bank'}-{digest}"
 
 
 def bank_id(owner: tuple[str, str], name: str) -> str:

@@ -3,6 +3,7 @@ ids of unchanged items; a version that follows any change; the stored form reads
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bank.uploads import UploadCodec
@@ -28,4 +29,8 @@ def test_an_edited_reupload_keeps_the_ids_of_unchanged_questions() -> None:
 def test_bank_ids_are_per_group_and_file_name() -> None:
     group, other = ("telegram", "chat:-1"), ("telegram", "chat:-2")
     assert bank_name("Physics Mock 2025.xlsx") == "physics-mock-2025"
+    # Chinese file names: two names, two banks (both were `bank`, the second replacing the first)
+    assert bank_name("题库.xlsx") != bank_name("试卷.xlsx")
+    assert re.fullmatch(r"bank-[0-9a-f]{6}", bank_name("题库.xlsx"))
+    assert re.fullmatch(r"ai-[0-9a-f]{6}", bank_name("AI模拟卷.docx"))
     assert bank_id(group, "physics") == bank_id(group, "physics") != bank_id(other, "physics")

@@ -97,7 +97,7 @@ def test_gb18030_source(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "expected"),
     [("000_8cd945649fa5e6b6", "000_8cd945649fa5e6b6"), ("AI Trainer 2025", "ai-trainer-2025"),
-     ("模拟卷", "imported"), ("-x-", "x")],
+     ("模拟卷", "bank-ad8e4b3d"), ("AI模拟卷", "ai-49bac655"), ("-x-", "x"), ("", "imported")],
 )
 def test_slug(name: str, expected: str) -> None:
     assert slug(name) == expected

@@ -60,7 +60,7 @@ def test_gift() -> None:
     assert by_id["esc"].stem == "Which symbol opens a GIFT answer block: { or = ?"
     assert by_id["esc"].options == (("A", "{"), ("B", "="))
     kinds = {(w.kind, w.where) for w in r.warnings}
-    assert ("essay", "26:33") in kinds and ("unplaced", "2:1") in kinds
+    assert ("essay", "26:33") in kinds and r.bank.title == "tests/gift"  # the category names the bank
     assert ("feedback", "4:40") in kinds
 
 
@@ -113,7 +113,7 @@ def test_docx_question_table_reports_the_rest() -> None:
     r = imp("table.docx")
     assert rows(r) == [(T.SINGLE, ("A",)), (T.MULTI, ("A", "B")), (T.JUDGE, ("true",)),
                        (T.FILL, ("3.14",))]
-    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 1")]
+    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 1"), ("points", "")]
 
 
 def test_paper_with_answer_key_at_the_end() -> None:
@@ -155,7 +155,7 @@ def test_duplicates_are_reported() -> None:
     item = "{n}. 哪个是优化器\nA. Adam\nB. ReLU\n答案：A\n"
     text = "".join(item.format(n=n) for n in (1, 2, 3))
     r = import_source(text.encode(), "d.txt")
-    assert [(w.kind, w.number) for w in r.warnings] == [("duplicate", 2), ("duplicate", 3)]
+    assert [(w.kind, w.number) for w in r.warnings] == [("duplicate", 2), ("duplicate", 3), ("points", None)]
     assert "same stem and options as item 1" in r.warnings[0].message
 
 
@@ -187,7 +187,7 @@ def test_docx_places_are_paragraphs(tmp_path: Path) -> None:
     document.save(buffer)
     r = import_source(buffer.getvalue(), "quiz.docx")
     assert rows(r) == [(T.SINGLE, ("A",))]
-    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 2, col 1")]
+    assert [(w.kind, w.where) for w in r.warnings] == [("unplaced", "paragraph 2, col 1"), ("points", "")]
 
 
 def test_aiken_without_answer_line_is_reported() -> None:

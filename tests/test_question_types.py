@@ -176,7 +176,7 @@ def test_every_type_exports_and_imports_back_as_itself(fmt: str) -> None:
 def _csv_row(word: str, question: Question) -> bytes:
     buffer = io.StringIO()
     rows = table_rows(Bank("t", "t", "zh-CN", "", (question,)))
-    rows[1][rows[0].index("type")] = word
+    rows[1][rows[0].index("题型")] = word  # a Chinese bank's header
     csv.writer(buffer).writerows(rows)
     return buffer.getvalue().encode()
 

@@ -38,6 +38,7 @@ class Draft:
     # such a type): settle() leaves the item out rather than guess another type from its shape.
     type_word: str | None = None
     points: float = 1.0
+    points_given: bool = False  # the source gave the points (else 1: one warning if none did)
     spans: dict[str, Span] = field(default_factory=dict)
     # The stem with the option text still in it: what the question says if it turns out to
     # be a type without options (`简述A.和B.的区别` is not a choice item).
@@ -51,15 +52,20 @@ class Draft:
     # Where the answer stands when it is not with the item (an answer key at the end), so that
     # what is wrong with it is reported there.
     answer_where: str = ""
+    doubt: str = ""  # why the key is doubtful (a 存疑 column, a GIFT comment): Question.doubt
 
 
 @dataclass
 class PaperDraft:
-    """Everything a reader found: a title line if the source has one, items and sections."""
+    """Everything a reader found: a title line if the source has one, items and sections, and
+    what a studybot export recorded of the bank (its id and language) when the source says."""
 
     drafts: list[Draft]
     title: str = ""
     sections: list[SectionInfo] = field(default_factory=list)
+    bank_id: str = ""
+    language: str = ""  # a language the source declares (a deck's note, a GIFT comment)
+    script: str = ""  # zh-TW / zh-CN when the source's own words say (a table's header)
 
 
 class Reader(Protocol):

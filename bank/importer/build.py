@@ -159,6 +159,7 @@ def build_questions(
             stem=stem.strip(), answer=answer, points=draft.points, options=options,
             explanation=draft.explanation.strip(), tags=draft.tags,
             tolerance=draft.tolerance if "tolerance" in TYPES[kind].own_keys else None,
+            doubt=draft.doubt.strip(),
         )
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)

@@ -18,7 +18,7 @@ from .fields import join_lines
 from .numbers import finite_number, whole_number
 from .report import Report
 
-__all__ = ["GiftReader", "escape", "looks_like_gift"]
+__all__ = ["GiftReader", "category_title", "escape", "escape_comment", "looks_like_gift"]
 
 _T = QuestionType
 _ESCAPABLE = "~=#{}:"
@@ -57,11 +57,29 @@ def _uncomment(text: str) -> str:
     return re.sub(r"(?m)^[ \t]*//.*$", lambda m: " " * len(m.group(0)), text)
 
 
-# What `bank export --format gift` records that GIFT has no place for; Moodle ignores comments.
-_META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(.*)$")
+# What `bank export --format gift` records that GIFT has no place for; Moodle ignores comments:
+# a question's number, type, points and tags, its doubt note, the bank's id and language.
+_META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(?!bank\b)(.*)$")
+_BANK_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*bank\b(.*)$")
+# Moodle writes a category as a path from a context (`$course$/top/Physics`); the bank's title
+# is the category's own name.
+_CONTEXT_RE = re.compile(r"^(?:\$(?:course|system|module|coursecategory)\$/)?(?:top/)?")
+
+
+def escape_comment(text: str) -> str:
+    """Text kept on one comment line: `\\` and `\n` for a backslash and a line break."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def category_title(line: str) -> str:
+    """The title a `$CATEGORY:` line gives (its last context prefix left out)."""
+    return _CONTEXT_RE.sub("", line.split(":", 1)[1].strip(), count=1).strip()
 
 
 def _apply_meta(draft: Draft, text: str, report: Report) -> None:
+    # `doubt=` comes last and takes the rest of the line (escape_comment; `text` is _protect-ed)
+    text, _, doubt = text.partition(" doubt=")
+    draft.doubt = _restore(doubt).strip()
     meta = dict(part.split("=", 1) for part in text.split() if "=" in part)
     number = whole_number(meta["number"]) if "number" in meta else draft.number
     points = finite_number(meta["points"]) if "points" in meta else draft.points
@@ -69,6 +87,7 @@ def _apply_meta(draft: Draft, text: str, report: Report) -> None:
         report.warn("unplaced", "import.gift.bad_comment", draft.where, draft.number, text=repr(text))
     else:
         draft.number, draft.points = number, points
+        draft.points_given = "points" in meta
     if meta.get("tags"):
         draft.tags = tuple(meta["tags"].split(","))
     if meta.get("type") == "short" and draft.alternatives:
@@ -84,28 +103,41 @@ class GiftReader:
         work = _uncomment(raw)
         drafts: list[Draft] = []
         start = 0
-        titled = False
+        paper = PaperDraft(drafts)
+        if bank := _BANK_RE.search(doc.original):
+            recorded = dict(part.split("=", 1) for part in bank.group(1).split() if "=" in part)
+            paper.bank_id, paper.language = recorded.get("id", ""), recorded.get("language", "")
         for blank in [*_BLANK_LINE.finditer(work), None]:
             end = blank.start() if blank else len(work)
             block = work[start:end]
-            if block.strip():
-                lead = len(block) - len(block.lstrip())
-                draft = self._question(doc, work, start + lead, end, len(drafts) + 1, report)
+            at = start + len(block) - len(block.lstrip())
+            if block.strip() and block.lstrip().startswith("$CATEGORY:"):
+                self._category(doc, at, paper, report)
+                stop = work.find("\n", at, end)  # a question right under the line is read
+                at = end if stop < 0 else stop + len(work[stop:end]) - len(work[stop:end].lstrip())
+            if at < end:
+                draft = self._question(doc, work, at, end, len(drafts) + 1, report)
                 meta = _META_RE.search(raw, start, end)
                 if draft is not None and meta:
                     _apply_meta(draft, meta.group(1), report)
                 if draft is not None:
-                    titled = titled or draft.qid is not None
                     drafts.append(draft)
             start = blank.end() - 1 if blank else end
-        return PaperDraft(drafts)
+        return paper
+
+    def _category(self, doc: CleanText, start: int, paper: PaperDraft, report: Report) -> None:
+        """The first `$CATEGORY:` names the bank (its title, as written: the source's own
+        characters); a later one is reported, as questions are not sorted into categories."""
+        at = doc.source_offset(start)
+        line = doc.original[at:].split("\n", 1)[0]
+        if paper.title:
+            report.warn("unplaced", "import.gift.category", doc.where(start), text=repr(line.strip()[:40]))
+        else:
+            paper.title = category_title(line)
 
     def _question(self, doc, work, start, end, number, report) -> Draft | None:
         where = doc.where(start)
         text = work[start:end]
-        if text.startswith("$CATEGORY:"):
-            report.warn("unplaced", "import.gift.category", where, text=repr(_restore(text).strip()[:40]))
-            return None
         qid = None
         title = re.match(r"::(.*?)::", text, re.S)
         body_at = start

@@ -302,6 +302,7 @@ class PaperReader:
             answer=answer_text, explanation=explanation, type_hint=section.type,
             whole_stem=fields.whole,
             points=section.points if section.points is not None else 1.0, spans=fields.spans,
+            points_given=section.points is not None,
         )
 
     def _preamble(self, doc: CleanText, start: int, end: int, report: Report) -> str:

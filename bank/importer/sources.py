@@ -17,6 +17,7 @@ gift, csv, xlsx, docx, apkg (an Anki deck written by `studybot bank export --for
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
 import logging
@@ -35,6 +36,7 @@ from .base import PaperDraft
 from .build import build_questions
 from .clean import CleanText, clean_text
 from .gift import GiftReader, looks_like_gift
+from .language import bank_language
 from .paper import PaperReader
 from .report import ImportResult, Report
 from .table import header_columns, read_table
@@ -54,6 +56,10 @@ MAX_BYTES = 32 * 1024 * 1024  # larger sources are refused before anything is re
 _EXTENSIONS = {".gift": "gift", ".csv": "csv", ".tsv": "csv", ".xlsx": "xlsx", ".docx": "docx",
                ".apkg": "apkg", ".aiken": "aiken", ".pdf": "pdf"}
 _BANK_ID_RE = re.compile(r"[a-z0-9][a-z0-9-_]*")
+# Formats whose every question is worth one mark by the format's own rule (Moodle's default
+# mark): no warning that the points fell back to 1, there is nowhere to give them.
+_NO_POINTS = frozenset({"aiken", "gift"})
+_LANGUAGE_RE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")  # as bank/schema.json has it
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 # All of a zip's members, unpacked, may hold at most this much (a zip bomb is refused).
@@ -170,21 +176,24 @@ def import_source(
     bank_id: str | None = None,
     title: str | None = None,
     source: str | None = None,
-    language: str = "zh-CN",
+    language: str | None = None,
+    fallback_language: str = "zh-CN",
     max_bytes: int = MAX_BYTES,
     progress: Progress | None = None,
 ) -> ImportResult:
-    """Import `data` (the file's bytes; `filename` for messages, the default bank id and the
-    extension hint). Returns the bank with warnings and errors (`result.ok` says whether it
-    may be written); raises ImportRefused when the bytes cannot be read at all."""
+    """Import `data` (the file's bytes; `filename` for messages, the extension hint, and the
+    title and id of a source that names neither). Returns the bank with warnings and errors
+    (`result.ok` says whether it may be written); raises ImportRefused when the bytes cannot be
+    read at all. Without `language` the bank's is what the source declares, else what its text
+    is written in (bank/importer/language.py), else `fallback_language`."""
     name = filename.rsplit("/", 1)[-1]
+    stem = (name.rsplit(".", 1)[0] if "." in name else name).strip()
     if len(data) > max_bytes:
         raise ImportRefused("import.refused.too_big", name, size=f"{len(data) / 2**20:.1f}",
                             limit=f"{max_bytes / 2**20:.0f}")  # fmt: skip
     if not data.strip():
         raise ImportRefused("import.refused.empty", name, "1")
-    bank_id = bank_id or slug(name.rsplit(".", 1)[0])
-    if not _BANK_ID_RE.fullmatch(bank_id):
+    if bank_id and not _BANK_ID_RE.fullmatch(bank_id):
         raise ValueError(f"bank id {bank_id!r} must match [a-z0-9][a-z0-9-_]*")
     if format is not None and format not in FORMATS:
         raise ImportRefused("import.refused.unknown_format", format=repr(format), hint=_formats_hint())
@@ -207,26 +216,44 @@ def import_source(
     elif chosen == "xlsx":
         paper = _read_xlsx(data, name, report)
     else:
-        paper = read_table(iter(_apkg_rows(data, name)), report, _note_field, Term("import.what.apkg"))
+        rows, deck = _apkg_rows(data, name)
+        paper = read_table(iter(rows), report, _note_field, Term("import.what.apkg"))
+        paper.title, paper.bank_id, paper.language = deck
+    if not bank_id:  # the id a studybot export recorded, else one made from the file name
+        bank_id = paper.bank_id if _BANK_ID_RE.fullmatch(paper.bank_id) else slug(stem)
     questions = build_questions(paper, doc, bank_id, report, duplicates=True) if not report.errors else []
     if not questions and not report.errors:
         block = (("block", "{…}"),) if chosen == "gift" else ()
         report.warn("empty", "import.empty", looked_for=Term(f"import.looked_for.{chosen}", block),
                     hint=_formats_hint())
+    elif questions and chosen not in _NO_POINTS and not any(draft.points_given for draft in paper.drafts):
+        report.warn("points", "import.points.default")  # once for the file, not once an item
     warnings, errors = report.warnings, report.errors
     if relocate is not None:
         warnings = [replace(w, where=relocate(w.where)) for w in warnings]
         errors = [replace(w, where=relocate(w.where)) for w in errors]
-    bank = Bank(id=bank_id, title=title or paper.title or bank_id, language=language,
+    title = title or paper.title.strip() or stem or bank_id
+    if language is None:
+        counts = (dict(n.params).get("count") for n in report.notes if n.key == "import.note.converted")
+        converted = sum(count for count in counts if isinstance(count, int))
+        declared = paper.language if _LANGUAGE_RE.fullmatch(paper.language) else ""
+        language = bank_language(questions, declared=declared, script=paper.script, converted=converted,
+                                 title=title, fallback=fallback_language)
+    bank = Bank(id=bank_id, title=title, language=language,
                 source=source if source is not None else name, questions=tuple(questions))
     return ImportResult(bank=bank, warnings=tuple(warnings), sections=tuple(paper.sections),
                         errors=tuple(errors), notes=tuple(report.notes), format=chosen)
 
 
 def slug(name: str) -> str:
-    """A bank id (`[a-z0-9][a-z0-9-_]*`) made from a file name."""
+    """A bank id (`[a-z0-9][a-z0-9-_]*`) made from a file name: `Physics Mock` ->
+    `physics-mock`; a name in other letters keeps its ASCII part and adds a hash of the whole
+    name, so that `题库` and `试卷` make two banks (`bank-1f0c…`, not both `imported`)."""
     text = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")
-    return text or "imported"
+    if name.isascii():
+        return text or "imported"
+    digest = hashlib.sha256(name.strip().encode()).hexdigest()[:8]
+    return f"{text}-{digest}" if text else f"bank-{digest}"
 
 
 def _read_text(text: str, reader, report: Report) -> tuple[CleanText, PaperDraft]:
@@ -319,8 +346,37 @@ def _note_field(note: int, column: int) -> str:
     return f"note {note}"
 
 
-def _apkg_rows(data: bytes, name: str) -> list[tuple[int, list[str]]]:
-    """The studybot note type's fields as a table: its field names are the header."""
+_DECK_NOTE_RE = re.compile(r"<!--\s*studybot:\s*bank\b(.*?)-->", re.S)
+
+
+def deck_note(bank_id: str, title: str, language: str) -> str:
+    """What an exported deck's description records of its bank (an HTML comment, which Anki
+    does not show): the id, the title exactly (a deck name turns `::` into sub-decks) and the
+    language, read back by the apkg reader."""
+    from urllib.parse import quote
+
+    return (f"<!-- studybot: bank id={quote(bank_id)} title={quote(title)} "
+            f"language={quote(language)} -->")
+
+
+def _deck(decks: dict, dids: list[int]) -> tuple[str, str, str]:
+    """(title, bank id, language) from the deck the notes' cards are in."""
+    from urllib.parse import unquote
+
+    did = next((d for d in dids if d != 1), dids[0] if dids else 1)
+    deck = decks.get(str(did)) or {}
+    title, bank_id, language = str(deck.get("name", "")).strip(), "", ""
+    if title == "Default" and did == 1:
+        title = ""
+    if note := _DECK_NOTE_RE.search(str(deck.get("desc", ""))):
+        meta = {k: unquote(v) for k, _, v in (p.partition("=") for p in note.group(1).split()) if v}
+        title, bank_id, language = meta.get("title") or title, meta.get("id", ""), meta.get("language", "")
+    return title, bank_id, language
+
+
+def _apkg_rows(data: bytes, name: str) -> tuple[list[tuple[int, list[str]]], tuple[str, str, str]]:
+    """The studybot note type's fields as a table (its field names are the header), and the
+    deck's title, bank id and language."""
     import json
 
     names = _zip_names(data, name)
@@ -337,6 +393,9 @@ def _apkg_rows(data: bytes, name: str) -> list[tuple[int, list[str]]]:
         fields = {int(mid): [str(f["name"]) for f in model["flds"]] for mid, model in models.items()}
         notes = [(int(mid), str(flds)) for mid, flds, _tags in
                  db.execute("SELECT mid, flds, tags FROM notes ORDER BY id").fetchall()]
+        decks = json.loads(db.execute("SELECT decks FROM col").fetchone()[0])
+        deck = _deck(decks if isinstance(decks, dict) else {},
+                     [int(d) for (d,) in db.execute("SELECT DISTINCT did FROM cards ORDER BY did")])
     except zipfile.BadZipFile:
         raise ImportRefused("import.refused.zip_member", name, member=member) from None
     except Exception as exc:
@@ -354,7 +413,7 @@ def _apkg_rows(data: bytes, name: str) -> list[tuple[int, list[str]]]:
         if names_of != header:
             raise ImportRefused("import.refused.note_type", name, f"note {i}")
         rows.append((i, [_from_html(v) for v in flds.split("\x1f")]))
-    return rows
+    return rows, deck
 
 
 def _from_html(value: str) -> str:

@@ -1,7 +1,9 @@
 """Reader for question tables (CSV and Excel): a header row naming the columns, in English
 (`type, question, A … H, answer, explanation`, optional `tags, points, id, number`) or as the
 templates Chinese exam apps publish (`题型, 题干, 选项A … 选项H, 答案, 解析`, optional `标签, 分值,
-题号`), then one question per row.
+题号`), in traditional characters too (`題型, 題幹, 選項A`), then one question per row. The names
+`bank export` writes are each language's `export.column.*` sentences (`column_names`); a
+`存疑` / `doubt` column is the item's doubt note and a `题库` / `bank` column the bank's title.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from bot.i18n import LANGUAGES, t
 from bot.model import QuestionType
 from bot.question_types import type_for_word, type_words
 
@@ -17,7 +20,7 @@ from .clean import to_simplified
 from .numbers import finite_number, whole_number
 from .report import Report, Term
 
-__all__ = ["HEADERS", "TYPE_WORDS", "header_columns", "read_table"]
+__all__ = ["HEADERS", "TYPE_WORDS", "column_names", "header_columns", "read_table"]
 
 _T = QuestionType
 _LETTERS = "ABCDEFGH"
@@ -32,9 +35,39 @@ HEADERS: dict[str, str] = {
     **{name: "id" for name in ("id",)},
     **{name: "tolerance" for name in ("tolerance", "误差")},
     **{name: "number" for name in ("number", "no", "题号", "序号")},
+    **{name: "doubt" for name in ("doubt", "存疑", "疑点", "存疑说明")},
+    **{name: "title" for name in ("bank", "题库", "题库名称", "所属题库")},
     **{f"{prefix}{letter.lower()}": f"options.{letter}" for letter in _LETTERS
        for prefix in ("", "option", "选项", "选项_")},
 }
+# The fields a studybot export writes, in its column order (the option letters after `stem`).
+EXPORT_FIELDS = ("type", "stem", *(f"options.{letter}" for letter in _LETTERS), "answer",
+                 "explanation", "points", "tags", "number", "id", "tolerance", "doubt", "title")
+_CATALOG_KEY = {"stem": "question", "title": "bank"}
+
+
+def column_names(language: str) -> dict[str, str]:
+    """The header `bank export` writes for a bank in `language`: field -> column name
+    (`题型`, `題型`, `type`…, from the catalog's `export.column.*` sentences)."""
+    names = {}
+    for name in EXPORT_FIELDS:
+        if name.startswith("options."):
+            names[name] = t(language, "export.column.option", letter=name[-1])
+        else:
+            names[name] = t(language, f"export.column.{_CATALOG_KEY.get(name, name)}")
+    return names
+
+
+def _fold(name: str) -> str:
+    return re.sub(r"[\s*＊:：]+", "", name).lower()
+
+
+# Every language's export names are read back, whatever the bank's language.
+for _language in LANGUAGES:
+    HEADERS.update({_fold(value): name for name, value in column_names(_language).items()})
+# Names only a traditional-character header has: such a header makes a Chinese bank zh-TW.
+_TRADITIONAL = frozenset(_fold(v) for v in column_names("zh-TW").values()) - frozenset(
+    _fold(v) for v in column_names("zh-CN").values())
 # The words for each type (single, 单选, 单项选择题 ...), folded: from each type's module, the
 # same words paper headers and the commands' `type` argument accept.
 TYPE_WORDS: dict[str, QuestionType] = type_words()
@@ -43,13 +76,27 @@ _TAG_RE = re.compile(r"[a-z0-9-]+")
 Where = Callable[[int, int], str]  # (row, column index) -> place in the source
 
 
-def _fold(name: str) -> str:
-    return re.sub(r"[\s*＊:：]+", "", name).lower()
+def _field(cell: str) -> str | None:
+    """The field a header cell names, in simplified or traditional characters (`題幹`)."""
+    name = _fold(cell)
+    if name in HEADERS or name.isascii():
+        return HEADERS.get(name)
+    return HEADERS.get(_fold(to_simplified(cell)))
 
 
 def header_columns(cells: list[str]) -> dict[int, str]:
     """Column index -> field for the header cells that name a known column."""
-    return {i: HEADERS[_fold(c)] for i, c in enumerate(cells) if _fold(c) in HEADERS}
+    fields = {i: _field(c) for i, c in enumerate(cells)}
+    return {i: name for i, name in fields.items() if name is not None}
+
+
+def header_script(cells: list[str]) -> str:
+    """`zh-TW` for a header in traditional characters, `zh-CN` for one in Chinese, else ``."""
+    if any(_fold(c) in _TRADITIONAL for c in cells):
+        return "zh-TW"
+    if any(not c.isascii() and _field(c) for c in cells):
+        return "zh-CN"
+    return ""
 
 
 class _Converted:
@@ -79,6 +126,8 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
     drafts: list[Draft] = []
     convert = _Converted()
     used_columns: set[int] = set()
+    title = ""
+    script = ""
     for row, raw in rows:
         cells = [c.strip() for c in raw]
         if not any(cells):
@@ -94,7 +143,10 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
                 if cell and i not in columns:
                     report.warn("unplaced", "import.table.unknown_column", where(row, i), column=repr(cell))
             header_row = row
+            script = header_script(cells)
             continue
+        if not title:  # the bank's title, written by an export on its first row
+            title = next((cells[i] for i, name in columns.items() if name == "title" and i < len(cells)), "")
         for i, cell in enumerate(cells):
             if cell and i not in columns:
                 used_columns.add(i)
@@ -109,7 +161,7 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
                     columns=names)
     if convert.count:
         report.note("import.note.converted", count=convert.count)
-    return PaperDraft(drafts)
+    return PaperDraft(drafts, title=title, script=script)
 
 
 def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | None:
@@ -147,10 +199,11 @@ def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | N
                         number=repr(text("number")))
     draft.where = where(row, 0)
     draft.qid = text("id") or None
+    draft.doubt = text("doubt")
     if text("points"):
         points = finite_number(text("points")) or 0.0
         if points > 0:
-            draft.points = points
+            draft.points, draft.points_given = points, True
         else:
             report.warn("points", "import.table.bad_points", where(row, values["points"][1]),
                         points=repr(text("points")))
