@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.model import QuestionType
-from bot.option_letters import LETTERS
-from bot.question_types import TYPES
-from bot.question_types.base import got_phrase
-from bot.question_types.multi import multi_letters
+from bot.domain.question_types import TYPES
+from bot.domain.question_types.base import got_phrase
+from bot.domain.question_types.multi import multi_letters
+from bot.domain.questions import QuestionType
+from bot.domain.reading.option_letters import LETTERS
 
 __all__ = ["LETTERS", "answer_problems", "got_phrase", "multi_letters"]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bank.checks import BankProblem
-from bot.model import Bank, Erratum, Question, QuestionType
+from bot.domain.questions import Bank, Erratum, Question, QuestionType
 
 __all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached"]
 
@@ -31,7 +31,7 @@ _FORMAT = 3
 _CHECKER_FILES = ("schema.json", "schema.py", "checks.py", "answers.py", "loader.py", "fast_load.py",
                   "yaml_io.py", "compiled.py")
 # The question types' rules (answer forms, keys, schema parts) decide validity too.
-_TYPE_DIR = Path(__file__).parent.parent / "bot" / "question_types"
+_TYPE_DIR = Path(__file__).parent.parent / "bot" / "domain" / "question_types"
 
 
 @cache

@@ -14,9 +14,9 @@ from typing import TextIO
 
 from bank.check_text import check_line
 from bank.exporters import EXPORT_FORMATS, ExportRefused, export_bank
-from bot.file_problems import os_error_text
-from bot.i18n import t
-from bot.missing_extra import MissingExtra
+from bot.domain.file_problems import os_error_text
+from bot.locales.i18n import t
+from bot.ports.missing_extra import MissingExtra
 
 __all__ = ["add_export_parser", "run_export"]
 

@@ -16,9 +16,9 @@ import tempfile
 from pathlib import Path
 
 from bank.importer.gift import escape as gift_escape
-from bot.missing_extra import MissingExtra
-from bot.model import Bank, Question
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Question
+from bot.ports.missing_extra import MissingExtra
 
 __all__ = ["EXPORT_FORMATS", "TABLE_HEADER", "ExportRefused", "export_bank", "table_rows"]
 

@@ -16,8 +16,8 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from bank.yaml_io import BankLoader
-from bot.model import QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import QuestionType
 
 __all__ = ["Doubt", "fast_parse", "surely_valid"]
 

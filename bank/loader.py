@@ -1,4 +1,4 @@
-"""Load and validate bank files (docs/bank-format.md) into `bot.model.Bank`, reporting every
+"""Load and validate bank files (docs/bank-format.md) into `bot.domain.questions.Bank`, reporting every
 problem with its file, line and question id; a bank with any error is refused as a whole.
 """
 
@@ -11,8 +11,8 @@ from typing import NamedTuple
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
-from bot.model import Bank, Erratum, Paper, PaperSection, Question, QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Erratum, Paper, PaperSection, Question, QuestionType
 
 __all__ = [
     "SCHEMA_PATH",

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
 
 __all__ = ["SCHEMA_PATH", "bank_schema"]
 

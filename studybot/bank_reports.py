@@ -19,9 +19,9 @@ from adapters.storage.sqlite.store import SqliteStore
 from bank.check import default_bank_dir, run_check
 from bank.compiled import default_cache_dir, load_bank_report_cached
 from bank.loader import bank_files
-from bot.model import Bank
-from bot.study.records import Report
-from bot.study.use_cases import bank_version, question_hash
+from bot.application.study.use_cases import bank_version, question_hash
+from bot.domain.questions import Bank
+from bot.domain.study_records import Report
 
 
 def add_reports_option(parser: argparse.ArgumentParser) -> None:

@@ -26,24 +26,26 @@ from adapters.storage.backends import PostgresStorage, open_broadcast, open_stor
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bank.uploads import UploadCodec
-from bot.application import Application, NoHandler
-from bot.bank_uploads import BankUploads
-from bot.clock import Clock, SystemClock
-from bot.contests import Contests
-from bot.daily import SWEEP_JOB, Dailies
-from bot.firings import Firings
-from bot.metrics import Metrics, SchedulerStatus
-from bot.model import Bank
-from bot.outbox import Outbox
-from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
-from bot.quiz import CoreSettings, Quiz
-from bot.store_faults import QuietJobs
-from bot.study.bank_owners import BankOwners
-from bot.study.feed import StudyFeed
-from bot.study.mocks import Mocks
-from bot.study.reminders import ReviewReminders
-from bot.study.spaced import SpacedRepetition
-from bot.study.use_cases import StudyUseCases
+from bot.application.app import Application, NoHandler
+from bot.application.bank_uploads import BankUploads
+from bot.application.contests import Contests
+from bot.application.daily import SWEEP_JOB, Dailies
+from bot.application.firings import Firings
+from bot.application.outbox import Outbox
+from bot.application.quiz import CoreSettings, Quiz
+from bot.application.store_faults import QuietJobs
+from bot.application.study.bank_owners import BankOwners
+from bot.application.study.feed import StudyFeed
+from bot.application.study.mock_exam import Mocks
+from bot.application.study.reminders import ReviewReminders
+from bot.application.study.use_cases import StudyUseCases
+from bot.domain.clock import Clock, SystemClock
+from bot.domain.questions import Bank
+from bot.domain.spaced import SpacedRepetition
+from bot.ports.chat import ChatPort
+from bot.ports.metrics import Metrics, SchedulerStatus
+from bot.ports.scheduler import Scheduler
+from bot.ports.storage import Storage, Store, StoreUnavailable
 from studybot.config import Config
 from studybot.ops import metrics_for
 

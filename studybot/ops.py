@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from bot.metrics import NO_METRICS, Metrics, SchedulerStatus
+from bot.ports.metrics import NO_METRICS, Metrics, SchedulerStatus
 
 if TYPE_CHECKING:
     from adapters.ops.http_server import OpsServer

@@ -25,8 +25,8 @@ from bank.loader import (
 )
 from bank.schema import bank_schema
 from bank.yaml_io import dump_bank, load_yaml, parse_located
-from bot.model import Bank, Erratum, Question, QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Erratum, Question, QuestionType
 
 BANKS = Path(__file__).parent / "banks"
 SAMPLE = BANKS / "sample.yaml"

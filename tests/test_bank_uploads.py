@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bank.uploads import UploadCodec
-from bot.bank_uploads import bank_id, bank_name
+from bot.application.bank_uploads import bank_id, bank_name
 
 PHYSICS = (Path(__file__).parent / "banks" / "upload" / "physics.csv").read_bytes()
 

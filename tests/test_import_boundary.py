@@ -25,9 +25,9 @@ FORBIDDEN = {
 CORE_MODULES = sorted((ROOT / "bot").glob("**/*.py"))
 
 ALLOWED_FOR_CHAT_ADAPTERS = (
-    "bot.application", "bot.answering", "bot.clicks", "bot.commands", "bot.messages", "bot.kinds",
-    "bot.i18n", "bot.text", "bot.reply_text", "bot.bidi", "bot.ports", "bot.keyed_locks", "bot.live_counts",
-    "bot.posted_rounds", "bot.attachments",
+    "bot.application.app", "bot.application.answering", "bot.application.clicks", "bot.application.commands", "bot.views.quiz", "bot.domain.kinds",
+    "bot.locales.i18n", "bot.views.quiz_text", "bot.application.reply_text", "bot.views.bidi", "bot.ports.storage", "bot.application.keyed_locks", "bot.application.live_counts",
+    "bot.application.posted_rounds", "bot.application.attachments",
     "adapters.redaction",  # log redaction shared by the adapters; imports nothing of ours
 )  # fmt: skip
 PLATFORM_LIBRARIES = {
@@ -37,16 +37,16 @@ PLATFORM_LIBRARIES = {
 }
 # Ports and what they speak in; the scheduler also reads a schedule's time of day and zone.
 ALLOWED_FOR_STORAGE = (
-    "bot.ports", "bot.records", "bot.kinds", "bot.model",
-    "bot.study.ports", "bot.study.records", "bot.study.mock_records",
-    "bot.messages",  # the outbox stores the views it owes
+    "bot.ports.storage", "bot.domain.records", "bot.domain.kinds", "bot.domain.questions",
+    "bot.ports.study_storage", "bot.domain.study_records", "bot.domain.mock_exam_records",
+    "bot.views.quiz",  # the outbox stores the views it owes
 )  # fmt: skip
-ALLOWED_FOR_SCHEDULING = ("bot.ports", "bot.records", "bot.kinds", "bot.clock", "bot.daily_times")
+ALLOWED_FOR_SCHEDULING = ("bot.ports.storage", "bot.domain.records", "bot.domain.kinds", "bot.domain.clock", "bot.domain.daily_times")
 INFRASTRUCTURE = {
     "storage": (ALLOWED_FOR_STORAGE, ("aiosqlite", "asyncpg", "pydantic")),
     "scheduling": (ALLOWED_FOR_SCHEDULING, ("apscheduler",)),
-    "charts": (("bot.study.charts",), ("matplotlib", "noto_cjk_sans_otc")),  # the port, its font
-    "ops": (("bot.metrics",), ("aiohttp", "prometheus_client")),  # health checks and metrics
+    "charts": (("bot.views.charts",), ("matplotlib", "noto_cjk_sans_otc")),  # the port, its font
+    "ops": (("bot.ports.metrics",), ("aiohttp", "prometheus_client")),  # health checks and metrics
 }
 
 
@@ -140,12 +140,12 @@ def test_the_checker_sees_a_chat_adapter_reaching_past_the_application_layer(tmp
     package.mkdir(parents=True)
     (package / "x.py").write_text(
         "import asyncio\nimport wcwidth\nfrom adapters.fake import y\n"
-        "from bot.commands.parsing import parse\nfrom bot import quiz\nfrom studybot.config import Config\n"
+        "from bot.application.commands.parsing import parse\nfrom bot import quiz\nfrom studybot.config import Config\n"
         "def late():\n    from adapters.storage.sqlite_store import SqliteStore\n"
     )
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     assert violations("fake", ALLOWED_FOR_CHAT_ADAPTERS, ("wcwidth",)) == [
         "adapters/fake/x.py: adapters.storage.sqlite_store",
-        "adapters/fake/x.py: bot.quiz",
+        "adapters/fake/x.py: bot.application.quiz",
         "adapters/fake/x.py: studybot.config",
     ]

@@ -1,4 +1,4 @@
-"""The slash command tree, built from the command catalog (bot/commands/catalog.py): one
+"""The slash command tree, built from the command catalog (bot/application/commands/catalog.py): one
 `app_commands.Command` per catalog entry, inside an `app_commands.Group` when the entry is a
 subcommand (/daily set). Nothing here is written per command; a new catalog entry appears on
 Discord with no change to this module.
@@ -42,13 +42,13 @@ from adapters.discord.replies import Reply, caller, chat_language, respond, send
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons, weak_buttons
-from bot.application import Reply as AppReply
-from bot.attachments import Attachment
-from bot.commands.arguments import Arg, ArgKind, ArgumentError
-from bot.commands.catalog import Command, Permission, Scope, command, groups
-from bot.commands.parsing import Parsed
-from bot.i18n import LANGUAGES, t
-from bot.messages import QuestionView
+from bot.application.attachments import Attachment
+from bot.application.commands.arguments import Arg, ArgKind, ArgumentError
+from bot.application.commands.catalog import Command, Permission, Scope, command, groups
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import Reply as AppReply
+from bot.locales.i18n import LANGUAGES, t
+from bot.views.quiz import QuestionView
 
 if TYPE_CHECKING:
     from adapters.discord.adapter import DiscordAdapter

@@ -25,7 +25,7 @@ from adapters.storage.selection_store import SqlSelectionStore
 from adapters.storage.sqlite.store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
-from bot.ports import MissingExtra
+from bot.ports.storage import MissingExtra
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast

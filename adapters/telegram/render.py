@@ -10,12 +10,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram import User as TgUser
 
 from adapters.telegram import callback_data
-from bot.answering import ReceiptReply
-from bot.application import WeakView
-from bot.clicks import CAUSES
-from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, InputKind, Platform, UserRef
-from bot.messages import QuestionView
+from bot.application.answering import ReceiptReply
+from bot.application.app import WeakView
+from bot.application.clicks import CAUSES
+from bot.domain.kinds import ChatKind, ChatRef, InputKind, Platform, UserRef
+from bot.locales.i18n import t
+from bot.views.quiz import QuestionView
 
 MAX_TEXT = 4096
 MAX_TOAST = 200

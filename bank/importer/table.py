@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from bot.model import QuestionType
-from bot.question_types import type_for_word, type_words
+from bot.domain.question_types import type_for_word, type_words
+from bot.domain.questions import QuestionType
 
 from .base import Draft, PaperDraft
 from .clean import to_simplified
