@@ -25,7 +25,6 @@ __all__ = [
     "load_bank_report",
     "load_bank_text",
     "load_bank_text_report",
-    "load_banks",
 ]
 
 
@@ -167,25 +166,3 @@ def bank_files(dir_or_paths: str | Path | Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def load_banks(dir_or_paths: str | Path | Iterable[str | Path],
-               cache_dir: Path | None = None) -> list[Bank]:
-    """Every bank named (see bank_files); raises BankError listing the errors of all files,
-    including two files with the same bank id. With `cache_dir`, unchanged banks are read
-    from their compiled form there (bank/compiled.py)."""
-    from bank.compiled import load_bank_report_cached
-
-    banks: list[Bank] = []
-    problems: list[BankProblem] = []
-    first_file: dict[str, str] = {}
-    for path in bank_files(dir_or_paths):
-        bank, errors, _ = load_bank_report_cached(path, cache_dir)
-        problems.extend(errors)
-        if bank is not None and bank.id in first_file:
-            message = f"bank id {bank.id!r} is also used by {first_file[bank.id]}"
-            problems.append(BankProblem(str(path), None, None, message))
-        elif bank is not None:
-            first_file[bank.id] = str(path)
-            banks.append(bank)
-    if problems:
-        raise BankError(problems)
-    return banks

@@ -23,8 +23,8 @@ import bank
 from adapters.charts.chart_process import ChartProcess
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import PostgresStorage, open_broadcast, open_storage
-from bank.compiled import CACHE_DIR_NAME
-from bank.loader import BankError, BankProblem, load_banks
+from bank.compiled import CACHE_DIR_NAME, load_banks
+from bank.loader import BankError, BankProblem
 from bank.uploads import UploadCodec
 from bot.application.app import Application, NoHandler
 from bot.application.bank_uploads import BankUploads

@@ -72,7 +72,7 @@ def test_sample_bank_loads_into_domain_types() -> None:
     assert single.type is QuestionType.SINGLE and single.answer == ("C",)
     assert single.options[2] == ("C", "自注意力掩码") and single.letters == ("A", "B", "C", "D")
     assert multi.answer == ("A", "B", "D") and multi.points == 2.0
-    assert judge.answer == ("false",) and judge.judge_answer is False
+    assert judge.answer == ("false",)
     assert fill.answer == ("交叉熵", "交叉熵损失", "cross-entropy")
     assert short.key_points == ("去重", "缺失值", "异常值", "格式统一")
     assert short.errata == (

@@ -275,7 +275,7 @@ def test_importer_arguments_and_grading_share_one_list_of_type_words() -> None:
     from bot.domain.reading.vocabulary import FALSE_WORDS, TRUE_WORDS
 
     trues = _bank(ALL).questions
-    (judge,) = [q for q in trues if TYPES[q.type].input_kind is InputKind.TRUE_FALSE and q.judge_answer]
+    (judge,) = [q for q in trues if TYPES[q.type].input_kind is InputKind.TRUE_FALSE and q.answer == ("true",)]
     for word in TRUE_WORDS:
         assert parse_judge(word, loose=True) is True
         assert grade(judge, word).verdict is Verdict.CORRECT

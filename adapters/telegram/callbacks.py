@@ -12,7 +12,6 @@ refused with one warning line and the "who sent this?" toast.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import CallbackQuery, MaybeInaccessibleMessage, Message, Update
 from telegram import Chat as TgChat
@@ -20,6 +19,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
+from adapters.telegram.host import TelegramHost
 from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, clip, graded_keyboard, message_ref, star_keyboard, user_ref
 from bot.application.answering import (
@@ -39,9 +39,6 @@ from bot.application.requests import Caller
 from bot.domain.kinds import AnswerStatus, Platform
 from bot.locales.i18n import t
 from bot.views.quiz_text import HTML, receipt_headline, render_receipt
-
-if TYPE_CHECKING:
-    from adapters.telegram.adapter import TelegramAdapter
 
 log = logging.getLogger("studybot.telegram")
 _ACTS: dict[type, Act] = {
@@ -73,7 +70,7 @@ class Toast:
 
 
 class Callbacks:
-    def __init__(self, adapter: TelegramAdapter) -> None:
+    def __init__(self, adapter: TelegramHost) -> None:
         self.adapter = adapter
         self.app = adapter.app
 

@@ -7,7 +7,7 @@ Nothing here knows a particular command: a new catalog entry works with no chang
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from telegram import Chat as TgChat
 from telegram import ChatMember, Message, Update
@@ -20,6 +20,7 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.telegram.host import TelegramHost
 from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, message_ref, receipt_keyboard, user_ref
 from bot.application.answering import AnswerReply, NextReply, ReceiptReply, TextReply
@@ -33,15 +34,12 @@ from bot.application.requests import Caller
 from bot.domain.kinds import ChatKind, ChatRef, Platform
 from bot.views.quiz_text import HTML, render_receipt
 
-if TYPE_CHECKING:
-    from adapters.telegram.adapter import TelegramAdapter
-
 log = logging.getLogger("studybot.telegram")
 GONE = (ChatMember.LEFT, ChatMember.BANNED)
 
 
 class Handlers:
-    def __init__(self, adapter: TelegramAdapter) -> None:
+    def __init__(self, adapter: TelegramHost) -> None:
         self.adapter = adapter
         self.app = adapter.app
 
