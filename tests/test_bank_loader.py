@@ -13,6 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bank.compiled import load_banks
 from bank.loader import (
     SCHEMA_PATH,
     BankError,
@@ -21,7 +22,6 @@ from bank.loader import (
     load_bank_report,
     load_bank_text,
     load_bank_text_report,
-    load_banks,
 )
 from bank.schema import bank_schema
 from bank.yaml_io import dump_bank, load_yaml, parse_located
