@@ -19,8 +19,8 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import FancyArrowPatch, FancyBboxPatch  # noqa: E402
+import matplotlib.pyplot as plt
+from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,21 +29,44 @@ BOXES = [
     ("adapters", "adapters/", "console · discord · telegram\nstorage · scheduling · charts · ops", 1.0, 6.0),
     ("studybot", "studybot/", "config · bootstrap · CLI", 4.0, 6.0),
     ("bank", "bank/", "loading · checks\nimporters · exporters", 7.0, 6.0),
-    ("bot.application", "bot.application", "app · answering · clicks · quiz\ndaily · contests · outbox", 2.2, 4.5),
+    (
+        "bot.application",
+        "bot.application",
+        "app · answering · clicks · quiz\ndaily · contests · outbox",
+        2.2,
+        4.5,
+    ),
     ("bot.application.commands", "application.commands", "catalog · arguments\nparsing · help", 5.0, 4.5),
-    ("bot.application.study", "application.study", "use_cases · drill · mock_exam\nfeed · reminders · practice", 7.8, 4.5),
+    (
+        "bot.application.study",
+        "application.study",
+        "use_cases · drill · mock_exam\nfeed · reminders · practice",
+        7.8,
+        4.5,
+    ),
     ("bot.ports", "bot.ports", "storage · study_storage · chat\nscheduler · broadcast · charts", 4.0, 3.0),
     ("bot.views", "bot.views", "quiz · quiz_text · study\nstudy_text · progress · charts", 4.0, 1.8),
     ("bot.domain", "bot.domain", "questions · grading · records\nspaced · paper · readiness", 2.2, 0.5),
-    ("bot.domain.question_types", "domain.question_types", "single · multi · judge\nfill · short · ordering", 5.0, 0.5),
+    (
+        "bot.domain.question_types",
+        "domain.question_types",
+        "single · multi · judge\nfill · short · ordering",
+        5.0,
+        0.5,
+    ),
     ("bot.domain.reading", "domain.reading", "option_letters · numbers\nquantities · folding", 7.8, 0.5),
     ("bot.locales", "bot.locales", "i18n · zh_CN · en · zh_TW", 4.0, -0.8),
 ]
 LAYER_COLOURS = {
-    "adapters": "#eeeeee", "studybot": "#eeeeee", "bank": "#eeeeee",
-    "bot.application": "#dbe9f6", "bot.ports": "#fde7c9", "bot.views": "#e3f1dc",
-    "bot.domain": "#f6dcdc", "bot.locales": "#ece3f3",
-}  # fmt: skip
+    "adapters": "#eeeeee",
+    "studybot": "#eeeeee",
+    "bank": "#eeeeee",
+    "bot.application": "#dbe9f6",
+    "bot.ports": "#fde7c9",
+    "bot.views": "#e3f1dc",
+    "bot.domain": "#f6dcdc",
+    "bot.locales": "#ece3f3",
+}
 
 
 def module_name(path: Path) -> str:
@@ -71,7 +94,9 @@ def imports(path: Path) -> set[str]:
 def box_of(module: str) -> str | None:
     best = None
     for package, *_ in BOXES:
-        if (module == package or module.startswith(package + ".")) and (best is None or len(package) > len(best)):
+        if (module == package or module.startswith(package + ".")) and (
+            best is None or len(package) > len(best)
+        ):
             best = package
     return best
 
@@ -111,10 +136,40 @@ def draw(out: Path) -> None:
     width, height = 2.4, 0.8
     where = {}
     for package, label, holds, x, y in BOXES:
-        ax.add_patch(FancyBboxPatch((x - width / 2, y - height / 2), width, height,
-                                    boxstyle="round,pad=0.03", fc=colour(package), ec="#555555", lw=1, zorder=3))  # fmt: skip
-        ax.text(x, y + 0.16, label, ha="center", va="center", fontsize=10, fontweight="bold", family="monospace", zorder=4)
-        ax.text(x, y - 0.14, holds, ha="center", va="center", fontsize=7, color="#333333", linespacing=1.1, zorder=4)
+        ax.add_patch(
+            FancyBboxPatch(
+                (x - width / 2, y - height / 2),
+                width,
+                height,
+                boxstyle="round,pad=0.03",
+                fc=colour(package),
+                ec="#555555",
+                lw=1,
+                zorder=3,
+            )
+        )
+        ax.text(
+            x,
+            y + 0.16,
+            label,
+            ha="center",
+            va="center",
+            fontsize=10,
+            fontweight="bold",
+            family="monospace",
+            zorder=4,
+        )
+        ax.text(
+            x,
+            y - 0.14,
+            holds,
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="#333333",
+            linespacing=1.1,
+            zorder=4,
+        )
         where[package] = (x, y)
     for (a, b), count in sorted(edges().items()):
         (x1, y1), (x2, y2) = where[a], where[b]
@@ -124,16 +179,40 @@ def draw(out: Path) -> None:
         if same_row:
             start = (x1 + (width / 2 if x2 > x1 else -width / 2), y1 + (0.12 if x2 > x1 else -0.12))
             end = (x2 - (width / 2 if x2 > x1 else -width / 2), y2 + (0.12 if x2 > x1 else -0.12))
-        arrow = FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=9, lw=0.4 + min(count, 40) / 25,
-                                color="#4a6fa5", alpha=0.55, connectionstyle="arc3,rad=0.06", zorder=1)  # fmt: skip
+        arrow = FancyArrowPatch(
+            start,
+            end,
+            arrowstyle="-|>",
+            mutation_scale=9,
+            lw=0.4 + min(count, 40) / 25,
+            color="#4a6fa5",
+            alpha=0.55,
+            connectionstyle="arc3,rad=0.06",
+            zorder=1,
+        )
         ax.add_patch(arrow)
         mx, my = start[0] + (end[0] - start[0]) * 0.3, start[1] + (end[1] - start[1]) * 0.3
-        ax.text(mx, my, str(count), fontsize=6.5, color="#1f3b63", ha="center", va="center",
-                bbox={"fc": "white", "ec": "none", "pad": 0.6, "alpha": 0.85}, zorder=2)  # fmt: skip
+        ax.text(
+            mx,
+            my,
+            str(count),
+            fontsize=6.5,
+            color="#1f3b63",
+            ha="center",
+            va="center",
+            bbox={"fc": "white", "ec": "none", "pad": 0.6, "alpha": 0.85},
+            zorder=2,
+        )
     ax.set_title("studybot: the core's layers and who imports whom (number = module imports)", fontsize=11)
-    ax.text(-0.5, -1.4, "Every arrow points down or sideways within a layer: locales ← domain ← views ← ports ← "
-            "application ← adapters, studybot, bank. Chat adapters see application, views, locales, "
-            "domain.kinds and ports.chat.", fontsize=7, color="#444444")  # fmt: skip
+    ax.text(
+        -0.5,
+        -1.4,
+        "Every arrow points down or sideways within a layer: locales ← domain ← views ← ports ← "
+        "application ← adapters, studybot, bank. Chat adapters see application, views, locales, "
+        "domain.kinds and ports.chat.",
+        fontsize=7,
+        color="#444444",
+    )
     fig.savefig(out, bbox_inches="tight")
     plt.close(fig)
 

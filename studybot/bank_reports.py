@@ -2,7 +2,7 @@
 text in the bank file changed since they were reported (or that left the bank), each with its
 reports, so an editor sees which reports a bank edit may have answered.
 
-A report keeps the content hash of its item at report time (bot/study/use_cases.question_hash);
+A report keeps the content hash of its item at report time (bot/application/study/use_cases.question_hash);
 reports from before that was kept compare the whole bank's version instead.
 """
 

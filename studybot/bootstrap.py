@@ -22,7 +22,7 @@ from typing import Any
 import bank
 from adapters.charts.chart_process import ChartProcess
 from adapters.scheduling.aps import ApsScheduler
-from adapters.storage.backends import PostgresStorage, open_broadcast, open_storage
+from adapters.storage.backends import open_broadcast, open_storage
 from bank.compiled import CACHE_DIR_NAME, load_banks
 from bank.loader import BankError, BankProblem
 from bank.uploads import UploadCodec
@@ -239,20 +239,21 @@ async def bootstrap(
         private_ask_limit=config.quiz_per_minute.private,
     )
     metrics = metrics or metrics_for(config)
-    quiz = Quiz(store, banks, settings, clock, rng, metrics=metrics)
+    shared = storage.shared  # several processes may run on it: toggles and limits live there
+    quiz = Quiz(
+        store, banks, settings, clock, rng, metrics=metrics,
+        selections=storage.selections if shared else None,
+        shared_limits=storage.throttles if shared else None,
+    )  # fmt: skip
     schedules = storage.schedules
     # A timed job that meets a database fault ends quietly: the store warned once, and the
     # sweeps take due work again once it is over.
     scheduler = QuietJobs(scheduler or ApsScheduler())
     # This process among those sharing the database: unique even across machines and restarts.
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    shared = isinstance(storage, PostgresStorage)  # several processes may run on it
     broadcast = open_broadcast(storage, owner)
     firings = Firings(storage.firings, owner, clock)
     quiz.share_caches(broadcast)
-    if shared:  # a person's toggles and requests may reach any process
-        quiz.selections = storage.selections
-        quiz.shared_limits = storage.throttles
     outbox = Outbox(
         quiz, storage.outbox, store, clock=clock, metrics=metrics, owner=owner, pin_while_sending=shared
     )

@@ -144,7 +144,7 @@ PRINTABLE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
 NON_BLANK = PRINTABLE.filter(str.strip)
 
 
-# Every example of every type (bot/question_types): the strategy below never names a type.
+# Every example of every type (bot/domain/question_types): the strategy below never names a type.
 EXAMPLES = [(qtype, example) for qtype, rules in TYPES.items() for example in rules.examples]
 
 

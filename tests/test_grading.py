@@ -456,7 +456,7 @@ def test_fill_verdicts(alternatives: tuple[str, ...], raw: str, verdict: Verdict
     assert result.response == raw.strip()
 
 
-# --- fill: quantities (bot.domain.reading.quantities), decided by what the key means ---------------------------
+# --- fill: quantities (bot.domain.reading.quantities), decided by what the key means -----------
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Grading and the bank importer read true/false words and option letters with one vocabulary
-and one reader (bot.domain.reading.vocabulary, bot.domain.reading.option_letters): a paper's answer line and a learner's
-reply can't disagree."""
+and one reader (bot.domain.reading.vocabulary, bot.domain.reading.option_letters): a paper's
+answer line and a learner's reply can't disagree."""
 
 from __future__ import annotations
 

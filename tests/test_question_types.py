@@ -1,4 +1,4 @@
-"""The question-type registry (bot/question_types): every type provides every part — checked
+"""The question-type registry (bot/domain/question_types): every type provides every part — checked
 through each type's own examples, never by naming a type, so a new type is tested here by its
 entry in TYPES — the words for a type come from one place, a type word no type accepts is never
 taken for another type, and a fill item with a tolerance is graded by value."""
@@ -106,7 +106,8 @@ def test_each_type_module_provides_every_part(qtype: QuestionType, example: Exam
     # showing: buttons, labels, reference, tallies
     views = rules.option_views(question, "en")
     assert all(isinstance(v, OptionView) for v in views)
-    assert bool(views) == (TYPES[question.type].is_choice or bool(question.options))  # buttons, or options shown
+    # buttons, or options shown
+    assert bool(views) == (TYPES[question.type].is_choice or bool(question.options))
     assert set(rules.correct_tokens(question)) <= {v.token for v in views}
     assert rules.response_label(question, response, "zh-CN")
     assert rules.correct_label(question, "en")
@@ -275,7 +276,8 @@ def test_importer_arguments_and_grading_share_one_list_of_type_words() -> None:
     from bot.domain.reading.vocabulary import FALSE_WORDS, TRUE_WORDS
 
     trues = _bank(ALL).questions
-    (judge,) = [q for q in trues if TYPES[q.type].input_kind is InputKind.TRUE_FALSE and q.answer == ("true",)]
+    judges = [q for q in trues if TYPES[q.type].input_kind is InputKind.TRUE_FALSE]
+    (judge,) = [q for q in judges if q.answer == ("true",)]
     for word in TRUE_WORDS:
         assert parse_judge(word, loose=True) is True
         assert grade(judge, word).verdict is Verdict.CORRECT

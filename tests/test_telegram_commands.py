@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from adapters.telegram.admin import AdminCheck
-from bot.application.app import Application
 from bot.application import app as application
+from bot.application.app import Application
 from bot.application.commands import catalog, parsing
 from bot.application.commands.arguments import Arg, ArgKind
 from bot.application.commands.catalog import Command, Permission, Scope

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.application.app import Application, NoHandler
 from bot.application import app as application_module
+from bot.application.app import Application, NoHandler
 from bot.application.commands import catalog, parsing
 from bot.application.commands.catalog import CATALOG, AppUseCase, Command, StudyUseCase, UploadUseCase
 from bot.application.replies import TextView

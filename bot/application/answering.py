@@ -217,7 +217,8 @@ class Answering:
                 return SelectionReply("", language)
             return await self._submit(round_id, user, ",".join(chosen))
         if click.act is Act.OPEN_FORM:
-            return FormReply(round_id, TYPES[context.question.type].input_kind is InputKind.SELF_GRADED, language)
+            self_graded = TYPES[context.question.type].input_kind is InputKind.SELF_GRADED
+            return FormReply(round_id, self_graded, language)
         return await self._submit(round_id, user, click.token or "")
 
     async def typed(self, chat: ChatRef, user: UserRef, text: str, *, round_id: int | None = None,

@@ -88,7 +88,7 @@ def no_handler(use_case: Never) -> NoReturn:
 
 
 class StudyTools(Protocol):
-    """What the study tools (bot/study/use_cases.StudyUseCases) offer the application layer."""
+    """What the study tools (bot/application/study/use_cases.StudyUseCases) offer the application layer."""
 
     def handler(self, use_case: StudyUseCase, /) -> Handler: ...
     async def typed_answer(self, chat: ChatRef, user: UserRef, text: str) -> TextReply | None: ...
@@ -243,7 +243,8 @@ class Application:
         return None
 
     def help_view(self, caller: Caller, language: str, topic: str | None = None) -> HelpView:
-        """/help: every command the chat allows; /help <command>: that one (bot/application/commands/help.py)."""
+        """/help: every command the chat allows; /help <command>: that one
+        (bot/application/commands/help.py)."""
         if topic:
             return command_help(topic, language, caller.private)
         return full_help(language, caller.private)

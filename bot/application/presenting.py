@@ -1,7 +1,7 @@
 """Building views from domain records: option buttons, answer labels and the reveal of a round.
 
 What differs by question type (buttons, labels, tallies) comes from its module in
-bot/question_types; the functions here are the entry points the rest of the core calls.
+bot/domain/question_types; the functions here are the entry points the rest of the core calls.
 
 Bank text in a view is shown in the chat's script (`bank_text`: traditional for zh-TW); user
 names never are.

@@ -65,7 +65,11 @@ class Quiz:
         rng: random.Random,
         *,
         metrics: Metrics = NO_METRICS,
+        selections: SelectionStore | None = None,
+        shared_limits: ThrottleStore | None = None,
     ) -> None:
+        """`selections` and `shared_limits`: a person's multiple-choice toggles and request limits
+        kept in the database, where several processes share it; None: in this process's memory."""
         if settings.default_bank not in banks:
             raise ValueError(f"default bank {settings.default_bank!r} is not loaded")
         self.store = store
@@ -86,9 +90,9 @@ class Quiz:
             ChatKind.GROUP: Throttle(clock, settings.ask_limit, settings.ask_window),
             ChatKind.PRIVATE: Throttle(clock, settings.private_ask_limit, settings.ask_window),
         }
-        self.selections: SelectionStore = Selections()
+        self.selections: SelectionStore = selections or Selections()
         self.broadcast: Broadcast | None = None  # other processes' caches, told of changes
-        self.shared_limits: ThrottleStore | None = None  # set when several processes share them
+        self.shared_limits = shared_limits
 
     def share_caches(self, broadcast: Broadcast) -> None:
         """Keep the caches right while other processes change chats and rounds on the database."""

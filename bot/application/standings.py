@@ -29,7 +29,9 @@ def leader_row(row: ScoreRow) -> LeaderRow:
     return LeaderRow(row.rank, row.display_name, row.points, row.answers, row.correct)
 
 
-async def leaderboard(store: LeaderboardReads, chat: Chat, now: datetime, cmd: ShowLeaderboard) -> LeaderboardView:
+async def leaderboard(
+    store: LeaderboardReads, chat: Chat, now: datetime, cmd: ShowLeaderboard
+) -> LeaderboardView:
     """Top rows of a chat's (or a guild's) board in a window, plus the asking user's own rank."""
     scope = chat_scope(chat.id)
     if cmd.guild_wide and cmd.chat.guild_key:

@@ -1,11 +1,11 @@
 """Answer grading: read a learner's raw reply to a question, canonicalise it and score it.
 
 Pure functions only (no I/O, clock or randomness), so every adapter grades the same way. Each
-question type reads and grades in its own module (bot/question_types); this module is the one
+question type reads and grades in its own module (bot/domain/question_types); this module is the one
 entry point. The readers they share live with their concepts: option letters in
-bot.domain.reading.option_letters, true/false words in bot.domain.reading.vocabulary, numbers in bot.domain.reading.numbers, units and
-percentages in bot.domain.reading.quantities, text folding in bot.domain.reading.folding; a reply that can't be read raises
-bot.domain.reading.invalid_response.InvalidResponse.
+bot/domain/reading/: option letters in option_letters, true/false words in vocabulary, numbers
+in numbers, units and percentages in quantities, text folding in folding; a reply that can't be
+read raises reading.invalid_response.InvalidResponse.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ class MockState(StrEnum):
 class MockItem:
     question_id: str
     section: int  # index into Mock.sections
-    order: str = ""  # the bank's option letters in the order shown (bot/domain/option_shuffle.py); "": bank order
+    # The bank's option letters in the order shown (bot/domain/option_shuffle.py); "": bank order.
+    order: str = ""
 
 
 @dataclass(frozen=True, slots=True)

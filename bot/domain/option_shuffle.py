@@ -7,7 +7,7 @@ stored with the mock's items, so a restart shows the same paper. Answers are kep
 letters, so grading, the notebook and FSRS never see the shuffle; only what is shown and read
 on screen goes through `shown` / `to_bank` / `to_shown`. How a response's letters are renamed,
 and whether an answer's letters are an order or a set, is the question type's (remap_letters,
-ordered_answer in bot/question_types).
+ordered_answer in bot/domain/question_types).
 """
 
 from __future__ import annotations

@@ -357,6 +357,12 @@ class Storage(UnitOfWork, Protocol):
     """One storage backend, every aggregate on one database."""
 
     @property
+    def shared(self) -> bool:
+        """Whether several processes may run on this database (then a person's toggles and
+        request limits are kept in it, and the outbox pins the chats it is sending to)."""
+        ...
+
+    @property
     def store(self) -> Store: ...
     @property
     def outbox(self) -> OutboxStore: ...

@@ -103,7 +103,7 @@ class StudyStore(Protocol):
     async def reminders(self) -> list[Reminder]: ...
     async def due_count(self, user_id: int, bank_id: str, now: datetime) -> int: ...
 
-    # ------------------------------------------------------------ practice runs (bot/application/study/drill.py)
+    # ---------------------------------------------- practice runs (bot/application/study/drill.py)
 
     async def start_run(self, run: PracticeRun) -> PracticeRun:
         """End the person's open run in that chat (at the new one's start) and open `run` (its id

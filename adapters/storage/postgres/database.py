@@ -13,7 +13,6 @@ import asyncpg
 from adapters.storage.database import Dialect, Row, numbered
 
 
-
 class PostgresConnections(Protocol):
     """What the execution interface runs on: the PostgreSQL store's pool (postgres/store.py)."""
 

@@ -15,7 +15,6 @@ from adapters.storage.database import Dialect, Row
 from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
 
 
-
 class SqliteConnections(Protocol):
     """What the execution interface runs on: the SQLite store's connections (sqlite/store.py)."""
 

@@ -85,7 +85,7 @@ class Choice:
 
 
 # The words a person may type for a question type, besides its id: each type's module says
-# (bot/question_types), and the importers read the same words.
+# (bot/domain/question_types), and the importers read the same words.
 QTYPE_WORDS: dict[QuestionType, tuple[str, ...]] = {qtype: rules.words for qtype, rules in TYPES.items()}
 
 

@@ -52,7 +52,7 @@ class AppUseCase(Enum):
 
 
 class StudyUseCase(Enum):
-    """The study tools' (bot/study/use_cases.StudyUseCases). Without them /quiz, /review and
+    """The study tools' (bot/application/study/use_cases.StudyUseCases). Without them /quiz, /review and
     /stats fall back to the application layer's plain forms and the rest say so."""
 
     PRACTISE = auto()

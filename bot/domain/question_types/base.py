@@ -1,5 +1,5 @@
 """QuestionTypeRules: everything one question type decides, in one place. Each type's module
-(bot/question_types/<id>.py) subclasses it; the registry in bot.domain.question_types maps each
+(bot/domain/question_types/<id>.py) subclasses it; the registry in bot.domain.question_types maps each
 QuestionType to its rules, and the core and the bank consult only that registry.
 
 The parts, in the order a question lives:

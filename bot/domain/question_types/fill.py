@@ -32,8 +32,8 @@ def split_alternatives(text: str) -> tuple[str, ...]:
 
 def answers_match(expected: str, given: str, tolerance: float | None = None) -> bool:
     """One accepted fill alternative against a response: folded text first, then as quantities
-    when both sides are a number with at most a unit (bot.domain.reading.quantities: "lr=1e-3" stays text, so it
-    won't match "1e-3") — within `tolerance` when one is given — then as text with Chinese
+    when both sides are a number with at most a unit (bot.domain.reading.quantities: "lr=1e-3"
+    stays text, so it won't match "1e-3") — within `tolerance` when one is given — then as text with Chinese
     numerals before measure words in digits."""
     a, b = normalize_text(expected), normalize_text(given)
     if a == b:

@@ -25,7 +25,8 @@ _CAPITALS_APART = re.compile(r"[A-Z]+(?:[\s,，、]+[A-Z]+)*")
 
 def multi_letters(answer: Any) -> list[Any] | None:
     """A multi answer as a list: "ABD", "A,B,D", "A、B、D" and [A, B, D] all give [A, B, D]; read
-    by the grader's letter reader (bot.domain.reading.option_letters), held to capitals and plain separators."""
+    by the grader's letter reader (bot.domain.reading.option_letters), held to capitals and plain
+    separators."""
     if isinstance(answer, str):
         if not _CAPITALS_APART.fullmatch(answer.strip()):
             return [answer]
