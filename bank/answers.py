@@ -1,4 +1,4 @@
-"""The answer rules of a bank item, by its type: each type's module under bot/question_types
+"""The answer rules of a bank item, by its type: each type's module under bot/domain/question_types
 says what its answer must be (answer_problems) and reads a multi answer written as "ABD",
 "A,B,D" or a list (multi_letters); this module is the bank's entry point to them."""
 

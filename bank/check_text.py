@@ -1,4 +1,4 @@
-"""The bank checker's problems (bank/checks.py, the answer rules of bot/question_types, the YAML
+"""The bank checker's problems (bank/checks.py, the answer rules of bot/domain/question_types, the YAML
 reader) in the CLI's language, for `studybot bank check`, `import` and `export`.
 
 The checker states its problems as English sentences of a fixed set of shapes; each shape is a

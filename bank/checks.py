@@ -1,5 +1,5 @@
 """Validate one parsed bank text against the bank schema (bank/schema.py) and the per-question
-rules of its type (bot/question_types), collecting every error and warning as a BankProblem
+rules of its type (bot/domain/question_types), collecting every error and warning as a BankProblem
 with its file, line and question id."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Writing a bank in the formats teachers use elsewhere: CSV and Excel (the table reader's
 English header), GIFT (Moodle) and Anki decks (.apkg, one note per question, the answer and
 explanation on the back). `bank import` of each export gives the same questions back. How a
-question's answer is written is its type's (bot/question_types: table_answer, gift_body).
+question's answer is written is its type's (bot/domain/question_types: table_answer, gift_body).
 
 `export_bank(bank, fmt) -> bytes`.
 """

@@ -38,6 +38,7 @@ from bot.application.replies import Reply
 from bot.application.reply_text import render_reply
 from bot.application.requests import Caller
 from bot.domain.kinds import (
+    SELF_GRADE_LEVELS,
     AnswerStatus,
     ChatKind,
     ChatRef,
@@ -61,7 +62,6 @@ from bot.views.quiz_text import (
 CONSOLE_CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")
 SCRIPT_WAIT = 3600.0  # the longest a script waits for a contest to move on
 TYPED_INPUTS = (InputKind.TYPED, InputKind.SELF_GRADED)
-SELF_GRADE_LEVELS = ("full", "half", "zero")
 QUIT_COMMANDS = ("/quit", "/exit")
 # What a reply to an answer says when that answer is (or already was) this person's answer.
 ANSWERED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED, AnswerStatus.DUPLICATE)

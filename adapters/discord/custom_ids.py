@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from bot.domain.kinds import SELF_GRADE_LEVELS
+
 PREFIX = "sb"
 ANSWER = "a"  # sb:a:<round>:<token>   single / judge choice
 TOGGLE = "t"  # sb:t:<round>:<letter>  multi-choice toggle
@@ -38,7 +40,7 @@ TEMPLATES = {
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
 MOCK_FORM = "mf"  # sb:mf:<mock>:<item>   the typed-answer modal of a mock item
 MOCK_FORM_PATTERN = re.compile(r"sb:mf:(?P<mock>[^:]*):(?P<item>[^:]*)")
-SELF_LEVELS = ("full", "half", "zero")
+SELF_LEVELS = SELF_GRADE_LEVELS
 _ROUND = re.compile(r"[1-9][0-9]{0,17}")
 
 

@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SELF_GRADE_LEVELS = ("full", "half", "zero")
 LANGUAGE_CODES = {"zh": "zh-CN", "tw": "zh-TW", "en": "en"}
 
 _ROUND = r"([1-9][0-9]{0,14})"

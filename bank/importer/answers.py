@@ -1,5 +1,5 @@
 """Settling an item's type and normalised answer from a draft: the declared type if any, as that
-type's module settles it (bot/question_types), else the item's shape (options and letters, a
+type's module settles it (bot/domain/question_types), else the item's shape (options and letters, a
 judge word, a blank, or free text). A type word no type accepts leaves the item out.
 """
 
@@ -78,7 +78,7 @@ def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]]
     """The item's type and answer tuple, or None (with a warning) if it cannot be used.
 
     A type the source names wins over the item's shape, as that type settles it (its module in
-    bot/question_types); a type word the source gives that no type accepts leaves the item out,
+    bot/domain/question_types); a type word the source gives that no type accepts leaves the item out,
     so that an ordering item is never taken for a multi (its order lost)."""
     if draft.type_word is not None:
         report.warn("type", "import.answers.unknown_type", draft.where, draft.number,

@@ -23,7 +23,16 @@ from bot.application.quiz import Quiz
 from bot.application.quiz_cache import RoundContext
 from bot.application.requests import SelfGrade, SubmitAnswer
 from bot.domain import grading
-from bot.domain.kinds import AnswerStatus, ChatRef, InputKind, RevealPolicy, RoundKind, UserRef
+from bot.domain.kinds import (
+    SELF_GRADE_LEVELS,
+    SELF_GRADE_WORDS,
+    AnswerStatus,
+    ChatRef,
+    InputKind,
+    RevealPolicy,
+    RoundKind,
+    UserRef,
+)
 from bot.domain.question_types import TYPES
 from bot.domain.records import StoredAnswer
 from bot.domain.verdicts import Verdict
@@ -34,11 +43,9 @@ from bot.views.quiz import ReceiptView
 if TYPE_CHECKING:
     from bot.application.replies import Reply
 
-SELF_GRADE_LEVELS = ("full", "half", "zero")
-# What a person may type to grade their own short answer: the buttons' labels in every language,
-# the level ids, and the numbers the prompt offers.
-_TYPED_LEVELS = {"1": "full", "2": "half", "3": "zero", "全对": "full", "部分": "half", "不会": "zero",
-                 "全對": "full", "不會": "zero"}
+# What a person may type to grade their own short answer: the level ids, the buttons' labels in
+# every language (matched below), and the words and numbers of SELF_GRADE_WORDS.
+_TYPED_LEVELS = {word: level.value for level, words in SELF_GRADE_WORDS.items() for word in words}
 # What a person may type for "next" besides the button's label in every language (an empty
 # line is the console's Enter).
 _NEXT_WORDS = frozenset({"", "n", "next", "下一题", "下一題", "下一个", "下一個", "下一道"})

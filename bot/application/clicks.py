@@ -21,11 +21,9 @@ from enum import StrEnum
 from bot.application.presenting import option_views
 from bot.application.quiz import Quiz
 from bot.application.quiz_cache import RoundContext
-from bot.domain.kinds import InputKind, Platform, RoundKind
+from bot.domain.kinds import SELF_GRADE_LEVELS, InputKind, Platform, RoundKind
 from bot.domain.mastery import CAUSES as CAUSES  # the cause buttons, for the chat adapters
 from bot.domain.question_types import TYPES
-
-SELF_GRADE_LEVELS = frozenset({"full", "half", "zero"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ read raises reading.invalid_response.InvalidResponse.
 
 from __future__ import annotations
 
+from bot.domain.kinds import SELF_GRADE_WORDS, SelfGrade
 from bot.domain.question_types import TYPES
 from bot.domain.question_types.fill import answers_match
 from bot.domain.questions import Question
@@ -51,15 +52,17 @@ def grade(question: Question, raw: str, *, partial_credit: bool = False) -> Grad
     return grade_of(rules.verdict(question, response, raw, partial_credit=partial_credit), response)
 
 
+_VERDICT_OF = {
+    SelfGrade.FULL: Verdict.CORRECT,
+    SelfGrade.HALF: Verdict.PARTIAL,
+    SelfGrade.ZERO: Verdict.WRONG,
+}
 _SELF_LEVELS = {
-    "full": Verdict.CORRECT,
-    "全对": Verdict.CORRECT,
-    "correct": Verdict.CORRECT,
-    "half": Verdict.PARTIAL,
-    "部分": Verdict.PARTIAL,
+    **{level.value: verdict for level, verdict in _VERDICT_OF.items()},
+    # the buttons' Chinese labels (the numbers are the typed prompt's, read before grading)
+    **{w: _VERDICT_OF[level] for level, words in SELF_GRADE_WORDS.items() for w in words if not w.isdigit()},
+    "correct": Verdict.CORRECT,  # the verdicts' own names
     "partial": Verdict.PARTIAL,
-    "zero": Verdict.WRONG,
-    "不会": Verdict.WRONG,
     "wrong": Verdict.WRONG,
 }
 

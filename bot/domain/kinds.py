@@ -101,3 +101,22 @@ class OptionCount:
     label: str
     count: int
     correct: bool
+
+
+class SelfGrade(StrEnum):
+    """How a learner grades their own short answer: the three buttons under a reveal."""
+
+    FULL = "full"  # 全对: the whole of the points
+    HALF = "half"  # 部分: half of them
+    ZERO = "zero"  # 不会: none
+
+
+SELF_GRADE_LEVELS: tuple[str, ...] = tuple(level.value for level in SelfGrade)
+# What a person may type (or give `/grade`) for each level besides its id: the buttons' labels in
+# Chinese (simplified and traditional) and the numbers the prompt offers; the English labels are
+# the catalog's, matched where a reply is read.
+SELF_GRADE_WORDS: dict[SelfGrade, tuple[str, ...]] = {
+    SelfGrade.FULL: ("全对", "全對", "1"),
+    SelfGrade.HALF: ("部分", "2"),
+    SelfGrade.ZERO: ("不会", "不會", "3"),
+}

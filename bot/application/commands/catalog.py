@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum, StrEnum, auto
 
 from bot.application.commands.arguments import Arg, ArgKind, Choice
-from bot.domain.kinds import AnswerMode
+from bot.domain.kinds import SELF_GRADE_WORDS, AnswerMode
 from bot.domain.questions import QuestionType
 from bot.domain.windows import Window
 
@@ -168,10 +168,8 @@ ADMIN = Permission.CHAT_ADMIN
 NUMBER = Arg("number", ArgKind.INT, minimum=1, maximum=9999)
 ITEM = Arg("number", ArgKind.INT, required=True, minimum=1, maximum=9999)
 STATS_OF = Arg("of", ArgKind.CHOICE, choices=(Choice("group", "cmd.choice.group", ("群", "本群")),))
-LEVEL = Arg("level", ArgKind.CHOICE, required=True, choices=(
-    Choice("full", "cmd.choice.full", ("全对", "全對", "1")),
-    Choice("half", "cmd.choice.half", ("部分", "2")),
-    Choice("zero", "cmd.choice.zero", ("不会", "不會", "3")),
+LEVEL = Arg("level", ArgKind.CHOICE, required=True, choices=tuple(
+    Choice(level.value, f"cmd.choice.{level.value}", words) for level, words in SELF_GRADE_WORDS.items()
 ))  # fmt: skip
 # /mock start ordered: the same paper in bank order, options as written (shuffled by default).
 MOCK_ORDER = Arg("order", ArgKind.CHOICE, choices=(
