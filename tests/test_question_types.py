@@ -146,13 +146,13 @@ def test_the_text_layout_asks_the_type_how_to_show_it(
 
 
 def test_contests_and_reaction_dailies_take_the_types_that_say_so() -> None:
-    from bot.application.app import contests, daily
+    from bot.application import contests, daily
 
     assert set(contests.CHOICE_TYPES) == {q for q, rules in TYPES.items() if rules.in_contests}
     assert set(daily.REACTION_TYPES) == {q for q, rules in TYPES.items() if rules.one_press}
     # One press answers only a type answered by pressing one of its buttons.
     for qtype in daily.REACTION_TYPES:
-        assert qtype.is_choice and TYPES[qtype].input_kind is not InputKind.CHOOSE_MANY
+        assert TYPES[qtype].is_choice and TYPES[qtype].input_kind is not InputKind.CHOOSE_MANY
 
 
 def _in_gift(item: tuple[QuestionType, Example]) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from bot.domain.kinds import OptionCount
+from bot.domain.kinds import InputKind, OptionCount
 from bot.domain.questions import Question, QuestionType
 from bot.domain.reading.invalid_response import InvalidResponse
 from bot.domain.reading.option_letters import LETTERS, pick_letters
@@ -48,8 +48,13 @@ class ChoiceRules(QuestionTypeRules):
         picked = picked_options(options, answer)
         if picked is None:
             return Settled(None, warning="import.answers.not_an_option", drop=True)
-        # The letters decide between one right option and several; the source is told.
-        kind = QuestionType.MULTI if len(picked) > 1 else QuestionType.SINGLE
+        # The letters decide between one right option and several: this type when its input
+        # takes that many, else the option type that does (the source is told).
+        several = len(picked) > 1
+        if several == (self.input_kind is InputKind.CHOOSE_MANY):
+            kind = self.qtype
+        else:
+            kind = QuestionType.MULTI if several else QuestionType.SINGLE
         return Settled(kind, picked, None if kind is self.qtype else self.other_count_warning)
 
     def table_answer(self, question: Question) -> str:
