@@ -11,7 +11,6 @@ boundary test fails otherwise.
 
 from __future__ import annotations
 
-import ast
 import sys
 from collections import Counter
 from pathlib import Path
@@ -23,6 +22,9 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+# Imports read as the boundary test reads them, so the picture and the test agree.
+from tests.test_import_boundary import imported_modules, module_name  # noqa: E402
 
 # Boxes: (package, label, what it holds, x, y); drawn in rows, the outer packages on top.
 BOXES = [
@@ -69,28 +71,6 @@ LAYER_COLOURS = {
 }
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def imports(path: Path) -> set[str]:
-    name = module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
-            found |= {f"{source}.{alias.name}" for alias in node.names}
-    return found
-
-
 def box_of(module: str) -> str | None:
     best = None
     for package, *_ in BOXES:
@@ -109,7 +89,7 @@ def edges() -> Counter[tuple[str, str]]:
     counted: Counter[tuple[str, str]] = Counter()
     for name, path in modules.items():
         targets = set()
-        for imported in imports(path):
+        for imported in imported_modules(path):
             while imported and imported not in modules:
                 imported = imported.rpartition(".")[0]
             if imported and imported != name:
