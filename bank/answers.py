@@ -1,4 +1,4 @@
-"""The answer rules of a bank item, by its type: each type's module under bot/question_types
+"""The answer rules of a bank item, by its type: each type's module under bot/domain/question_types
 says what its answer must be (answer_problems) and reads a multi answer written as "ABD",
 "A,B,D" or a list (multi_letters); this module is the bank's entry point to them."""
 
@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.model import QuestionType
-from bot.option_letters import LETTERS
-from bot.question_types import TYPES
-from bot.question_types.base import got_phrase
-from bot.question_types.multi import multi_letters
+from bot.domain.question_types import TYPES
+from bot.domain.question_types.base import got_phrase
+from bot.domain.question_types.multi import multi_letters
+from bot.domain.questions import QuestionType
+from bot.domain.reading.option_letters import LETTERS
 
 __all__ = ["LETTERS", "answer_problems", "got_phrase", "multi_letters"]
 

@@ -15,8 +15,8 @@ import bank as bank_package
 from bank.check_text import check_line
 from bank.compiled import default_cache_dir, load_bank_report_cached
 from bank.loader import BankProblem, bank_files
-from bot.i18n import bank_text, t
-from bot.model import Bank, QuestionType
+from bot.domain.questions import Bank, QuestionType
+from bot.locales.i18n import bank_text, t
 
 __all__ = ["add_check_parser", "default_bank_dir", "default_bank_path", "run_check", "summary"]
 

@@ -1,4 +1,4 @@
-"""The bank checker's problems (bank/checks.py, the answer rules of bot/question_types, the YAML
+"""The bank checker's problems (bank/checks.py, the answer rules of bot/domain/question_types, the YAML
 reader) in the CLI's language, for `studybot bank check`, `import` and `export`.
 
 The checker states its problems as English sentences of a fixed set of shapes; each shape is a
@@ -16,9 +16,9 @@ from collections.abc import Callable
 from typing import cast
 
 from bank.checks import BankProblem
-from bot.file_problems import os_error_text
-from bot.i18n import t
-from bot.question_types import TYPES
+from bot.domain.file_problems import os_error_text
+from bot.domain.question_types import TYPES
+from bot.locales.i18n import t
 
 __all__ = ["check_line", "check_text"]
 

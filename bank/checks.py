@@ -1,5 +1,5 @@
 """Validate one parsed bank text against the bank schema (bank/schema.py) and the per-question
-rules of its type (bot/question_types), collecting every error and warning as a BankProblem
+rules of its type (bot/domain/question_types), collecting every error and warning as a BankProblem
 with its file, line and question id."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import jsonschema
 from bank.answers import answer_problems, got_phrase
 from bank.schema import SCHEMA_PATH, bank_schema
 from bank.yaml_io import Located
-from bot.model import QuestionType
-from bot.option_letters import LETTERS
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import QuestionType
+from bot.domain.reading.option_letters import LETTERS
 
 __all__ = ["SCHEMA_PATH", "BankChecker", "BankProblem"]
 # A question mark that does not end a sentence: followed by a letter, digit, symbol or another

@@ -14,14 +14,16 @@ import json
 import logging
 import os
 import tempfile
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from bank.checks import BankProblem
-from bot.model import Bank, Erratum, Question, QuestionType
+from bank.loader import BankError, BankReport, bank_files, build_paper, load_bank_text_report
+from bot.domain.questions import Bank, Erratum, Question, QuestionType
 
-__all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached"]
+__all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached", "load_banks"]
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +33,7 @@ _FORMAT = 3
 _CHECKER_FILES = ("schema.json", "schema.py", "checks.py", "answers.py", "loader.py", "fast_load.py",
                   "yaml_io.py", "compiled.py")
 # The question types' rules (answer forms, keys, schema parts) decide validity too.
-_TYPE_DIR = Path(__file__).parent.parent / "bot" / "question_types"
+_TYPE_DIR = Path(__file__).parent.parent / "bot" / "domain" / "question_types"
 
 
 @cache
@@ -96,8 +98,6 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
              errata, completed, tolerance, doubt) in payload["questions"]
     )
     bank_id, title, language, source = payload["bank"]
-    from bank.loader import build_paper
-
     bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")))
     warnings = [BankProblem(filename, line, qid, message)
                 for line, qid, message in payload["warnings"]]
@@ -124,8 +124,6 @@ def _write(entry: Path, prefix: str, payload: dict[str, Any]) -> None:
 def load_bank_report_cached(path: str | Path, cache_dir: Path | None):
     """`load_bank_report(path)`, from the compiled cache in `cache_dir` when the same bytes were
     loaded before by the same checking code; a full load is cached for next time."""
-    from bank.loader import BankReport, load_bank_text_report
-
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -149,3 +147,25 @@ def load_bank_report_cached(path: str | Path, cache_dir: Path | None):
         except OSError as exc:
             log.warning("cannot cache compiled bank in %s: %s", cache_dir, exc)
     return report
+
+
+def load_banks(dir_or_paths: str | Path | Iterable[str | Path],
+               cache_dir: Path | None = None) -> list[Bank]:
+    """Every bank named (see bank_files); raises BankError listing the errors of all files,
+    including two files with the same bank id. With `cache_dir`, unchanged banks are read
+    from their compiled form there (bank/compiled.py)."""
+    banks: list[Bank] = []
+    problems: list[BankProblem] = []
+    first_file: dict[str, str] = {}
+    for path in bank_files(dir_or_paths):
+        bank, errors, _ = load_bank_report_cached(path, cache_dir)
+        problems.extend(errors)
+        if bank is not None and bank.id in first_file:
+            message = f"bank id {bank.id!r} is also used by {first_file[bank.id]}"
+            problems.append(BankProblem(str(path), None, None, message))
+        elif bank is not None:
+            first_file[bank.id] = str(path)
+            banks.append(bank)
+    if problems:
+        raise BankError(problems)
+    return banks

@@ -1,6 +1,6 @@
 """The `studybot bank export` command: write a bank file as CSV, GIFT, Excel or an Anki deck.
 Exit 0 written, 1 the bank has errors (listed) or the format cannot hold some item (GIFT has no
-form for some types: see bot/question_types), 2 the output cannot be written; 1 too when the
+form for some types: see bot/domain/question_types), 2 the output cannot be written; 1 too when the
 format needs an extra that is not installed (genanki for Anki: one sentence naming the command). It speaks the
 CLI's language (studybot/cli_language.py).
 """
@@ -14,9 +14,9 @@ from typing import TextIO
 
 from bank.check_text import check_line
 from bank.exporters import EXPORT_FORMATS, ExportRefused, export_bank
-from bot.file_problems import os_error_text
-from bot.i18n import t
-from bot.missing_extra import MissingExtra
+from bot.domain.file_problems import os_error_text
+from bot.locales.i18n import t
+from bot.ports.missing_extra import MissingExtra
 
 __all__ = ["add_export_parser", "run_export"]
 

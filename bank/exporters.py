@@ -5,7 +5,7 @@ language), GIFT (Moodle) and Anki decks (.apkg, one note per question, the answe
 explanation on the back). `bank import` of each export gives the same bank back: its questions,
 title, id, language, points and doubt notes (a `存疑` column; a comment line in GIFT; a note
 field in Anki, whose deck is named after the bank). How a question's answer is written is its
-type's (bot/question_types: table_answer, gift_body).
+type's (bot/domain/question_types: table_answer, gift_body).
 
 `export_bank(bank, fmt) -> bytes`.
 """
@@ -23,10 +23,10 @@ from bank.importer.gift import escape as gift_escape
 from bank.importer.gift import escape_comment
 from bank.importer.sources import deck_note
 from bank.importer.table import EXPORT_FIELDS, column_names
-from bot.i18n import match_language, t
-from bot.missing_extra import MissingExtra
-from bot.model import Bank, Question
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Question
+from bot.locales.i18n import match_language, t
+from bot.ports.missing_extra import MissingExtra
 
 __all__ = ["EXPORT_FORMATS", "ExportRefused", "export_bank", "table_header", "table_language",
            "table_rows", "table_values"]

@@ -1,6 +1,6 @@
 """The fast path for loading a bank: PyYAML's C parser with the bank rules (YAML 1.2 scalars,
 keys as written), and a direct check of the bank schema's rules (bank/schema.py, each type's
-answer rules from bot/question_types) that can only say "valid".
+answer rules from bot/domain/question_types) that can only say "valid".
 
 Line numbers matter only when a bank has a problem, so a bank is first read this way; on any
 doubt (an alias, a duplicate key, an odd tag, a rule this check does not prove) or any problem
@@ -16,8 +16,8 @@ import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from bank.yaml_io import BankLoader
-from bot.model import QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import QuestionType
 
 __all__ = ["Doubt", "fast_parse", "surely_valid"]
 

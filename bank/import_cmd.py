@@ -14,8 +14,8 @@ from typing import TextIO
 from bank.check_text import check_line
 from bank.importer import FORMATS, ImportRefused, import_source
 from bank.importer.sources import MAX_BYTES, slug
-from bot.file_problems import os_error_text
-from bot.i18n import t
+from bot.domain.file_problems import os_error_text
+from bot.locales.i18n import t
 
 __all__ = ["add_import_parser", "read_source", "run_import", "slug"]
 

@@ -1,4 +1,4 @@
-"""Load and validate bank files (docs/bank-format.md) into `bot.model.Bank`, reporting every
+"""Load and validate bank files (docs/bank-format.md) into `bot.domain.questions.Bank`, reporting every
 problem with its file, line and question id; a bank with any error is refused as a whole.
 """
 
@@ -11,8 +11,8 @@ from typing import NamedTuple
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
-from bot.model import Bank, Erratum, Paper, PaperSection, Question, QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Erratum, Paper, PaperSection, Question, QuestionType
 
 __all__ = [
     "SCHEMA_PATH",
@@ -25,7 +25,6 @@ __all__ = [
     "load_bank_report",
     "load_bank_text",
     "load_bank_text_report",
-    "load_banks",
 ]
 
 
@@ -167,25 +166,3 @@ def bank_files(dir_or_paths: str | Path | Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def load_banks(dir_or_paths: str | Path | Iterable[str | Path],
-               cache_dir: Path | None = None) -> list[Bank]:
-    """Every bank named (see bank_files); raises BankError listing the errors of all files,
-    including two files with the same bank id. With `cache_dir`, unchanged banks are read
-    from their compiled form there (bank/compiled.py)."""
-    from bank.compiled import load_bank_report_cached
-
-    banks: list[Bank] = []
-    problems: list[BankProblem] = []
-    first_file: dict[str, str] = {}
-    for path in bank_files(dir_or_paths):
-        bank, errors, _ = load_bank_report_cached(path, cache_dir)
-        problems.extend(errors)
-        if bank is not None and bank.id in first_file:
-            message = f"bank id {bank.id!r} is also used by {first_file[bank.id]}"
-            problems.append(BankProblem(str(path), None, None, message))
-        elif bank is not None:
-            first_file[bank.id] = str(path)
-            banks.append(bank)
-    if problems:
-        raise BankError(problems)
-    return banks

@@ -1,5 +1,5 @@
 """The bank schema: bank/schema.json (what every question type shares) with each question type's
-rule from its module in bot/question_types — its id among the type names (of an item and of a
+rule from its module in bot/domain/question_types — its id among the type names (of an item and of a
 paper's section), its answer form, options required or refused, and the keys only it takes
 (fill's tolerance, short's key_points). The file names no type: a new type changes it not."""
 
@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
 
 __all__ = ["SCHEMA_PATH", "bank_schema"]
 

@@ -1,5 +1,5 @@
 """Banks uploaded in a chat: the importer's readers behind the core's `UploadCodec` port
-(bot/bank_uploads.py), stable question ids, a content version, and the stored form.
+(bot/application/bank_uploads.py), stable question ids, a content version, and the stored form.
 
 A question's id is derived from its content — a hash of its type and its normalized stem
 (NFKC, whitespace removed, case folded) — so an edited re-upload keeps the id of every item
@@ -18,9 +18,9 @@ from dataclasses import replace
 
 from bank.compiled import _from_payload, _to_payload
 from bank.importer.sources import ImportRefused, import_source
-from bot.bank_uploads import ImportedUpload
-from bot.file_problems import FileProblem
-from bot.model import Bank, Question
+from bot.application.bank_uploads import ImportedUpload
+from bot.domain.file_problems import FileProblem
+from bot.domain.questions import Bank, Question
 
 __all__ = ["UploadCodec", "bank_version", "stable_ids"]
 
@@ -53,7 +53,7 @@ class UploadCodec:
 
     def read(self, data: bytes, filename: str, bank_id: str, language: str) -> ImportedUpload:
         """The bank in the file, or its refusal with the problems (catalog sentences with their
-        places, bot/file_problems.py); a damaged file of any format is a refusal, never an
+        places, bot/domain/file_problems.py); a damaged file of any format is a refusal, never an
         exception (import_source turns the csv, zip, sqlite, openpyxl and python-docx layers'
         errors into its ImportRefused)."""
         try:

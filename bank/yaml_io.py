@@ -14,8 +14,8 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from bot.model import Bank, Question
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Question
 
 __all__ = [
     "BankLoader",

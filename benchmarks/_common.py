@@ -25,7 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from bot.model import Bank, Question, QuestionType
+from bot.domain.questions import Bank, Question, QuestionType
 
 ROOT = Path(__file__).resolve().parent.parent
 

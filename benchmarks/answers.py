@@ -2,7 +2,7 @@
 
 Job: measure, in one run on this machine, what the README promises about answers: an answer is
 acknowledged only after its transaction commits, answers arriving together share a transaction
-(bot/group_commit.py), and leaderboards are read from materialised scores. Prints a table with
+(bot/application/group_commit.py), and leaderboards are read from materialised scores. Prints a table with
 the machine's facts, each measurement, its target and "target met" / "MISSED":
 
 1. Burst ingest through Quiz.submit into SQLite (acknowledged = committed): 100,000 answers from

@@ -17,9 +17,9 @@ from benchmarks._common import (
     bench_bank,
     fmt_ms,
 )
-from bot.clock import ManualClock
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.quiz import CoreSettings, Quiz
+from bot.application.quiz import CoreSettings, Quiz
+from bot.domain.clock import ManualClock
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from studybot.tuning import tune_gc
 
 START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai

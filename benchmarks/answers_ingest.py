@@ -38,10 +38,10 @@ from benchmarks.answers_fixtures import (
     pct,
     user_ref,
 )
-from bot.group_commit import GroupCommitter
-from bot.kinds import AnswerStatus, UserRef
-from bot.messages import SubmitAnswer
-from bot.quiz import Quiz
+from bot.application.group_commit import GroupCommitter
+from bot.application.quiz import Quiz
+from bot.application.requests import SubmitAnswer
+from bot.domain.kinds import AnswerStatus, UserRef
 
 
 @dataclass

@@ -33,11 +33,11 @@ from benchmarks.answers_fixtures import (
     settings,
     user_ref,
 )
-from bot.clock import ManualClock
-from bot.kinds import ChatKind, ChatRef
-from bot.messages import ShowLeaderboard
-from bot.quiz import Quiz, chat_scope
-from bot.windows import month_key, week_key
+from bot.application.quiz import Quiz, chat_scope
+from bot.application.requests import ShowLeaderboard
+from bot.domain.clock import ManualClock
+from bot.domain.kinds import ChatKind, ChatRef
+from bot.domain.windows import month_key, week_key
 
 BOARD_CHAT = ChatRef(PLATFORM, "-100999", ChatKind.GROUP, title="leaderboard bench")
 

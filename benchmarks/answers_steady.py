@@ -28,8 +28,8 @@ from benchmarks.answers_fixtures import (
     open_ingest,
     pct,
 )
-from bot.kinds import AnswerStatus
-from bot.messages import SubmitAnswer
+from bot.application.requests import SubmitAnswer
+from bot.domain.kinds import AnswerStatus
 
 
 async def steady_section(report: Report, base: Path, sync: str, sizes: Sizes, cpus: int | None) -> None:

@@ -9,7 +9,7 @@ Two numbers, both per post:
 - the crash window in the fan-out: from the platform accepting a question (the sink's time) to
   the next `next_post` of that chat, which the outbox asks only once the delivery (and the
   question's message ref) committed. A crash inside it sends the post again at the next start
-  (bot/outbox.py); the windows' sum over the fan-out's duration is the expected number of posts
+  (bot/application/outbox.py); the windows' sum over the fan-out's duration is the expected number of posts
   a SIGKILL at a random moment of the fan-out would duplicate.
 - alone, after the fan-out, with the app idle: `add_post` + `next_post` + `post_delivered` of a
   daily-sized post, one post after another, against a bare baseline on a connection of its own in
@@ -31,7 +31,7 @@ import aiosqlite
 
 from adapters.storage.outbox_codec import encode
 from benchmarks._common import percentile
-from bot.messages import Notice, notice
+from bot.views.quiz import Notice, notice
 from studybot.bootstrap import App
 
 TIMED = ("add_post", "next_post", "post_delivered")

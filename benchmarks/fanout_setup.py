@@ -15,7 +15,7 @@ from benchmarks._common import (
     stderr,
 )
 from benchmarks.fanout_sink import PlatformRules
-from bot.clock import SystemClock, zone
+from bot.domain.clock import SystemClock, zone
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
 

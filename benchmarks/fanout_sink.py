@@ -21,9 +21,9 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
-from bot.kinds import ChatKind, ChatRef, Platform
-from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import PaceLimits, RetryLater
+from bot.domain.kinds import ChatKind, ChatRef, Platform
+from bot.ports.chat import PaceLimits, RetryLater
+from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
 
 
 @dataclass(frozen=True)

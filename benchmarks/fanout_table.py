@@ -156,7 +156,8 @@ def build_report(env: dict[str, Any], chats: int, results: dict[str, dict[str, A
         "post after another with the app idle, against one INSERT of the same JSON + COMMIT on a "
         "connection of its own (same directory and pragmas), in alternating blocks. Crash window = "
         "from the sink accepting a question to its chat's next next_post (asked once the delivery "
-        "committed); a crash inside it re-sends that post at the next start (bot/outbox.py); posts "
+        "committed); a crash inside it re-sends that post at the next start "
+        "(bot/application/outbox.py); posts "
         "a random SIGKILL would duplicate = sum of the windows / the fan-out's duration.",
         "all targets met" if met else "some targets MISSED: see the analysis",
     ]

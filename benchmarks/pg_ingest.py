@@ -26,8 +26,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from adapters.storage.backends import PostgresStorage, SqliteStorage
-from bot.group_commit import GroupCommitter
-from bot.kinds import (
+from bot.application.group_commit import GroupCommitter
+from bot.domain.kinds import (
     AnswerPolicy,
     AnswerStatus,
     ChatKind,
@@ -37,7 +37,7 @@ from bot.kinds import (
     RoundKind,
     UserRef,
 )
-from bot.records import AnswerOutcome, ChatSettings, NewAnswer, NewRound
+from bot.domain.records import AnswerOutcome, ChatSettings, NewAnswer, NewRound
 from tests.pg_server import PgServer, find_bin_dir
 
 T0 = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)

@@ -46,7 +46,7 @@ import asyncpg
 from benchmarks._common import bench_bank, environment, environment_lines, stderr, workdir
 from benchmarks.fanout_sink import RULES, PlatformRules
 from benchmarks.scale_sink import SharedPost, SharedSink, SinkPort
-from bot.clock import SystemClock, zone
+from bot.domain.clock import SystemClock, zone
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
 from tests.pg_server import PgServer, find_bin_dir

@@ -43,8 +43,8 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` and the proj
 from adapters.storage.backends import PostgresStorage, SqliteStorage, open_storage
 from benchmarks._common import ROOT, cpu_times, environment, environment_lines, stderr
 from benchmarks.pg_ingest import burst, crowd, prepare, work
-from bot.group_commit import GroupCommitter
-from bot.records import AnswerOutcome, NewAnswer
+from bot.application.group_commit import GroupCommitter
+from bot.domain.records import AnswerOutcome, NewAnswer
 from tests.pg_server import PgServer, find_bin_dir
 
 SHAPES = ("burst", "crowd")

@@ -17,8 +17,8 @@ import aiohttp
 from aiohttp import web
 
 from benchmarks.fanout_sink import LimitedSink, PlatformRules
-from bot.kinds import ChatRef
-from bot.ports import PostRejected, RetryLater
+from bot.domain.kinds import ChatRef
+from bot.ports.chat import PostRejected, RetryLater
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,8 +54,8 @@ T0 = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)
 def chart_data() -> Any:
     """A full chart in Chinese: ten tags, thirty days of activity with its trend line, a
     fortnight's forecast, eight mock exams."""
-    from bot.i18n import t
-    from bot.study.charts import ChartData, MockPoint, TagBar
+    from bot.locales.i18n import t
+    from bot.views.charts import ChartData, MockPoint, TagBar
 
     rng = random.Random(1)
     tags = ("机器学习", "深度学习", "注意力机制", "数据标注", "模型评估", "优化算法", "卷积网络",
@@ -135,9 +135,9 @@ async def seeded_app(folder: Path, people: int) -> tuple[Any, list[Any]]:
     """The app on SQLite with the shipped bank, and `people` callers who answered 12 practice
     questions each in their private chats (some right, some wrong)."""
     from bank.loader import load_bank
-    from bot.application import Caller
-    from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-    from bot.messages import QuestionView, SubmitAnswer
+    from bot.application.requests import Caller, SubmitAnswer
+    from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+    from bot.views.quiz import QuestionView
     from studybot.bootstrap import PACKAGED_BANKS, bootstrap
     from studybot.config import Config
 
@@ -193,8 +193,8 @@ async def threaded_lag(charts: Any, data: Any, people: int) -> list[float]:
 
 
 async def seed_cards(storage: Any, users: int, cards: int) -> list[int]:
-    from bot.kinds import Platform, UserRef
-    from bot.study.records import Card
+    from bot.domain.kinds import Platform, UserRef
+    from bot.domain.study_records import Card
 
     store = storage.store
     user_ids: list[int] = []

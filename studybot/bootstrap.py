@@ -22,28 +22,30 @@ from typing import Any
 import bank
 from adapters.charts.chart_process import ChartProcess
 from adapters.scheduling.aps import ApsScheduler
-from adapters.storage.backends import PostgresStorage, open_broadcast, open_storage
-from bank.compiled import CACHE_DIR_NAME
-from bank.loader import BankError, BankProblem, load_banks
+from adapters.storage.backends import open_broadcast, open_storage
+from bank.compiled import CACHE_DIR_NAME, load_banks
+from bank.loader import BankError, BankProblem
 from bank.uploads import UploadCodec
-from bot.application import Application, NoHandler
-from bot.bank_uploads import BankUploads
-from bot.clock import Clock, SystemClock
-from bot.contests import Contests
-from bot.daily import SWEEP_JOB, Dailies
-from bot.firings import Firings
-from bot.metrics import Metrics, SchedulerStatus
-from bot.model import Bank
-from bot.outbox import Outbox
-from bot.ports import ChatPort, Scheduler, Storage, Store, StoreUnavailable
-from bot.quiz import CoreSettings, Quiz
-from bot.store_faults import QuietJobs
-from bot.study.bank_owners import BankOwners
-from bot.study.feed import StudyFeed
-from bot.study.mocks import Mocks
-from bot.study.reminders import ReviewReminders
-from bot.study.spaced import SpacedRepetition
-from bot.study.use_cases import StudyUseCases
+from bot.application.app import Application, NoHandler
+from bot.application.bank_uploads import BankUploads
+from bot.application.contests import Contests
+from bot.application.daily import SWEEP_JOB, Dailies
+from bot.application.firings import Firings
+from bot.application.outbox import Outbox
+from bot.application.quiz import CoreSettings, Quiz
+from bot.application.store_faults import QuietJobs
+from bot.application.study.bank_owners import BankOwners
+from bot.application.study.feed import StudyFeed
+from bot.application.study.mock_exam import Mocks
+from bot.application.study.reminders import ReviewReminders
+from bot.application.study.use_cases import StudyUseCases
+from bot.domain.clock import Clock, SystemClock
+from bot.domain.questions import Bank
+from bot.domain.spaced import SpacedRepetition
+from bot.ports.chat import ChatPort
+from bot.ports.metrics import Metrics, SchedulerStatus
+from bot.ports.scheduler import Scheduler
+from bot.ports.storage import Storage, Store, StoreUnavailable
 from studybot.config import Config
 from studybot.ops import metrics_for
 
@@ -237,20 +239,21 @@ async def bootstrap(
         private_ask_limit=config.quiz_per_minute.private,
     )
     metrics = metrics or metrics_for(config)
-    quiz = Quiz(store, banks, settings, clock, rng, metrics=metrics)
+    shared = storage.shared  # several processes may run on it: toggles and limits live there
+    quiz = Quiz(
+        store, banks, settings, clock, rng, metrics=metrics,
+        selections=storage.selections if shared else None,
+        shared_limits=storage.throttles if shared else None,
+    )  # fmt: skip
     schedules = storage.schedules
     # A timed job that meets a database fault ends quietly: the store warned once, and the
     # sweeps take due work again once it is over.
     scheduler = QuietJobs(scheduler or ApsScheduler())
     # This process among those sharing the database: unique even across machines and restarts.
     owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    shared = isinstance(storage, PostgresStorage)  # several processes may run on it
     broadcast = open_broadcast(storage, owner)
     firings = Firings(storage.firings, owner, clock)
     quiz.share_caches(broadcast)
-    if shared:  # a person's toggles and requests may reach any process
-        quiz.selections = storage.selections
-        quiz.shared_limits = storage.throttles
     outbox = Outbox(
         quiz, storage.outbox, store, clock=clock, metrics=metrics, owner=owner, pin_while_sending=shared
     )

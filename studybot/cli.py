@@ -18,8 +18,8 @@ from adapters.redaction import (
     install_excepthooks,
     install_record_factory,
 )
-from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.missing_extra import MissingExtra, install_command
+from bot.locales.i18n import DEFAULT_LANGUAGE, t
+from bot.ports.missing_extra import MissingExtra, install_command
 from studybot import __version__
 from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
 from studybot.config import ConfigError, load_config

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, match_language, t
+from bot.locales.i18n import DEFAULT_LANGUAGE, LANGUAGES, match_language, t
 
 __all__ = ["ArgumentParser", "cli_language", "run_one_command", "split_lang_option", "use_argparse_language"]
 

@@ -35,9 +35,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError, core_schema
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
-from bot.clock import zone
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
-from bot.kinds import AnswerPolicy, Platform, RevealPolicy
+from bot.domain.clock import zone
+from bot.domain.kinds import AnswerPolicy, Platform, RevealPolicy
+from bot.locales.i18n import DEFAULT_LANGUAGE, LANGUAGES, t
 from studybot.shards import ShardSpec, parse_shards
 
 

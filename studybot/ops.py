@@ -11,19 +11,39 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from bot.metrics import NO_METRICS, Metrics, SchedulerStatus
+from bot.application.quiz import Quiz
+from bot.ports.metrics import NO_METRICS, Metrics, SchedulerStatus
+from bot.ports.storage import Storage
 
 if TYPE_CHECKING:
     from adapters.ops.http_server import OpsServer
-    from studybot.bootstrap import App
     from studybot.config import Config
 
 log = logging.getLogger("studybot.ops")
 
 READY_TIMEOUT = 2.0  # seconds the database has to answer a readiness probe
+
+
+class App(Protocol):
+    """What the endpoints read of the running app (studybot/bootstrap.py's App)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def quiz(self) -> Quiz: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
+
+    @property
+    def scheduler_status(self) -> Callable[[], SchedulerStatus] | None: ...
+
+    @property
+    def started(self) -> bool: ...
 
 
 @runtime_checkable

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import TextIO
 
 from adapters.storage.backends import open_storage
-from bot.ports import PendingPost
+from bot.ports.storage import PendingPost
 from studybot.config import ConfigError, load_config
 
 

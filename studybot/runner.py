@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from adapters.storage.open_errors import StoreOpenError
 from bank.loader import BankError
-from bot.application import NoHandler
-from bot.ports import ChatPort
+from bot.application.app import NoHandler
+from bot.ports.chat import ChatPort
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config
 from studybot.ops import start_server

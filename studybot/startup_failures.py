@@ -12,7 +12,7 @@ import sys
 
 from adapters.redaction import redact
 from adapters.storage.open_errors import OpenProblem, StoreOpenError
-from bot.i18n import t
+from bot.locales.i18n import t
 from studybot.config import Config
 
 _STORE_KEYS = {

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from adapters.storage.sqlite.store import SqliteStore
-from bot.clock import ManualClock
-from bot.model import Bank, Question, QuestionType
-from bot.quiz import CoreSettings, Quiz
+from bot.application.quiz import CoreSettings, Quiz
+from bot.domain.clock import ManualClock
+from bot.domain.questions import Bank, Question, QuestionType
 
 START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai
 

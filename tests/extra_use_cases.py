@@ -10,8 +10,10 @@ from functools import partial
 
 import pytest
 
-from bot.application import Application, Caller, Reply
-from bot.commands.parsing import Parsed
+from bot.application.app import Application
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import Reply
+from bot.application.requests import Caller
 
 
 class ExtraUseCase(Enum):

@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.reply_text import render_reply
+from bot.application.reply_text import render_reply
 from tests.stats_session import Session, run
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from bot.model import Bank, Paper, PaperSection, QuestionType
+from bot.domain.questions import Bank, Paper, PaperSection, QuestionType
 
 PAPER_MINUTES = 0.05  # three seconds
 REMIND_MINUTES = 0.025  # a second and a half before the end

@@ -20,12 +20,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from bot.application import Caller, Reply
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import QuestionView, SubmitAnswer
-from bot.model import Bank, QuestionType
-from bot.study.charts import ChartData
-from bot.study.mock_records import MockItem, MockState, NewMock
+from bot.application.replies import Reply
+from bot.application.requests import Caller, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.domain.mock_exam_records import MockItem, MockState, NewMock
+from bot.domain.questions import Bank, QuestionType
+from bot.views.charts import ChartData
+from bot.views.quiz import QuestionView
 
 DAYS = 21
 PRACTISED_DAYS = (0, 1, 2, 4, 5, 6, 8, 9, 11, 12, 13, 15, 16, 18, 19, 20)
@@ -77,7 +78,7 @@ def _response(bank: Bank, question_id: str, right: bool) -> str:
 async def run(folder: Path, language: str, command: str = "/stats") -> Session:
     """The three weeks, then `command` (/stats; /ready and /weak for docs/readiness.md)."""
     from bank.loader import load_bank
-    from bot.clock import ManualClock
+    from bot.domain.clock import ManualClock
     from studybot.bootstrap import PACKAGED_BANKS, bootstrap
     from studybot.config import Config
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from matplotlib.ft2font import FT2Font
 
 from adapters.charts.fonts import CJK_FACES, CJK_FILE, face_path
-from bot.i18n import t
+from bot.locales.i18n import t
 
 PNG = b"\x89PNG\r\n\x1a\n"
 CHART_LABELS = tuple(

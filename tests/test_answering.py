@@ -3,9 +3,16 @@ answers found by the round they answer, and a self-grade typed in the chat's wor
 
 from __future__ import annotations
 
-from bot.answering import Answering, FormReply, ReceiptReply, SelectionReply, TextReply, typed_level
-from bot.clicks import Act, Click
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.application.answering import (
+    Answering,
+    FormReply,
+    ReceiptReply,
+    SelectionReply,
+    TextReply,
+    typed_level,
+)
+from bot.application.clicks import Act, Click
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 
 GROUP = ChatRef(Platform.TELEGRAM, "-5", ChatKind.GROUP, title="g")
 OTHER = ChatRef(Platform.TELEGRAM, "-6", ChatKind.GROUP, title="h")
@@ -15,7 +22,7 @@ ANN = UserRef(Platform.TELEGRAM, "1", "Ann")
 async def _posted(quiz, clock, question_id, chat=GROUP):
     from datetime import timedelta
 
-    from bot.kinds import RoundKind
+    from bot.domain.kinds import RoundKind
 
     record = await quiz.chat(chat)
     question = quiz.bank_for(record).question(question_id)

@@ -7,10 +7,12 @@ import re
 
 import pytest
 
-from bot.application import Application, Caller, DailyReply, HelpView, TextView
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import ContestStatusView, LeaderboardView, QuestionView, StatsView
-from bot.reply_text import render_reply
+from bot.application.app import Application, HelpView
+from bot.application.replies import DailyReply, TextView
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.views.quiz import ContestStatusView, LeaderboardView, QuestionView, StatsView
 
 PRIVATE = ChatRef(Platform.TELEGRAM, "10", ChatKind.PRIVATE, title="Ann")
 GROUP = ChatRef(Platform.TELEGRAM, "-20", ChatKind.GROUP, title="study group")

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.commands.arguments import Arg, ArgKind, ArgumentError
-from bot.commands.catalog import CATALOG
-from bot.commands.parsing import parse
-from bot.daily_times import parse_duration, parse_local_time
-from bot.i18n import LANGUAGES
-from bot.model import QuestionType
-from bot.quiz_settings import QuizError
+from bot.application.commands.arguments import Arg, ArgKind, ArgumentError
+from bot.application.commands.catalog import CATALOG
+from bot.application.commands.parsing import parse
+from bot.application.quiz_settings import QuizError
+from bot.domain.daily_times import parse_duration, parse_local_time
+from bot.domain.questions import QuestionType
+from bot.locales.i18n import LANGUAGES
 
 ARGS = {f"{arg.name}:{arg.kind}": arg for command in CATALOG for arg in command.args
         if arg.kind is not ArgKind.USER}  # fmt: skip

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.application import Application, Caller
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.application.app import Application
+from bot.application.requests import Caller
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 from studybot.bank_reports import changed_reports
 
 ANN = UserRef(Platform.CONSOLE, "10", "Ann")

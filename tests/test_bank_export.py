@@ -14,7 +14,7 @@ from bank.exporters import EXPORT_FORMATS, export_bank
 from bank.importer import import_source
 from bank.loader import load_bank
 from bank.yaml_io import dump_bank
-from bot.model import Bank
+from bot.domain.questions import Bank
 from studybot.cli import main
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bank import yaml_io
 from bank.importer import import_source
 from bank.loader import load_bank
-from bot.model import Bank
+from bot.domain.questions import Bank
 
 HERE = Path(__file__).parent / "banks"
 SHIPPED = Path(__file__).parent.parent / "bank" / "ai_trainer_2025.yaml"

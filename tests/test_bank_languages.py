@@ -25,8 +25,8 @@ from bank.import_cmd import run_import
 from bank.importer import import_source
 from bank.importer.clean import to_simplified
 from bank.loader import load_bank, load_bank_text
-from bot.model import Bank, Question, QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Bank, Question, QuestionType
 
 pytest.importorskip("genanki")
 

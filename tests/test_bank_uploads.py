@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bank.uploads import UploadCodec
-from bot.bank_uploads import bank_id, bank_name
+from bot.application.bank_uploads import bank_id, bank_name
 
 PHYSICS = (Path(__file__).parent / "banks" / "upload" / "physics.csv").read_bytes()
 

@@ -1,5 +1,5 @@
 """Names with bidirectional-text controls (U+202E and friends) are shown isolated in reveals and
-leaderboards on Discord and Telegram (real libraries against the fakes), and bot.bidi itself."""
+leaderboards on Discord and Telegram (real libraries against the fakes), and bot.views.bidi itself."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.bidi import CONTROLS, FSI, PDI, isolate
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
+from bot.views.bidi import CONTROLS, FSI, PDI, isolate
 from tests.conftest import make_bank
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from adapters.charts.fonts import CJK_FILE, MISSING, chart_fonts, drawable
 from adapters.charts.matplotlib_charts import MatplotlibCharts
-from bot.i18n import t
-from bot.study.charts import ChartData, MockPoint, TagBar
+from bot.locales.i18n import t
+from bot.views.charts import ChartData, MockPoint, TagBar
 from tests.study_e2e import assert_cjk_chart
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,16 +1,17 @@
 """Forged clicks on both platforms (real discord.py and python-telegram-bot against the fakes):
 a button or form naming another chat's round, another question's round or option, or a control
 its message does not carry is answered "closed", stores nothing and shows no answer. Also the
-rule itself (bot/clicks.py) on plain values, for the cases the fakes cannot time."""
+rule itself (bot/application/clicks.py) on plain values, for the cases the fakes cannot time."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.clicks import Act, Click, admits
-from bot.i18n import t
-from bot.kinds import (
+from bot.application.clicks import Act, Click, admits
+from bot.application.quiz_cache import RoundContext
+from bot.application.quiz_settings import CoreSettings
+from bot.domain.kinds import (
     AnswerMode,
     AnswerPolicy,
     ChatKind,
@@ -20,9 +21,8 @@ from bot.kinds import (
     RoundKind,
     RoundState,
 )
-from bot.quiz_cache import RoundContext
-from bot.quiz_settings import CoreSettings
-from bot.records import Chat, ChatSettings, Round
+from bot.domain.records import Chat, ChatSettings, Round
+from bot.locales.i18n import t
 from tests.conftest import START, make_bank
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)

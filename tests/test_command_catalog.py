@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from bot.commands.arguments import ArgKind
-from bot.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, groups
-from bot.commands.parsing import parse, usage
-from bot.i18n import LANGUAGES, keys, t
-from bot.model import QuestionType
-from bot.quiz_settings import QuizError
+from bot.application.commands.arguments import ArgKind
+from bot.application.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, groups
+from bot.application.commands.parsing import parse, usage
+from bot.application.quiz_settings import QuizError
+from bot.domain.questions import QuestionType
+from bot.locales.i18n import LANGUAGES, keys, t
 
 PARSED = [
     ("/quiz", "quiz", {}),
@@ -167,7 +167,7 @@ def test_every_choice_has_its_typed_word_in_every_language():
 
 def test_an_empty_selection_names_the_type_in_the_chat_language():
     """Issue 19: "题库中没有符合条件的题目（多选 / single）" named the type by its English id."""
-    from bot.quiz_settings import no_questions
+    from bot.application.quiz_settings import no_questions
 
     refusal = no_questions("ml", QuestionType.MULTI)
     zh = refusal.render("zh-CN")
@@ -178,8 +178,8 @@ def test_an_empty_selection_names_the_type_in_the_chat_language():
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("private", [True, False])
 def test_help_for_every_command_renders_in_every_language_and_place(language, private):
-    from bot.commands.help import command_help, full_help
-    from bot.reply_text import render_help
+    from bot.application.commands.help import command_help, full_help
+    from bot.application.reply_text import render_help
 
     texts = [render_help(full_help(language, private))]
     for command in CATALOG:
@@ -200,7 +200,7 @@ def test_help_for_every_command_renders_in_every_language_and_place(language, pr
 
 
 def test_help_names_a_missing_command():
-    from bot.commands.help import command_help
+    from bot.application.commands.help import command_help
 
     with pytest.raises(QuizError) as caught:
         command_help("nosuch", "zh-CN", True)

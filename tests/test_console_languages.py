@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.commands.arguments import ArgKind
-from bot.commands.catalog import CATALOG
-from bot.commands.parsing import usage
-from bot.i18n import t
+from bot.application.commands.arguments import ArgKind
+from bot.application.commands.catalog import CATALOG
+from bot.application.commands.parsing import usage
 from bot.locales.check import english_runs
+from bot.locales.i18n import t
 from tests.test_console import run_console
 from tests.test_console_process import SAMPLE_BANK
 
@@ -146,7 +146,7 @@ def test_an_english_session_of_wrong_choices_and_help_shows_no_chinese(tmp_path)
 
 @pytest.mark.parametrize("language", ["zh-CN", "en"])
 def test_every_choice_list_a_help_shows_is_taken_by_the_parser(language):
-    from bot.commands.help import full_help, takes
+    from bot.application.commands.help import full_help, takes
 
     view = full_help(language, private=True)
     for command in CATALOG:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.process import BotProcess
 from tests.short_mock import ITEMS, REMIND_MINUTES, TIMEOUT, TOTAL, short_paper_file
 from tests.test_console import run_console

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import wcwidth
 
-from bot.commands.catalog import CATALOG
+from bot.application.commands.catalog import CATALOG
 from tests.test_console_process import sample_config
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")

@@ -10,9 +10,9 @@ import wcwidth
 
 from adapters.console import ConsoleAdapter
 from adapters.console.layout import wrap
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import Ask, SubmitAnswer
-from bot.quiz import QuizError
+from bot.application.quiz import QuizError
+from bot.application.requests import Ask, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 
 ALICE = UserRef(Platform.TELEGRAM, "1", "Alice")
 PRIVATE = ChatRef(Platform.TELEGRAM, "1", ChatKind.PRIVATE)
@@ -133,7 +133,7 @@ async def test_the_limits_come_from_the_config(make_app):
 
 
 async def test_files_with_a_reply_are_written_to_the_data_directory_never_over_another(make_app):
-    from bot.application import FileView, Reply, TextView
+    from bot.application.replies import FileView, Reply, TextView
 
     app = await make_app()
     out = io.StringIO()

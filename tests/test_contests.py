@@ -6,11 +6,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.kahoot import PlayerState, answer_points, score_question, streak_bonus
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import SubmitAnswer
-from bot.model import Bank, Question, QuestionType
-from bot.quiz import QuizError
+from bot.application.quiz import QuizError
+from bot.application.requests import SubmitAnswer
+from bot.domain.kahoot import PlayerState, answer_points, score_question, streak_bonus
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
+from bot.domain.questions import Bank, Question, QuestionType
 
 CHAT = ChatRef(Platform.CONSOLE, "contest-room", ChatKind.GROUP)
 ALICE, BOB, CAROL = (
@@ -210,7 +210,7 @@ async def test_a_question_that_can_never_be_posted_is_given_up_said_and_the_cont
     it), logs it once, the chat is told the question was skipped, and the contest goes on."""
     import logging
 
-    from bot.outbox import QUESTION_ATTEMPTS
+    from bot.application.outbox import QUESTION_ATTEMPTS
     from tests.fakes.ports import RecordingPort
 
     class FailsOnTheFirstQuestion(RecordingPort):

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, RoundState, UserRef
-from bot.messages import SubmitAnswer
-from bot.quiz import QuizError
+from bot.application.quiz import QuizError
+from bot.application.requests import SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, RoundState, UserRef
 
 CHAT = ChatRef(Platform.CONSOLE, "group-1", ChatKind.GROUP)
 ALICE = UserRef(Platform.CONSOLE, "a", "Alice")
@@ -123,8 +123,8 @@ async def test_dst_day_in_new_york(make_app, clock):
 
 
 async def test_blocked_chat_pauses_its_daily_until_they_come_back(make_app, clock):
-    from bot.messages import Ask
-    from bot.ports import ChatGone
+    from bot.application.requests import Ask
+    from bot.ports.chat import ChatGone
 
     app = await make_app()
     await app.start()
@@ -141,7 +141,7 @@ async def test_blocked_chat_pauses_its_daily_until_they_come_back(make_app, cloc
 
 
 async def test_moved_chat_is_followed(make_app, clock):
-    from bot.ports import ChatMoved
+    from bot.ports.chat import ChatMoved
 
     app = await make_app()
     await app.start()
@@ -154,7 +154,7 @@ async def test_moved_chat_is_followed(make_app, clock):
 
 
 async def test_a_chat_moved_to_one_already_known_is_posted_there_and_nothing_breaks(make_app, clock):
-    from bot.ports import ChatMoved
+    from bot.ports.chat import ChatMoved
 
     app = await make_app()
     await app.start()

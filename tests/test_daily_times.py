@@ -7,7 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from adapters.scheduling.aps import daily_trigger
-from bot.daily_times import (
+from bot.domain.daily_times import (
     last_occurrence,
     next_occurrence,
     occurrence_on,
@@ -15,7 +15,7 @@ from bot.daily_times import (
     parse_local_time,
     parse_weekdays,
 )
-from bot.records import DailySchedule
+from bot.domain.records import DailySchedule
 
 
 def daily(local_time="09:00", tz="America/New_York", weekdays=(0, 1, 2, 3, 4, 5, 6)) -> DailySchedule:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.contract.conftest import fresh_database
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.pg_server import PgServer, find_bin_dir

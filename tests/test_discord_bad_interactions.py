@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 
 from adapters.discord.transient import transient
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,

@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from bot.kinds import RoundKind
-from bot.model import QuestionType
-from bot.records import Round
+from bot.domain.kinds import RoundKind
+from bot.domain.questions import QuestionType
+from bot.domain.records import Round
 from tests.fakes.discord_models import FakeMember, MessageRecord
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

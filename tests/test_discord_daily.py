@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from bot.clock import zone
-from bot.kinds import RoundKind, RoundState
-from bot.model import QuestionType
+from bot.domain.clock import zone
+from bot.domain.kinds import RoundKind, RoundState
+from bot.domain.questions import QuestionType
 from tests.conftest import make_bank
 from tests.fakes.discord_models import MessageRecord
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.records import Round
-from bot.standings import chat_scope, guild_scope
+from bot.application.standings import chat_scope, guild_scope
+from bot.domain.records import Round
 from tests import fuzz_text
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from adapters.discord import DiscordAdapter, DiscordSettings
-from bot.clock import ManualClock, SystemClock
-from bot.commands.catalog import groups
-from bot.model import Bank
-from bot.outbox import Pacer
-from bot.ports import PaceLimits
-from bot.records import Round
+from bot.application.commands.catalog import groups
+from bot.application.outbox import Pacer
+from bot.domain.clock import ManualClock, SystemClock
+from bot.domain.questions import Bank
+from bot.domain.records import Round
+from bot.ports.chat import PaceLimits
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
 from tests.conftest import START, make_bank

@@ -6,7 +6,7 @@ channel's language)."""
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.discord_rules import Perm
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from adapters.discord.render import fit_embed
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.discord_rules import check_message
 from tests.test_console import run_console
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
@@ -67,7 +67,7 @@ async def test_contest_start_zero_zero_is_refused_on_discord(harness: Harness) -
     alice = h.world.admin
     # Discord's own client keeps to the options' min_value; a raw request need not.
     reply = await h.command(alice, "contest", {"questions": 0, "seconds": 0}, sub="start")
-    # The same sentence as a text platform's for the same value (bot/commands/arguments.py).
+    # The same sentence as a text platform's for the same value (bot/application/commands/arguments.py).
     detail = t("en", "arg.int", low=1, high=100)
     assert reply is not None and reply.content == t("en", "error.bad_arg", arg="questions", detail=detail)
     status = await h.command(alice, "contest", sub="status")

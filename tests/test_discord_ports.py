@@ -9,10 +9,10 @@ import asyncio
 import pytest
 
 from adapters.discord import replies
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind
-from bot.messages import RevealView, notice
-from bot.model import QuestionType
-from bot.ports import ChatGone, PostRejected, RetryLater
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind
+from bot.domain.questions import QuestionType
+from bot.ports.chat import ChatGone, PostRejected, RetryLater
+from bot.views.quiz import RevealView, notice
 from tests.fakes.discord_rules import Perm
 from tests.test_discord_daily import only
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.i18n import t
-from bot.model import Bank, QuestionType
+from bot.domain.clock import ManualClock
+from bot.domain.questions import Bank, QuestionType
+from bot.locales.i18n import t
 from studybot.config import ConfigError, load_config
 from studybot.shards import ShardSpec, parse_shards
 from tests.conftest import START, make_bank

@@ -9,7 +9,7 @@ import logging
 import pytest
 
 from adapters.discord import transient
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,

@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 
-import bot.application
-import bot.commands.catalog
-from bot.application import Application, Caller, FileView, Reply, TextView
-from bot.commands.arguments import Arg, ArgKind
-from bot.commands.catalog import CATALOG, MODE, Command, Permission, Scope, groups
-from bot.commands.parsing import Parsed
-from bot.i18n import LANGUAGES, catalog, t
+import bot.application.app
+import bot.application.commands.catalog
+from bot.application.app import Application
+from bot.application.commands.arguments import Arg, ArgKind
+from bot.application.commands.catalog import CATALOG, MODE, Command, Permission, Scope, groups
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import FileView, Reply, TextView
+from bot.application.requests import Caller
+from bot.locales.i18n import LANGUAGES, catalog, t
 from tests.extra_use_cases import ExtraUseCase, add_handler
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
@@ -82,7 +84,7 @@ def expected_tree() -> dict[str, dict[str, Any]]:
         if subcommands:
             tree[t("en", f"cmd.{name}.name")] = expected_command(f"cmd.{name}", subcommands, True)
         else:
-            entry = next(c for c in bot.commands.catalog.CATALOG if c.path == (name,))
+            entry = next(c for c in bot.application.commands.catalog.CATALOG if c.path == (name,))
             tree[t("en", f"{entry.key}.name")] = expected_command(entry.key, [entry], False)
     return tree
 
@@ -173,8 +175,8 @@ async def mock_exam(self: Application, parsed: Parsed, caller: Caller, language:
 def mock_command_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new catalog entry, its use case and its wording: nothing else."""
     extended = (*CATALOG, MOCK)
-    monkeypatch.setattr(bot.commands.catalog, "CATALOG", extended)
-    monkeypatch.setattr(bot.application, "CATALOG", extended)
+    monkeypatch.setattr(bot.application.commands.catalog, "CATALOG", extended)
+    monkeypatch.setattr(bot.application.app, "CATALOG", extended)
     add_handler(monkeypatch, ExtraUseCase.MOCK_EXAM, mock_exam)
     for key, texts in WORDING.items():
         for language, text in texts.items():

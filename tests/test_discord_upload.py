@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.discord_models import FakeMember
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

@@ -13,11 +13,11 @@ from bank.check import default_bank_path, run_check
 from bank.compiled import load_bank_report_cached
 from bank.loader import load_bank, load_bank_text_report
 from bank.yaml_io import dump_bank
-from bot.application import Application, Caller
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import SubmitAnswer
-from bot.reply_text import render_reply
-from bot.text import render_receipt
+from bot.application.app import Application
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.views.quiz_text import render_receipt
 from tests.conftest import make_bank
 from tests.test_console import run_console
 

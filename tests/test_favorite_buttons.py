@@ -5,7 +5,7 @@ one its message does not carry, is refused and stars nothing."""
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

@@ -3,7 +3,7 @@ with its problem (a catalog sentence naming the place, in the chat's language) a
 nothing stored; CR-only line endings (Excel for Mac's "CSV (Macintosh)") and CSV cells over
 128 KiB read as they should. The fuzz test feeds each reader truncated, bit-flipped and
 oversized versions of its own fixtures, through the upload use case the chat adapters use
-(bot/bank_uploads.py) and the YAML loader `studybot bank check` uses."""
+(bot/application/bank_uploads.py) and the YAML loader `studybot bank check` uses."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from bank.exporters import export_bank
 from bank.loader import check_data, load_bank, load_bank_text_report
 from bank.uploads import UploadCodec
 from bank.yaml_io import bank_to_dict
-from bot.application import Caller
-from bot.attachments import Attachment
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.reply_text import render_reply
+from bot.application.attachments import Attachment
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 
 HERE = Path(__file__).parent
 IMPORT = HERE / "banks" / "import"

@@ -1,4 +1,4 @@
-"""Table tests for bot.grading: parsing, canonical forms and verdicts for every question type."""
+"""Table tests for bot.domain.grading: parsing, canonical forms and verdicts for every question type."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from bot.grading import (
+from bot.domain.grading import (
     Grade,
     InvalidResponse,
     Verdict,
@@ -17,7 +17,7 @@ from bot.grading import (
     parse_number,
     self_grade,
 )
-from bot.model import Question, QuestionType
+from bot.domain.questions import Question, QuestionType
 
 
 def _question(qtype: QuestionType, answer: tuple[str, ...], letters: str = "") -> Question:
@@ -456,7 +456,7 @@ def test_fill_verdicts(alternatives: tuple[str, ...], raw: str, verdict: Verdict
     assert result.response == raw.strip()
 
 
-# --- fill: quantities (bot.quantities), decided by what the key means ---------------------------
+# --- fill: quantities (bot.domain.reading.quantities), decided by what the key means -----------
 
 
 @pytest.mark.parametrize(

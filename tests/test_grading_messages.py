@@ -1,5 +1,5 @@
 """Why an answer was refused is told in the chat's language: grading errors carry a catalog key
-and params (bot.invalid_response), never an English sentence inside a Chinese reply."""
+and params (bot.domain.reading.invalid_response), never an English sentence inside a Chinese reply."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 
-from bot.grading import InvalidResponse, grade, self_grade
-from bot.i18n import keys
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import SelfGrade, SubmitAnswer
-from bot.model import Question, QuestionType
-from bot.text import render_receipt
+from bot.application.requests import SelfGrade, SubmitAnswer
+from bot.domain.grading import InvalidResponse, grade, self_grade
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
+from bot.domain.questions import Question, QuestionType
+from bot.locales.i18n import keys
+from bot.views.quiz_text import render_receipt
 
 SINGLE = Question("s", 1, QuestionType.SINGLE, "题干", ("B",), 1.0, tuple((c, c) for c in "ABCD"))
 MULTI = Question("m", 2, QuestionType.MULTI, "题干", ("A", "B", "D"), 2.0, tuple((c, c) for c in "ABCD"))

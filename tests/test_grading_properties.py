@@ -1,5 +1,5 @@
 """Hypothesis property tests for the fill-answer normaliser, the number reader and the option-letter
-reader used by bot.grading."""
+reader used by bot.domain.grading."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from itertools import pairwise
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bot.grading import InvalidResponse, answers_match, normalize_text, parse_number
-from bot.option_letters import pick_letters
+from bot.domain.grading import InvalidResponse, answers_match, normalize_text, parse_number
+from bot.domain.reading.option_letters import pick_letters
 
 # (ASCII, Chinese/full-width) pairs that must fold together.
 PUNCT_PAIRS = [

@@ -1,6 +1,6 @@
 """Grading and the bank importer read true/false words and option letters with one vocabulary
-and one reader (bot.vocabulary, bot.option_letters): a paper's answer line and a learner's
-reply can't disagree."""
+and one reader (bot.domain.reading.vocabulary, bot.domain.reading.option_letters): a paper's
+answer line and a learner's reply can't disagree."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from bank.answers import answer_problems, multi_letters
 from bank.importer import import_paper
 from bank.importer.answers import parse_judge, parse_letters
-from bot.grading import InvalidResponse, canonical_response
-from bot.model import Question, QuestionType
-from bot.vocabulary import FALSE_WORDS, STRICT_FALSE, STRICT_TRUE, TRUE_WORDS, read_judge
+from bot.domain.grading import InvalidResponse, canonical_response
+from bot.domain.questions import Question, QuestionType
+from bot.domain.reading.vocabulary import FALSE_WORDS, STRICT_FALSE, STRICT_TRUE, TRUE_WORDS, read_judge
 
 JUDGE = Question("j", 1, QuestionType.JUDGE, "题干", ("true",))
 MULTI = Question("m", 2, QuestionType.MULTI, "题干", ("A", "B", "D"), 2.0,

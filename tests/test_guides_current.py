@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 GUIDES = ("telegram.md", "discord.md", "running.md")

@@ -10,9 +10,16 @@ from pathlib import Path
 import pytest
 
 from bank.loader import load_bank
-from bot import i18n
-from bot.i18n import LANGUAGES, bank_text, catalog, match_language, normalize_language, simplified, t
-from bot.locales import check
+from bot.locales import check, i18n
+from bot.locales.i18n import (
+    LANGUAGES,
+    bank_text,
+    catalog,
+    match_language,
+    normalize_language,
+    simplified,
+    t,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 

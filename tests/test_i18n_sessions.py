@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.i18n import bank_text
+from bot.locales.i18n import bank_text
 from tests.test_console import run_console
 
 BANK = """\

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.commands.parsing import parse
-from bot.i18n import t
-from bot.quiz_settings import QuizError
-from bot.text import HTML
+from bot.application.commands.parsing import parse
+from bot.application.quiz_settings import QuizError
+from bot.locales.i18n import t
+from bot.views.quiz_text import HTML
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.test_telegram_harness import (

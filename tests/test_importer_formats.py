@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bank.importer import ImportResult, detect_format, import_source
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 T = QuestionType
 HERE = Path(__file__).parent / "banks" / "import"

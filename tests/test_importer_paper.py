@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from bank.importer import ImportResult, import_paper
 from bank.loader import load_bank_text
 from bank.yaml_io import dump_bank
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 PAPERS = Path(__file__).parent / "papers"
 S, M, J, F, SH = (QuestionType.SINGLE, QuestionType.MULTI, QuestionType.JUDGE,

@@ -25,9 +25,9 @@ from bank.import_cmd import run_import
 from bank.importer import ImportRefused, import_source
 from bank.loader import load_bank
 from bank.uploads import UploadCodec
-from bot.application import Caller
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.reply_text import render_reply
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 from tests import pdf_writer
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_cli_language import needs_tool, no_english, studybot

@@ -12,7 +12,7 @@ import pytest
 from bank.importer import ImportResult, import_paper
 from bank.loader import load_bank_text
 from bank.yaml_io import dump_bank
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 PAPERS = Path(__file__).parent / "papers"
 SEED = PAPERS / "seed_000_8cd945649fa5e6b6.txt"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.keyed_locks import KeyedLocks
+from bot.application.keyed_locks import KeyedLocks
 
 
 async def test_one_holder_per_key_and_idle_keys_are_dropped():

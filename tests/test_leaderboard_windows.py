@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import Ask, ShowLeaderboard, SubmitAnswer
-from bot.windows import Window, month_key, week_key
+from bot.application.requests import Ask, ShowLeaderboard, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.domain.windows import Window, month_key, week_key
 
 ALICE = UserRef(Platform.TELEGRAM, "1", "Alice")
 BOB = UserRef(Platform.TELEGRAM, "2", "Bob")

@@ -22,16 +22,17 @@ from hypothesis import strategies as st
 
 from adapters.console.files import open_file
 from bank.loader import load_bank
-from bot.application import Caller
-from bot.clock import ManualClock
-from bot.commands.catalog import StudyUseCase
-from bot.commands.parsing import parse
-from bot.i18n import LANGUAGES, t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.model import Question, QuestionType
-from bot.reply_text import render_reply
-from bot.study import shuffle
-from bot.study.paper import draw, paper_of
+from bot.application.commands.catalog import StudyUseCase
+from bot.application.commands.parsing import parse
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain import option_shuffle as shuffle
+from bot.domain.clock import ManualClock
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.domain.paper import draw, paper_of
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Question, QuestionType
+from bot.locales.i18n import LANGUAGES, t
 from studybot.bootstrap import PACKAGED_BANKS, bootstrap
 from studybot.config import Config
 from tests.fakes.ports import ManualScheduler, RecordingPort
@@ -98,7 +99,7 @@ async def test_options_are_shuffled_per_paper_and_a_restart_shows_the_same_order
     app = await make()
     first = await run(app, "/mock")
     mock = await open_mock(app)
-    choice = [i for i in mock.items if SHIPPED.question(i.question_id).type.has_options]
+    choice = [i for i in mock.items if TYPES[SHIPPED.question(i.question_id).type].takes_options]
     shuffled = [i for i in choice if i.order != "".join(SHIPPED.question(i.question_id).letters)]
     assert len(shuffled) > len(choice) // 2  # most choice items show their options in another order
     item = mock.items[0]
@@ -131,7 +132,7 @@ def test_a_shuffled_answer_maps_back_to_the_banks_letters(order, chosen):
 
 
 def test_a_bank_larger_than_the_paper_draws_at_random_and_ordered_sits_it_in_bank_order():
-    from bot.model import Paper, PaperSection
+    from bot.domain.questions import Paper, PaperSection
 
     paper = Paper((PaperSection(QuestionType.SINGLE, 10, 1), PaperSection(QuestionType.JUDGE, 5, 1)), 15, 9)
     bank = replace(SHIPPED, paper=paper)

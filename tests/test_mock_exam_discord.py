@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import t
-from bot.kinds import Platform, UserRef
-from bot.study import shuffle
+from bot.domain import option_shuffle as shuffle
+from bot.domain.kinds import Platform, UserRef
+from bot.locales.i18n import t
 from tests.fakes.discord_models import MessageRecord
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import t
-from bot.kinds import Platform, UserRef
-from bot.study import shuffle
+from bot.domain import option_shuffle as shuffle
+from bot.domain.kinds import Platform, UserRef
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeMessage, FakeUser
 from tests.test_telegram_harness import BOB, CAT, GROUP, TelegramHarness, tg_fixture  # noqa: F401

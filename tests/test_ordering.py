@@ -15,10 +15,10 @@ from bank.exporters import export_bank
 from bank.importer import import_paper, import_source
 from bank.loader import load_bank_text
 from bank.yaml_io import dump_bank
-from bot.grading import Verdict, grade
-from bot.i18n import t
-from bot.model import Bank, QuestionType
-from bot.study import shuffle
+from bot.domain import option_shuffle as shuffle
+from bot.domain.grading import Verdict, grade
+from bot.domain.questions import Bank, QuestionType
+from bot.locales.i18n import t
 from tests.conftest import make_bank
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_console import run_console

@@ -9,11 +9,11 @@ import pytest
 
 from adapters.ops.prometheus import PrometheusMetrics
 from adapters.storage.backends import SqliteStorage
-from bot.kinds import ChatKind, ChatRef, Platform
-from bot.messages import notice
-from bot.outbox import Outbox, Pacer
-from bot.ports import PaceLimits, RetryLater
-from bot.records import Chat, ChatSettings
+from bot.application.outbox import Outbox, Pacer
+from bot.domain.kinds import ChatKind, ChatRef, Platform
+from bot.domain.records import Chat, ChatSettings
+from bot.ports.chat import PaceLimits, RetryLater
+from bot.views.quiz import notice
 from tests.fakes.ports import RecordingPort
 
 
@@ -196,7 +196,7 @@ async def test_no_adapter_for_the_platform_is_logged_and_the_post_kept(storage, 
 
 
 async def test_a_rejected_post_is_not_retried_and_a_gone_chat_is_paused(storage, caplog):
-    from bot.ports import ChatGone, PostRejected
+    from bot.ports.chat import ChatGone, PostRejected
 
     vt = VirtualTime()
     port = RecordingPort(fail_with=[PostRejected("Bad Request: message is too long")])

@@ -1,4 +1,4 @@
-"""The outbox's crash window (see bot/outbox.py): a crash after the platform accepted a post and
+"""The outbox's crash window (see bot/application/outbox.py): a crash after the platform accepted a post and
 before the commit that marks it delivered leaves it owed, so the next start sends it again. A
 reveal edits its question message, and the same edit again changes nothing: the chat sees the
 reveal once (python-telegram-bot against the fake Telegram server). On Discord a new message
@@ -11,7 +11,7 @@ import contextlib
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     Harness,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat, FakeMessage, FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer, LoggedRequest

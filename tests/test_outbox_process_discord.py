@@ -12,8 +12,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.i18n import LANGUAGES, t
-from bot.kinds import RoundKind
+from bot.domain.kinds import RoundKind
+from bot.locales.i18n import LANGUAGES, t
 from tests.fakes.discord_fixtures import StudyWorld, fake_discord, study_world  # noqa: F401  (fixtures)
 from tests.fakes.discord_models import MessageRecord
 from tests.fakes.discord_rest import ApiRequest

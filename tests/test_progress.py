@@ -13,12 +13,14 @@ import pytest
 
 from adapters.charts.matplotlib_charts import MatplotlibCharts
 from adapters.console.files import save_file
-from bot.application import Application, Caller, FileView
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import QuestionView, SubmitAnswer
-from bot.reply_text import render_reply
-from bot.study.charts import ChartData, TagBar
-from bot.study.progress import LocalDays, day_label
+from bot.application.app import Application
+from bot.application.replies import FileView
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.views.charts import ChartData, TagBar
+from bot.views.progress import LocalDays, day_label
+from bot.views.quiz import QuestionView
 from tests.stats_session import run as run_session
 from tests.study_e2e import assert_cjk_chart
 

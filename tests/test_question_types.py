@@ -1,4 +1,4 @@
-"""The question-type registry (bot/question_types): every type provides every part — checked
+"""The question-type registry (bot/domain/question_types): every type provides every part — checked
 through each type's own examples, never by naming a type, so a new type is tested here by its
 entry in TYPES — the words for a type come from one place, a type word no type accepts is never
 taken for another type, and a fill item with a tolerance is graded by value."""
@@ -26,16 +26,16 @@ from bank.importer.clean import to_simplified
 from bank.loader import load_bank_text
 from bank.schema import SCHEMA_PATH, bank_schema
 from bank.yaml_io import dump_bank
-from bot.commands.arguments import QTYPE_WORDS, Arg, ArgKind
-from bot.grading import Verdict, grade
-from bot.i18n import catalog, t
-from bot.kinds import AnswerPolicy, InputKind, RevealPolicy, RoundKind
-from bot.messages import OptionCount, OptionView, QuestionView, RevealView
-from bot.model import Bank, Question, QuestionType
-from bot.presenting import correct_label, option_views
-from bot.question_types import TYPES, QuestionTypeRules, type_for_word, type_words
-from bot.question_types.base import Example
-from bot.text import render_question, render_reveal
+from bot.application.commands.arguments import QTYPE_WORDS, Arg, ArgKind
+from bot.application.presenting import correct_label, option_views
+from bot.domain.grading import Verdict, grade
+from bot.domain.kinds import AnswerPolicy, InputKind, OptionCount, OptionView, RevealPolicy, RoundKind
+from bot.domain.question_types import TYPES, QuestionTypeRules, type_for_word, type_words
+from bot.domain.question_types.base import Example
+from bot.domain.questions import Bank, Question, QuestionType
+from bot.locales.i18n import catalog, t
+from bot.views.quiz import QuestionView, RevealView
+from bot.views.quiz_text import render_question, render_reveal
 
 _ABSTRACT = {
     name for name, value in vars(QuestionTypeRules).items() if getattr(value, "__isabstractmethod__", False)
@@ -106,7 +106,8 @@ def test_each_type_module_provides_every_part(qtype: QuestionType, example: Exam
     # showing: buttons, labels, reference, tallies
     views = rules.option_views(question, "en")
     assert all(isinstance(v, OptionView) for v in views)
-    assert bool(views) == (question.type.is_choice or bool(question.options))  # buttons, or options shown
+    # buttons, or options shown
+    assert bool(views) == (TYPES[question.type].is_choice or bool(question.options))
     assert set(rules.correct_tokens(question)) <= {v.token for v in views}
     assert rules.response_label(question, response, "zh-CN")
     assert rules.correct_label(question, "en")
@@ -145,13 +146,13 @@ def test_the_text_layout_asks_the_type_how_to_show_it(
 
 
 def test_contests_and_reaction_dailies_take_the_types_that_say_so() -> None:
-    from bot import contests, daily
+    from bot.application import contests, daily
 
     assert set(contests.CHOICE_TYPES) == {q for q, rules in TYPES.items() if rules.in_contests}
     assert set(daily.REACTION_TYPES) == {q for q, rules in TYPES.items() if rules.one_press}
     # One press answers only a type answered by pressing one of its buttons.
     for qtype in daily.REACTION_TYPES:
-        assert qtype.is_choice and TYPES[qtype].input_kind is not InputKind.CHOOSE_MANY
+        assert TYPES[qtype].is_choice and TYPES[qtype].input_kind is not InputKind.CHOOSE_MANY
 
 
 def _in_gift(item: tuple[QuestionType, Example]) -> bool:
@@ -272,10 +273,11 @@ def test_importer_arguments_and_grading_share_one_list_of_type_words() -> None:
             assert set(pattern.split("|")) == {w for w in TYPES[section].words if not w.isascii()}
     # and one list of true/false words: grading and the importer read the same vocabulary
     from bank.importer.answers import parse_judge
-    from bot.vocabulary import FALSE_WORDS, TRUE_WORDS
+    from bot.domain.reading.vocabulary import FALSE_WORDS, TRUE_WORDS
 
     trues = _bank(ALL).questions
-    (judge,) = [q for q in trues if q.type.input_kind is InputKind.TRUE_FALSE and q.judge_answer]
+    judges = [q for q in trues if TYPES[q.type].input_kind is InputKind.TRUE_FALSE]
+    (judge,) = [q for q in judges if q.answer == ("true",)]
     for word in TRUE_WORDS:
         assert parse_judge(word, loose=True) is True
         assert grade(judge, word).verdict is Verdict.CORRECT
@@ -368,7 +370,7 @@ def test_a_mock_exams_shuffled_options_keep_every_type_right(qtype: QuestionType
     # The options shown in another order carry the answer with them: the bank's letters come
     # back (in their order, for a type whose answer is an order), and the answer as the shown
     # letters write it is graded right.
-    from bot.study import shuffle
+    from bot.domain import option_shuffle as shuffle
 
     question = _question(qtype, example)
     order = "".join(reversed(question.letters))

@@ -7,10 +7,18 @@ from datetime import timedelta
 
 import pytest
 
-from bot.kinds import AnswerPolicy, AnswerStatus, ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import Ask, SelfGrade, ShowLeaderboard, ShowStats, SubmitAnswer
-from bot.ports import DuplicateDaily
-from bot.quiz import QuizError
+from bot.application.quiz import QuizError
+from bot.application.requests import Ask, SelfGrade, ShowLeaderboard, ShowStats, SubmitAnswer
+from bot.domain.kinds import (
+    AnswerPolicy,
+    AnswerStatus,
+    ChatKind,
+    ChatRef,
+    Platform,
+    RoundKind,
+    UserRef,
+)
+from bot.ports.storage import DuplicateDaily
 
 CHAT = ChatRef(Platform.TELEGRAM, "-100", ChatKind.GROUP, title="group")
 ALICE = UserRef(Platform.TELEGRAM, "1", "Alice")
@@ -81,7 +89,7 @@ async def test_answer_after_close_or_deadline_is_refused(quiz, clock):
     assert await quiz.close_round(round_.id) is not None
     after = await quiz.submit(SubmitAnswer(round_.id, CAROL, "B"))
     assert after.status is AnswerStatus.CLOSED
-    from bot.text import receipt_headline
+    from bot.views.quiz_text import receipt_headline
 
     assert receipt_headline(after) == "This question is closed."
     assert await quiz.store.answer_count(round_.id) == 1

@@ -1,4 +1,4 @@
-"""The readiness model (bot/study/readiness.py): the score's Poisson-binomial distribution, by
+"""The readiness model (bot/domain/readiness.py): the score's Poisson-binomial distribution, by
 hand and against brute force; the prior; the chance of an item; the paper's forecast."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.model import Bank, Paper, PaperSection, Question, QuestionType
-from bot.study.readiness import (
+from bot.domain.questions import Bank, Paper, PaperSection, Question, QuestionType
+from bot.domain.readiness import (
     MIN_ANSWERS,
     Prior,
     chance_at_least,
@@ -23,8 +23,8 @@ from bot.study.readiness import (
     quantile,
     score_distribution,
 )
-from bot.study.records import Outcome, StudyAnswer
-from bot.study.spaced import SpacedRepetition
+from bot.domain.spaced import SpacedRepetition
+from bot.domain.study_records import Outcome, StudyAnswer
 
 NOW = datetime(2026, 12, 3, 8, tzinfo=UTC)
 
@@ -121,8 +121,8 @@ async def test_ready_for_a_learner_with_a_few_hundred_answers(tmp_path):
     to the expected score inside its band, and the chart is drawn from the same forecast."""
     import re
 
-    from bot.reply_text import render_reply
-    from bot.study.charts import ReadinessChart
+    from bot.application.reply_text import render_reply
+    from bot.views.charts import ReadinessChart
     from tests.stats_session import run
     from tests.study_e2e import PNG
 

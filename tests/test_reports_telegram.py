@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from bot.i18n import bank_text, t
+from bot.locales.i18n import bank_text, t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer

@@ -21,8 +21,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.i18n import t
-from bot.kahoot import PlayerState, score_question
+from bot.domain.kahoot import PlayerState, score_question
+from bot.locales.i18n import t
 from tests.contract.conftest import fresh_database, pg_server  # noqa: F401  (fixture)
 from tests.fakes.discord_fixtures import StudyWorld, fake_discord  # noqa: F401  (fixture)
 from tests.fakes.discord_models import InteractionRecord, MessageRecord

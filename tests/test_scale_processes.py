@@ -15,8 +15,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.clock import zone
-from bot.kinds import ChatKind, ChatRef, Platform
+from bot.domain.clock import zone
+from bot.domain.kinds import ChatKind, ChatRef, Platform
 from studybot.bootstrap import bootstrap
 from studybot.config import Config
 from tests.contract.conftest import fresh_database, pg_server  # noqa: F401  (fixture)

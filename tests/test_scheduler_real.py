@@ -16,10 +16,10 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
 from adapters.scheduling.aps import ApsScheduler
-from bot.clock import SystemClock, zone
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import SubmitAnswer
-from bot.records import DailySchedule
+from bot.application.requests import SubmitAnswer
+from bot.domain.clock import SystemClock, zone
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.domain.records import DailySchedule
 from studybot.bootstrap import bootstrap
 from studybot.config import Config
 from tests.fakes.ports import DroppedAction, ManualScheduler, RecordingPort

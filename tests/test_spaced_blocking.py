@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.study.records import Outcome, StudyAnswer
-from bot.study.spaced import SpacedRepetition
+from bot.domain.spaced import SpacedRepetition
+from bot.domain.study_records import Outcome, StudyAnswer
 
 
 def test_a_review_does_not_sleep(monkeypatch: pytest.MonkeyPatch) -> None:

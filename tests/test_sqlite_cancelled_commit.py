@@ -1,5 +1,5 @@
 """A SQLite COMMIT cancelled while aiosqlite's thread runs it (a task cancelled at shutdown, as
-bot/outbox.py's release is) still completes there: the transaction's clean-up must not then
+bot/application/outbox.py's release is) still completes there: the transaction's clean-up must not then
 fail on a ROLLBACK with nothing to undo, and the store keeps working."""
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.discord_fixtures import fake_discord  # noqa: F401  (fixture)
 from tests.fakes.discord_server import FakeDiscord
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401  (fixture)

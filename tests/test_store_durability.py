@@ -9,9 +9,9 @@ import pytest
 
 from adapters.storage.migrations import LATEST, MIGRATIONS, migrate
 from adapters.storage.sqlite.store import SqliteStore
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import Ask, ShowLeaderboard, ShowStats, SubmitAnswer
-from bot.quiz import Quiz
+from bot.application.quiz import Quiz
+from bot.application.requests import Ask, ShowLeaderboard, ShowStats, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 
 CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE)
 ME = UserRef(Platform.CONSOLE, "me", "Me")
@@ -83,8 +83,8 @@ async def test_writes_are_read_back_even_while_a_reader_snapshot_is_open(store, 
     """A cursor left open on the read connection pins an old snapshot; read-backs must not use it."""
     from datetime import timedelta
 
-    from bot.kinds import AnswerPolicy, RevealPolicy, RoundKind
-    from bot.records import ChatSettings, NewRound
+    from bot.domain.kinds import AnswerPolicy, RevealPolicy, RoundKind
+    from bot.domain.records import ChatSettings, NewRound
 
     await store.ensure_user(ME)
     pinned = await store.reader.execute("SELECT id FROM users UNION ALL SELECT id FROM users")

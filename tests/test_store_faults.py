@@ -1,5 +1,5 @@
 """A database fault as one episode in the log (adapters/storage/fault_episodes.py), and timed
-jobs that meet one ending quietly (bot/store_faults.py). The real processes on a full disk are
+jobs that meet one ending quietly (bot/application/store_faults.py). The real processes on a full disk are
 in tests/test_disk_full.py."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 
 from adapters.storage.fault_episodes import SETTLE_SECONDS, FaultEpisodes
-from bot.ports import StoreFull, StoreUnavailable
-from bot.store_faults import QuietJobs, log_failure
+from bot.application.store_faults import QuietJobs, log_failure
+from bot.ports.storage import StoreFull, StoreUnavailable
 
 
 class Clock:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.kinds import Platform, UserRef
+from bot.domain.kinds import Platform, UserRef
 
 
 async def test_rank_from_buckets_matches_brute_force(store):

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.text import local_time
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.locales.i18n import t
+from bot.views.quiz_text import local_time
 from tests.fakes.discord_models import FakeChannel, FakeMember, MessageRecord
 from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper
 from tests.study_e2e import assert_cjk_chart

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.text import local_time
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.locales.i18n import t
+from bot.views.quiz_text import local_time
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeMessage, FakeUser
 from tests.short_mock import ITEMS, STUDY, TIMEOUT, TOTAL, with_short_paper

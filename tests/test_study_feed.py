@@ -10,11 +10,11 @@ import pytest
 
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.study_store import SqlStudyStore
-from bot.kinds import AnswerPolicy, ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import SubmitAnswer
-from bot.study.feed import StudyFeed
-from bot.study.records import Outcome, StudyAnswer
-from bot.study.spaced import SpacedRepetition, rating
+from bot.application.requests import SubmitAnswer
+from bot.application.study.feed import StudyFeed
+from bot.domain.kinds import AnswerPolicy, ChatKind, ChatRef, Platform, RoundKind, UserRef
+from bot.domain.spaced import SpacedRepetition, rating
+from bot.domain.study_records import Outcome, StudyAnswer
 
 ME = UserRef(Platform.CONSOLE, "me", "Me")
 PRIVATE = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE)
@@ -120,7 +120,7 @@ async def test_every_mode_feeds_the_cards_once(quiz, clock, study):
 
 
 async def test_a_self_graded_short_answer_is_fed_once_graded(quiz, clock, study):
-    from bot.messages import SelfGrade
+    from bot.application.requests import SelfGrade
 
     feed = StudyFeed(study, SpacedRepetition())
     user = await quiz.user_id(ME)

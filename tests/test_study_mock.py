@@ -10,15 +10,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bank.loader import load_bank
-from bot.application import Caller
-from bot.clock import ManualClock
-from bot.i18n import bank_text, t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.model import QuestionType
-from bot.reply_text import render_reply
-from bot.study import shuffle
-from bot.study.paper import draw, paper_of
-from bot.study.views import MockQuestionView, MockReportView
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain import option_shuffle as shuffle
+from bot.domain.clock import ManualClock
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.domain.paper import draw, paper_of
+from bot.domain.questions import QuestionType
+from bot.locales.i18n import bank_text, t
+from bot.views.study import MockQuestionView, MockReportView
 from studybot.bootstrap import PACKAGED_BANKS, bootstrap
 from studybot.config import Config
 from tests.fakes.ports import ManualScheduler, RecordingPort
@@ -89,7 +89,7 @@ def test_the_shipped_paper_is_the_real_exam():
 def test_a_section_larger_than_the_bank_takes_what_there_is_and_a_smaller_one_is_drawn():
     from dataclasses import replace
 
-    from bot.model import Paper, PaperSection
+    from bot.domain.questions import Paper, PaperSection
 
     paper = Paper((PaperSection(QuestionType.SINGLE, 5, 1), PaperSection(QuestionType.SHORT, 9, 10)), 30, 20)
     sections, items = draw(replace(SHIPPED, paper=paper), paper, random.Random(3))

@@ -7,14 +7,15 @@ from datetime import timedelta
 
 import pytest
 
-from bot.answering import NextReply, ReceiptReply, TextReply
-from bot.application import Application, Caller
-from bot.clicks import Act, Click
-from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
-from bot.messages import QuestionView, SubmitAnswer
-from bot.reply_text import render_reply
-from bot.study.reminders import reminder_job
+from bot.application.answering import NextReply, ReceiptReply, TextReply
+from bot.application.app import Application
+from bot.application.clicks import Act, Click
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller, SubmitAnswer
+from bot.application.study.reminders import reminder_job
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
+from bot.locales.i18n import t
+from bot.views.quiz import QuestionView
 
 PRIVATE = ChatRef(Platform.CONSOLE, "10", ChatKind.PRIVATE, title="Ann")
 GROUP = ChatRef(Platform.CONSOLE, "-20", ChatKind.GROUP, title="group")

@@ -11,11 +11,12 @@ import pytest
 
 from adapters.charts.chart_process import ChartProcess
 from adapters.charts.matplotlib_charts import MatplotlibCharts
-from bot.application import Application, Caller
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.messages import QuestionView, SubmitAnswer
-from bot.reply_text import render_reply
-from bot.study.charts import ChartData, MockPoint, TagBar
+from bot.application.app import Application
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller, SubmitAnswer
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.views.charts import ChartData, MockPoint, TagBar
+from bot.views.quiz import QuestionView
 
 # The recording port speaks for the console.
 PRIVATE = ChatRef(Platform.CONSOLE, "10", ChatKind.PRIVATE, title="Ann")

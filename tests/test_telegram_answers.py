@@ -3,7 +3,7 @@ answers in a private chat, short answers with 全对/部分/不会 self-grading.
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_telegram_harness import (
     ANN,

@@ -11,7 +11,7 @@ import logging
 
 import pytest
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_world import CallbackQueryState
 from tests.test_telegram_harness import ANN, CAT, GROUP, TelegramHarness, round_of, tg_fixture  # noqa: F401

@@ -8,15 +8,18 @@ import logging
 import pytest
 
 from adapters.telegram.admin import AdminCheck
-from bot import application, i18n
-from bot.application import Application, Caller, Reply, TextView
-from bot.commands import catalog, parsing
-from bot.commands.arguments import Arg, ArgKind
-from bot.commands.catalog import Command, Permission, Scope
-from bot.commands.parsing import Parsed
-from bot.i18n import LANGUAGES, t
-from bot.messages import notice
-from bot.text import HTML
+from bot.application import app as application
+from bot.application.app import Application
+from bot.application.commands import catalog, parsing
+from bot.application.commands.arguments import Arg, ArgKind
+from bot.application.commands.catalog import Command, Permission, Scope
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import Reply, TextView
+from bot.application.requests import Caller
+from bot.locales import i18n
+from bot.locales.i18n import LANGUAGES, t
+from bot.views.quiz import notice
+from bot.views.quiz_text import HTML
 from tests.extra_use_cases import ExtraUseCase, add_handler
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_telegram_harness import (

@@ -10,7 +10,7 @@ from telegram.error import BadRequest, RetryAfter, TimedOut
 
 from adapters.telegram.transient import InvalidResponse, is_transient
 from adapters.telegram.transport import AiohttpRequest
-from bot.i18n import t
+from bot.locales.i18n import t
 from studybot.config import Secret
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat

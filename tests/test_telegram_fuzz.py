@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import random
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests import fuzz_text
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat, FakeUser
@@ -140,8 +140,8 @@ def bad_value(rng: random.Random, kind: str = "") -> str:
 def command_lines(rng: random.Random, count: int) -> list[str]:
     """Every command of the catalog with one argument replaced by a bad value at a time (or an
     extra one, or none), by its name or its position."""
-    from bot.commands.arguments import ArgKind
-    from bot.commands.catalog import CATALOG
+    from bot.application.commands.arguments import ArgKind
+    from bot.application.commands.catalog import CATALOG
 
     lines = []
     while len(lines) < count:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.clock import zone
-from bot.i18n import t
-from bot.model import QuestionType
+from bot.domain.clock import zone
+from bot.domain.questions import QuestionType
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeMessage
 from tests.test_telegram_harness import (

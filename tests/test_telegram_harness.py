@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from adapters.telegram import TelegramAdapter
-from bot.clock import ManualClock, SystemClock
-from bot.i18n import LANGUAGES, t
-from bot.kinds import ChatKind, ChatRef, Platform, RoundKind
-from bot.model import Bank
+from bot.domain.clock import ManualClock, SystemClock
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind
+from bot.domain.questions import Bank
+from bot.locales.i18n import LANGUAGES, t
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
 from studybot.runner import telegram_settings

@@ -3,7 +3,7 @@ practice with a wrong answer, the personal daily, stats and streak, typed and se
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_telegram_harness import (
     ANN,

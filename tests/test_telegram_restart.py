@@ -3,7 +3,7 @@ and a group daily's deadline (rebuilt from the database) still edits the origina
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.test_telegram_harness import (
     ANN,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.test_telegram_harness import ANN, BOB, GROUP, TelegramHarness, round_of, tg_fixture  # noqa: F401

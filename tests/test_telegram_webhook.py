@@ -15,9 +15,9 @@ import aiohttp
 import pytest
 
 from adapters.telegram.polling import SECRET_HEADER, HandlingWebhook
-from bot.clock import ManualClock
-from bot.i18n import t
-from bot.model import Bank
+from bot.domain.clock import ManualClock
+from bot.domain.questions import Bank
+from bot.locales.i18n import t
 from studybot.config import ConfigError, Secret, load_config
 from tests.contract.conftest import fresh_database, pg_server  # noqa: F401  (the PostgreSQL server)
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401

@@ -14,13 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from bot import application as application_module
-from bot.application import Application, Caller, NoHandler, TextView
-from bot.commands import catalog, parsing
-from bot.commands.catalog import CATALOG, AppUseCase, Command, StudyUseCase, UploadUseCase
-from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
-from bot.study.use_cases import StudyUseCases
+from bot.application import app as application_module
+from bot.application.app import Application, NoHandler
+from bot.application.commands import catalog, parsing
+from bot.application.commands.catalog import CATALOG, AppUseCase, Command, StudyUseCase, UploadUseCase
+from bot.application.replies import TextView
+from bot.application.requests import Caller
+from bot.application.study.use_cases import StudyUseCases
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.locales.i18n import t
 
 ROOT = Path(__file__).resolve().parent.parent
 ANN = UserRef(Platform.TELEGRAM, "10", "Ann")
@@ -128,7 +130,7 @@ def test_start_up_refuses_a_catalog_entry_without_a_handler_in_one_line(tmp_path
         "import sys\n"
         "from enum import Enum, auto\n"
         "from bot import application\n"
-        "from bot.commands import catalog, parsing\n"
+        "from bot.application.commands import catalog, parsing\n"
         "class Unknown(Enum):\n"
         "    PING = auto()\n"
         "entries = (*catalog.CATALOG, catalog.Command(('ping',), Unknown.PING))\n"

@@ -6,7 +6,7 @@ console (a real process) `/weak`, `/quiz weak`, `/mistakes cause` and `/ready`'s
 
 from __future__ import annotations
 
-from bot.i18n import t
+from bot.locales.i18n import t
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.process import BotProcess
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
@@ -184,8 +184,8 @@ async def test_telegram_ready_needs_twenty_answers_then_forecasts_with_a_chart(t
 
 
 def test_a_wrong_cause_is_refused_in_the_chats_words() -> None:
-    from bot.commands.parsing import parse
-    from bot.quiz_settings import QuizError
+    from bot.application.commands.parsing import parse
+    from bot.application.quiz_settings import QuizError
 
     try:
         parse("/mistakes cause 12 懒")

@@ -1,1 +1,1 @@
-"""Chart renderers for the study tools' progress picture (bot/study/charts.py)."""
+"""Chart renderers for the study tools' progress picture (bot/views/charts.py)."""

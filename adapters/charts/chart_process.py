@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING
 
-from bot.study.charts import ChartData, ReadinessChart
+from bot.views.charts import ChartData, ReadinessChart
 
 if TYPE_CHECKING:
     from adapters.charts.matplotlib_charts import MatplotlibCharts

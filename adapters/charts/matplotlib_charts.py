@@ -9,7 +9,7 @@
 and the `/ready` chart (ReadinessChart): the paper's expected score by day with its 80 % band,
 against the pass mark.
 
-Every word and date comes from the ChartData (bot/study/charts.py), already in the reader's
+Every word and date comes from the ChartData (bot/views/charts.py), already in the reader's
 language; this module only places it, in the fonts of adapters/charts/fonts.py (the CJK font the
 install brings, loaded by path: no font of the machine is needed and no glyph goes missing).
 """
@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, MaxNLocator, PercentFormatter
 
 from adapters.charts.fonts import ChartFonts, chart_fonts, drawable
-from bot.study.charts import ChartData, ReadinessChart
+from bot.views.charts import ChartData, ReadinessChart
 
 Label = Callable[[str], str]  # text as the chart fonts can draw it (fonts.drawable)
 # matplotlib's font cache and text layout are not safe to use from several threads at once.

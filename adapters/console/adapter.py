@@ -30,21 +30,38 @@ from typing import Any, TextIO
 from adapters.console.files import open_file, save_file
 from adapters.console.layout import terminal_width, wrap
 from adapters.console.lines import Interrupted, Lines, TerminalLines, is_terminal, open_lines
-from bot.answering import AnswerReply, NextReply, ReceiptReply, TextReply
-from bot.application import Application, Caller, HelpView, MockQuestionView, Reply
-from bot.commands.catalog import command
-from bot.commands.parsing import Parsed
-from bot.i18n import t
-from bot.kinds import AnswerStatus, ChatKind, ChatRef, InputKind, Platform, RoundKind, UserRef
-from bot.messages import ContestStatusView, Notice, QuestionView, RevealView, StandingsView
-from bot.ports import PaceLimits
-from bot.reply_text import render_reply
-from bot.text import PLAIN, render_notice, render_question, render_receipt, render_reveal, render_standings
+from bot.application.answering import AnswerReply, NextReply, ReceiptReply, TextReply
+from bot.application.app import Application, HelpView, MockQuestionView
+from bot.application.commands.catalog import command
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import Reply
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain.kinds import (
+    SELF_GRADE_LEVELS,
+    AnswerStatus,
+    ChatKind,
+    ChatRef,
+    InputKind,
+    Platform,
+    RoundKind,
+    UserRef,
+)
+from bot.locales.i18n import t
+from bot.ports.chat import PaceLimits
+from bot.views.quiz import ContestStatusView, Notice, QuestionView, RevealView, StandingsView
+from bot.views.quiz_text import (
+    PLAIN,
+    render_notice,
+    render_question,
+    render_receipt,
+    render_reveal,
+    render_standings,
+)
 
 CONSOLE_CHAT = ChatRef(Platform.CONSOLE, "console", ChatKind.PRIVATE, title="console")
 SCRIPT_WAIT = 3600.0  # the longest a script waits for a contest to move on
 TYPED_INPUTS = (InputKind.TYPED, InputKind.SELF_GRADED)
-SELF_GRADE_LEVELS = ("full", "half", "zero")
 QUIT_COMMANDS = ("/quit", "/exit")
 # What a reply to an answer says when that answer is (or already was) this person's answer.
 ANSWERED = (AnswerStatus.ACCEPTED, AnswerStatus.CHANGED, AnswerStatus.DUPLICATE)

@@ -9,8 +9,8 @@ import asyncio
 import os
 from pathlib import Path
 
-from bot.application import FileView
-from bot.attachments import Attachment
+from bot.application.attachments import Attachment
+from bot.application.replies import FileView
 
 
 def save_file(directory: Path, attachment: FileView) -> Path:

@@ -26,11 +26,11 @@ from adapters.discord.replies import InFlight
 from adapters.discord.settings import DiscordSettings
 from adapters.discord.translator import CatalogTranslator
 from adapters.discord.views import DYNAMIC_ITEMS, question_buttons, revealed_buttons, star_buttons
-from bot.application import Application
-from bot.kinds import ChatRef, Platform
-from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, PaceLimits, PostError, PostRejected, RetryLater
-from bot.text import render_notice
+from bot.application.app import Application
+from bot.domain.kinds import ChatRef, Platform
+from bot.ports.chat import ChatGone, PaceLimits, PostError, PostRejected, RetryLater
+from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
+from bot.views.quiz_text import render_notice
 
 log = logging.getLogger("studybot.discord")
 T = TypeVar("T")

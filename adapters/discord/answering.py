@@ -1,4 +1,4 @@
-"""Buttons and modal submits as application clicks: each becomes a `bot.clicks.Click` (what the
+"""Buttons and modal submits as application clicks: each becomes a `bot.application.clicks.Click` (what the
 custom_id names, the message it came from and the controls that message carries), goes to
 `Application.answering.click`, and the answer comes back by its kind — a modal for a form, the
 selection so far, a receipt (with self-grade buttons when it awaits one), or a sentence —
@@ -22,12 +22,13 @@ from adapters.discord.render import receipt_text, reply_content
 from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, next_buttons, self_grade_buttons
-from bot.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply
-from bot.application import Application, TextView
-from bot.clicks import Act, Click, MockAct, MockClick, WeakClick
-from bot.i18n import t
-from bot.kinds import Platform
-from bot.messages import QuestionView
+from bot.application.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply
+from bot.application.app import Application
+from bot.application.clicks import Act, Click, MockAct, MockClick, WeakClick
+from bot.application.replies import TextView
+from bot.domain.kinds import Platform
+from bot.locales.i18n import t
+from bot.views.quiz import QuestionView
 
 log = logging.getLogger("studybot.discord")
 ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,

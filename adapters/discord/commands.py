@@ -1,4 +1,4 @@
-"""The slash command tree, built from the command catalog (bot/commands/catalog.py): one
+"""The slash command tree, built from the command catalog (bot/application/commands/catalog.py): one
 `app_commands.Command` per catalog entry, inside an `app_commands.Group` when the entry is a
 subcommand (/daily set). Nothing here is written per command; a new catalog entry appears on
 Discord with no change to this module.
@@ -30,28 +30,26 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 
+from adapters.discord.host import DiscordHost
 from adapters.discord.mock_views import mock_buttons
 from adapters.discord.render import attachment, reply_content, reply_embed
 from adapters.discord.replies import Reply, caller, chat_language, respond, send, user_language, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons, weak_buttons
-from bot.application import Reply as AppReply
-from bot.attachments import Attachment
-from bot.commands.arguments import Arg, ArgKind, ArgumentError
-from bot.commands.catalog import Command, Permission, Scope, command, groups
-from bot.commands.parsing import Parsed
-from bot.i18n import LANGUAGES, t
-from bot.messages import QuestionView
-
-if TYPE_CHECKING:
-    from adapters.discord.adapter import DiscordAdapter
+from bot.application.attachments import Attachment
+from bot.application.commands.arguments import Arg, ArgKind, ArgumentError
+from bot.application.commands.catalog import Command, Permission, Scope, command, groups
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import Reply as AppReply
+from bot.locales.i18n import LANGUAGES, t
+from bot.views.quiz import QuestionView
 
 log = logging.getLogger("studybot.discord")
 MANAGE_SERVER = discord.Permissions(manage_guild=True)
@@ -174,7 +172,7 @@ def _autocompletes(tree: app_commands.CommandTree, interaction: discord.Interact
 # ---------------------------------------------------------------- building the tree
 
 
-def install(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
+def install(tree: app_commands.CommandTree, adapter: DiscordHost) -> None:
     """Every catalog command on `tree`, top-level names in catalog order."""
     for name, subcommands in groups().items():
         if not subcommands:
@@ -190,7 +188,7 @@ def install(tree: app_commands.CommandTree, adapter: DiscordAdapter) -> None:
         tree.add_command(group)
 
 
-def _command(entry: Command, adapter: DiscordAdapter,
+def _command(entry: Command, adapter: DiscordHost,
              parent: app_commands.Group | None = None) -> app_commands.Command[Any, ..., None]:  # fmt: skip
     return app_commands.Command(name=text(f"{entry.key}.name"), description=text(f"{entry.key}.desc"),
                                 callback=_callback(entry, adapter), parent=parent)  # fmt: skip
@@ -235,7 +233,7 @@ def _choices(arg: Arg) -> list[app_commands.Choice[str]] | None:
     return None
 
 
-def _callback(entry: Command, adapter: DiscordAdapter) -> Callback:
+def _callback(entry: Command, adapter: DiscordHost) -> Callback:
     """A callback whose signature discord.py reads the entry's options from."""
 
     async def invoke(interaction: discord.Interaction, **values: Any) -> None:
@@ -299,7 +297,7 @@ def file_of(attachment: discord.Attachment) -> Attachment:
     return Attachment(attachment.filename, attachment.size, fetch)
 
 
-async def run(adapter: DiscordAdapter, interaction: discord.Interaction, entry: Command,
+async def run(adapter: DiscordHost, interaction: discord.Interaction, entry: Command,
               values: dict[str, Any]) -> None:  # fmt: skip
     """Run the entry through the application and answer with its reply (in time: deferred when
     slow); a question posted this way is told to the application with its message."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from bot.domain.kinds import SELF_GRADE_LEVELS
+
 PREFIX = "sb"
 ANSWER = "a"  # sb:a:<round>:<token>   single / judge choice
 TOGGLE = "t"  # sb:t:<round>:<letter>  multi-choice toggle
@@ -15,7 +17,7 @@ MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
 GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
 STAR = "st"  # sb:st:<round>           ☆: star the round's question (on a question or its reveal)
-MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/clicks.py)
+MOCK = "mk"  # sb:mk:<mock>:<item>:<act>[:<token>]  a mock exam's button (bot/application/clicks.py)
 NEXT = "n"  # sb:n:<round>             下一题 ▶ under a graded practice answer: the clicker's next question
 CAUSE = "c"  # sb:c:<round>:<cause>    a mistake's cause under a wrong answer's receipt
 WEAK = "wk"  # sb:wk:0                 "practise these" under /weak: the clicker's own weak points
@@ -38,7 +40,7 @@ TEMPLATES = {
 FORM_PATTERN = re.compile(r"sb:f:(?P<round>.*)")
 MOCK_FORM = "mf"  # sb:mf:<mock>:<item>   the typed-answer modal of a mock item
 MOCK_FORM_PATTERN = re.compile(r"sb:mf:(?P<mock>[^:]*):(?P<item>[^:]*)")
-SELF_LEVELS = ("full", "half", "zero")
+SELF_LEVELS = SELF_GRADE_LEVELS
 _ROUND = re.compile(r"[1-9][0-9]{0,17}")
 
 

@@ -14,10 +14,10 @@ import discord
 
 from adapters.discord.render import question_embed
 from adapters.discord.transient import describe
-from bot.application import log_failure
-from bot.keyed_locks import KeyedLocks
-from bot.messages import QuestionView
-from bot.posted_rounds import PostedRounds
+from bot.application.app import log_failure
+from bot.application.keyed_locks import KeyedLocks
+from bot.application.posted_rounds import PostedRounds
+from bot.views.quiz import QuestionView
 
 log = logging.getLogger("studybot.discord")
 REMEMBERED = 2000  # question views kept for re-rendering; older ones are rebuilt from the store

@@ -4,7 +4,7 @@ sheet's and the hand-in prompt's way back or on; the report's wrong items, each 
 
 They are DynamicItems (their custom_id says mock, item, act and choice), so they work after a
 restart; a click only forwards those to the client's `answering`, and the core decides whether
-it may act (bot/clicks.py).
+it may act (bot/application/clicks.py).
 """
 
 from __future__ import annotations
@@ -15,10 +15,16 @@ from typing import Any
 import discord
 
 from adapters.discord import custom_ids as ids
-from bot.application import MockConfirmView, MockQuestionView, MockReportView, MockReviewView, MockSheetView
-from bot.clicks import MockAct
-from bot.i18n import t
-from bot.kinds import InputKind
+from bot.application.app import (
+    MockConfirmView,
+    MockQuestionView,
+    MockReportView,
+    MockReviewView,
+    MockSheetView,
+)
+from bot.application.clicks import MockAct
+from bot.domain.kinds import InputKind
+from bot.locales.i18n import t
 
 Style = discord.ButtonStyle
 ROW_WIDTH = 5

@@ -12,12 +12,20 @@ import logging
 import discord
 
 from adapters.discord.replies import InFlight
-from bot.answering import ReceiptReply
-from bot.application import Application, log_failure
-from bot.clicks import Act, Click
-from bot.keyed_locks import KeyedLocks
-from bot.kinds import AnswerMode, AnswerStatus, ChatKind, ChatRef, InputKind, Platform, UserRef
-from bot.messages import QuestionView
+from bot.application.answering import ReceiptReply
+from bot.application.app import Application, log_failure
+from bot.application.clicks import Act, Click
+from bot.application.keyed_locks import KeyedLocks
+from bot.domain.kinds import (
+    AnswerMode,
+    AnswerStatus,
+    ChatKind,
+    ChatRef,
+    InputKind,
+    Platform,
+    UserRef,
+)
+from bot.views.quiz import QuestionView
 
 log = logging.getLogger("studybot.discord")
 JUDGE_EMOJI = {"true": "✅", "false": "❌"}

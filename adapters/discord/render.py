@@ -1,4 +1,4 @@
-"""Embeds and texts for Discord, laid out from the core's views with bot.text and the catalog."""
+"""Embeds and texts for Discord, laid out from the core's views with bot.views.quiz_text and the catalog."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import io
 
 import discord
 
-from bot.application import DailyReply, FileView, HelpView, Reply, TextView, WelcomeView
-from bot.i18n import t
-from bot.kinds import InputKind
-from bot.messages import (
+from bot.application.app import HelpView
+from bot.application.replies import DailyReply, FileView, Reply, TextView, WelcomeView
+from bot.application.reply_text import render_help, render_reply
+from bot.domain.kinds import InputKind
+from bot.locales.i18n import t
+from bot.views.quiz import (
     ContestStatusView,
     LeaderboardView,
     QuestionView,
@@ -19,8 +21,7 @@ from bot.messages import (
     StandingsView,
     StatsView,
 )
-from bot.reply_text import render_help, render_reply
-from bot.text import (
+from bot.views.quiz_text import (
     Markup,
     question_header,
     render_contest_status,

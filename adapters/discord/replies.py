@@ -14,9 +14,9 @@ from typing import Any
 import discord
 
 from adapters.discord.render import CONTENT_MAX, fit, fit_embed
-from bot.application import Caller
-from bot.i18n import DEFAULT_LANGUAGE, match_language, t
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.application.requests import Caller
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.locales.i18n import DEFAULT_LANGUAGE, match_language, t
 
 log = logging.getLogger("studybot.discord")
 DEFER_AFTER = 2.0  # seconds of work before the reply is deferred (Discord allows 3)

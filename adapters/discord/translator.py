@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import t
+from bot.locales.i18n import t
 
 LOCALES = {
     discord.Locale.chinese: "zh-CN",

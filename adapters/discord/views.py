@@ -11,11 +11,11 @@ from typing import Any
 import discord
 
 from adapters.discord import custom_ids as ids
-from bot.application import WeakView
-from bot.clicks import CAUSES
-from bot.i18n import t
-from bot.kinds import InputKind
-from bot.messages import OptionView, QuestionView, RevealView
+from bot.application.app import WeakView
+from bot.application.clicks import CAUSES
+from bot.domain.kinds import InputKind, OptionView
+from bot.locales.i18n import t
+from bot.views.quiz import QuestionView, RevealView
 
 ROW_WIDTH = 5
 ROWS = 5  # Discord: at most 5 rows of 5 buttons on a message
@@ -175,7 +175,7 @@ def revealed_buttons(view: RevealView) -> discord.ui.View:
     """The question's buttons, disabled, the right options green and each with its count; the ☆
     stays clickable."""
     lang, key = view.language, str(view.round_id)
-    kind = view.qtype.input_kind
+    kind = view.input_kind
     buttons: discord.ui.View = discord.ui.View(timeout=None)
     if kind in TYPED:
         buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), disabled=True, row=0))

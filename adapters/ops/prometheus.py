@@ -1,4 +1,4 @@
-"""The metrics port (bot/metrics.py) on prometheus-client (the `metrics` extra:
+"""The metrics port (bot/ports/metrics.py) on prometheus-client (the `metrics` extra:
 `pip install '.[metrics]'` in the clone).
 
 Each instance has its own registry (tests build several in one process); `exposition()` is the

@@ -31,10 +31,10 @@ from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
-from bot.clock import zone
-from bot.daily_times import WEEKDAY_NAMES, parse_local_time
-from bot.ports import Action
-from bot.records import DailySchedule
+from bot.domain.clock import zone
+from bot.domain.daily_times import WEEKDAY_NAMES, parse_local_time
+from bot.domain.records import DailySchedule
+from bot.ports.scheduler import Action
 
 log = logging.getLogger("studybot.scheduler")
 ONE_SHOT_OVERLAP = 1_000  # runs of one one-shot job id at once: in effect, never skipped

@@ -25,7 +25,7 @@ from adapters.storage.selection_store import SqlSelectionStore
 from adapters.storage.sqlite.store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
-from bot.ports import MissingExtra
+from bot.ports.storage import MissingExtra
 
 if TYPE_CHECKING:
     from adapters.storage.postgres.broadcast import PostgresBroadcast
@@ -59,6 +59,8 @@ class SqlStorage:
 
 
 class SqliteStorage(SqlStorage):
+    shared = False  # one process owns the file
+
     def __init__(self, store: SqliteStore) -> None:
         super().__init__(store.sql)
         self.store = store
@@ -72,6 +74,8 @@ class SqliteStorage(SqlStorage):
 
 
 class PostgresStorage(SqlStorage):
+    shared = True  # several processes may run on one server
+
     def __init__(self, store: PostgresStore) -> None:
         from adapters.storage.postgres.selections import PostgresSelectionStore
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from adapters.storage.database import Database
 from adapters.storage.sql import from_db, to_db
-from bot.records import StoredBank
+from bot.domain.records import StoredBank
 
 _COLUMNS = (
     "id, platform, owner_key, name, title, version, questions, data, uploaded_at, uploaded_by, uploaded_in, "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.ports import Listener
+from bot.ports.broadcast import Listener
 
 
 class Alone:

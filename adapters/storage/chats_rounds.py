@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 
 from adapters.storage.database import Database
 from adapters.storage.sql import CHAT_COLUMNS, ROUND_COLUMNS, chat_from_row, round_from_row, to_db
-from bot.kinds import ChatRef, RevealPolicy, UserRef
-from bot.ports import DuplicateDaily
-from bot.records import Chat, ChatSettings, NewRound, Round
+from bot.domain.kinds import ChatRef, RevealPolicy, UserRef
+from bot.domain.records import Chat, ChatSettings, NewRound, Round
+from bot.ports.storage import DuplicateDaily
 
 # A chat with the default settings, in its server's language if the server chose one; a chat
 # already there (a concurrent insert) is left as is.

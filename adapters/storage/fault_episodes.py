@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from bot.ports import StoreFull, StoreUnavailable
+from bot.ports.storage import StoreFull, StoreUnavailable
 
 log = logging.getLogger("studybot.storage")
 

@@ -413,7 +413,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (platform, chat_key)
     ) WITHOUT ROWID;
     """,
-    # 15: a mistake's cause, the learner's own word on why they missed it (bot/study/mastery.py
+    # 15: a mistake's cause, the learner's own word on why they missed it (bot/domain/mastery.py
     # CAUSES); kept apart from the notebook entry, which the study feed rewrites on every answer
     """
     CREATE TABLE mistake_causes (

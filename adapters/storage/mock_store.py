@@ -12,9 +12,9 @@ from typing import Any
 
 from adapters.storage.database import Database
 from adapters.storage.sql import from_db, to_db
-from bot.model import PaperSection, QuestionType
-from bot.study.mock_records import Mock, MockAnswer, MockItem, MockState, NewMock
-from bot.study.ports import MockOpen
+from bot.domain.mock_exam_records import Mock, MockAnswer, MockItem, MockState, NewMock
+from bot.domain.questions import PaperSection, QuestionType
+from bot.ports.study_storage import MockOpen
 
 MOCK_COLUMNS = (
     "id, user_id, chat_id, bank_id, items, sections, pass_mark, started_at, ends_at, position, "

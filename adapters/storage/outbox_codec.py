@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import PostView, post_kind
+from bot.ports.storage import PostView, post_kind
+from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
 
 _ADAPTERS: dict[str, TypeAdapter[Any]] = {
     "question": TypeAdapter(QuestionView),

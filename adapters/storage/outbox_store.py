@@ -11,7 +11,7 @@ from typing import Any
 from adapters.storage.database import Database
 from adapters.storage.outbox_codec import decode, encode
 from adapters.storage.sql import from_db, to_db
-from bot.ports import PendingPost, PostView
+from bot.ports.storage import PendingPost, PostView
 
 COLUMNS = "id, chat_id, what, payload, round_id, created_at, attempts, last_error"
 # Chats owed an old enough post whose lease is missing, run out, or the asker's own.

@@ -8,7 +8,7 @@ from typing import Any
 
 from adapters.storage.database import Database
 from adapters.storage.sql import from_db, to_db
-from bot.study.records import Report
+from bot.domain.study_records import Report
 
 REPORT_SELECT = """
 SELECT r.id, r.user_id, r.chat_id, r.bank_id, r.bank_version, r.question_id, r.text, r.created_at, r.state,

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 from adapters.storage.database import Database
 from adapters.storage.sql import ROUND_COLUMNS, from_db, round_from_row, to_db
-from bot.kinds import AnswerMode
-from bot.ports import ContestRunning
-from bot.records import Contest, ContestPhase, ContestScore, DailySchedule, Round
+from bot.domain.kinds import AnswerMode
+from bot.domain.records import Contest, ContestPhase, ContestScore, DailySchedule, Round
+from bot.ports.storage import ContestRunning
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 DAILY_COLUMNS = "chat_id, local_time, timezone, weekdays, deadline_seconds, tag, mode, enabled, updated_at"

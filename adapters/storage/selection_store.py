@@ -1,6 +1,7 @@
 """Multiple-choice selections kept in the database, for several processes sharing the clicks.
 
-On SQLite (one process) the core keeps them in memory instead (bot/selections.py); the SQLite
+On SQLite (one process) the core keeps them in memory instead
+(bot/application/multi_selections.py); the SQLite
 store exists for the contract tests and for a single process that wants them kept. The tokens
 are stored comma-joined (option letters and true/false never contain a comma). A toggle here
 reads and writes under SQLite's single writer; PostgreSQL's, where toggles of one person may
@@ -9,7 +10,7 @@ race in two processes, is one atomic statement (postgres/selections.py)."""
 from __future__ import annotations
 
 from adapters.storage.database import Database
-from bot.kinds import UserRef
+from bot.domain.kinds import UserRef
 
 
 def tokens(chosen: str | None) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.kinds import (
+from bot.domain.kinds import (
     AnswerMode,
     AnswerPolicy,
     AnswerStatus,
@@ -18,7 +18,7 @@ from bot.kinds import (
     RoundKind,
     RoundState,
 )
-from bot.records import AnswerOutcome, Chat, ChatSettings, NewAnswer, Round, StoredAnswer
+from bot.domain.records import AnswerOutcome, Chat, ChatSettings, NewAnswer, Round, StoredAnswer
 
 
 def to_db(when: datetime) -> str:

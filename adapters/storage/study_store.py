@@ -10,8 +10,16 @@ from typing import Any
 
 from adapters.storage.database import Database
 from adapters.storage.sql import from_db, to_db
-from bot.study.ports import Key
-from bot.study.records import Card, Mistake, Outcome, PracticeRun, Reminder, RunTally, StudyAnswer
+from bot.domain.study_records import (
+    Card,
+    Mistake,
+    Outcome,
+    PracticeRun,
+    Reminder,
+    RunTally,
+    StudyAnswer,
+)
+from bot.ports.study_storage import Key
 
 _OUTCOMES = {"correct": Outcome.RIGHT, "partial": Outcome.PARTLY, "wrong": Outcome.WRONG}
 _CARD_COLUMNS = (

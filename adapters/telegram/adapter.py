@@ -49,13 +49,14 @@ from adapters.telegram.settings import TelegramSettings
 from adapters.telegram.transient import PollingErrors, describe, is_transient
 from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
-from bot.application import Application, FileView, Reply, WelcomeView
-from bot.i18n import t
-from bot.kinds import ChatRef, Platform, RoundKind
-from bot.messages import Notice, QuestionView, RevealView, StandingsView
-from bot.ports import ChatGone, ChatMoved, PaceLimits, PostRejected, RetryLater
-from bot.reply_text import render_reply
-from bot.text import HTML, render_notice, render_question, render_reveal, render_standings
+from bot.application.app import Application
+from bot.application.replies import FileView, Reply, WelcomeView
+from bot.application.reply_text import render_reply
+from bot.domain.kinds import ChatRef, Platform, RoundKind
+from bot.locales.i18n import t
+from bot.ports.chat import ChatGone, ChatMoved, PaceLimits, PostRejected, RetryLater
+from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
+from bot.views.quiz_text import HTML, render_notice, render_question, render_reveal, render_standings
 
 log = logging.getLogger("studybot.telegram")
 T = TypeVar("T")

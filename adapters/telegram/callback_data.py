@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SELF_GRADE_LEVELS = ("full", "half", "zero")
 LANGUAGE_CODES = {"zh": "zh-CN", "tw": "zh-TW", "en": "en"}
 
 _ROUND = r"([1-9][0-9]{0,14})"
@@ -22,7 +21,7 @@ _PATTERNS = {
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
     "n1": re.compile(rf"n1:{_ROUND}"),
-    # a mistake's cause under a wrong answer's receipt (bot/study/mastery.py CAUSES)
+    # a mistake's cause under a wrong answer's receipt (bot/domain/mastery.py CAUSES)
     "c1": re.compile(rf"c1:{_ROUND}:(concept|careless|unseen|misremembered)"),
     # "practise these" under /weak: names nothing; the clicker's own weak points
     "w1": re.compile(r"w1"),
@@ -97,7 +96,7 @@ class MockButton:
 
     mock_id: int
     item: int
-    act: str  # a bot.clicks.MockAct value
+    act: str  # a bot.application.clicks.MockAct value
     token: str | None
 
 

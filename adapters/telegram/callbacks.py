@@ -1,4 +1,4 @@
-"""Inline-button clicks: each callback query becomes a `bot.clicks.Click` for the application's
+"""Inline-button clicks: each callback query becomes a `bot.application.clicks.Click` for the application's
 answering use case (or, for a language button, the catalog's language command), and what comes
 back is shown as a toast of at most 200 characters.
 
@@ -12,7 +12,6 @@ refused with one warning line and the "who sent this?" toast.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import CallbackQuery, MaybeInaccessibleMessage, Message, Update
 from telegram import Chat as TgChat
@@ -20,20 +19,26 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram import callback_data as cd
+from adapters.telegram.host import TelegramHost
 from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, clip, graded_keyboard, message_ref, star_keyboard, user_ref
-from bot.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply, TextReply
-from bot.application import Caller, TextView
-from bot.clicks import Act, Click, MockAct, MockClick, WeakClick
-from bot.commands.catalog import command
-from bot.commands.parsing import Parsed
-from bot.i18n import t
-from bot.kinds import AnswerStatus, Platform
-from bot.reply_text import render_reply
-from bot.text import HTML, receipt_headline, render_receipt
-
-if TYPE_CHECKING:
-    from adapters.telegram.adapter import TelegramAdapter
+from bot.application.answering import (
+    AnswerReply,
+    FormReply,
+    NextReply,
+    ReceiptReply,
+    SelectionReply,
+    TextReply,
+)
+from bot.application.clicks import Act, Click, MockAct, MockClick, WeakClick
+from bot.application.commands.catalog import command
+from bot.application.commands.parsing import Parsed
+from bot.application.replies import TextView
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain.kinds import AnswerStatus, Platform
+from bot.locales.i18n import t
+from bot.views.quiz_text import HTML, receipt_headline, render_receipt
 
 log = logging.getLogger("studybot.telegram")
 _ACTS: dict[type, Act] = {
@@ -65,7 +70,7 @@ class Toast:
 
 
 class Callbacks:
-    def __init__(self, adapter: TelegramAdapter) -> None:
+    def __init__(self, adapter: TelegramHost) -> None:
         self.adapter = adapter
         self.app = adapter.app
 

@@ -7,7 +7,7 @@ Nothing here knows a particular command: a new catalog entry works with no chang
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from telegram import Chat as TgChat
 from telegram import ChatMember, Message, Update
@@ -20,26 +20,26 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.telegram.host import TelegramHost
 from adapters.telegram.mock_keyboard import mock_keyboard
 from adapters.telegram.render import chat_ref, message_ref, receipt_keyboard, user_ref
-from bot.answering import AnswerReply, NextReply, ReceiptReply, TextReply
-from bot.application import Caller, Reply, StudyView
-from bot.attachments import Attachment
-from bot.commands import catalog
-from bot.commands.catalog import Permission
-from bot.kinds import ChatKind, ChatRef, Platform
-from bot.reply_text import render_reply
-from bot.text import HTML, render_receipt
-
-if TYPE_CHECKING:
-    from adapters.telegram.adapter import TelegramAdapter
+from bot.application.answering import AnswerReply, NextReply, ReceiptReply, TextReply
+from bot.application.app import StudyView
+from bot.application.attachments import Attachment
+from bot.application.commands import catalog
+from bot.application.commands.catalog import Permission
+from bot.application.replies import Reply
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.domain.kinds import ChatKind, ChatRef, Platform
+from bot.views.quiz_text import HTML, render_receipt
 
 log = logging.getLogger("studybot.telegram")
 GONE = (ChatMember.LEFT, ChatMember.BANNED)
 
 
 class Handlers:
-    def __init__(self, adapter: TelegramAdapter) -> None:
+    def __init__(self, adapter: TelegramHost) -> None:
         self.adapter = adapter
         self.app = adapter.app
 

@@ -15,9 +15,9 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
-from bot.i18n import t
-from bot.live_counts import Shown
-from bot.text import HTML
+from bot.application.live_counts import Shown
+from bot.locales.i18n import t
+from bot.views.quiz_text import HTML
 
 log = logging.getLogger("studybot.telegram")
 REMEMBERED = 2000  # counted messages kept; an older one just stops showing new counts

@@ -17,9 +17,9 @@ from telegram import (
     BotCommandScopeAllPrivateChats,
 )
 
-from bot.commands import catalog
-from bot.commands.catalog import Command, Permission
-from bot.i18n import t
+from bot.application.commands import catalog
+from bot.application.commands.catalog import Command, Permission
+from bot.locales.i18n import t
 
 LANGUAGES = (("zh", "zh-CN"), (None, "en"))  # (language_code, catalog language); None = default
 

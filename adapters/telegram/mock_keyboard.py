@@ -2,16 +2,22 @@
 layout as a practice question, a multiple choice's chosen options ticked) with ◀ / ▶, the sheet
 and hand-in; the sheet's and the hand-in prompt's way back or on; the report's wrong items, each
 a button that opens it. Every button names its mock and item (adapters/telegram/callback_data.py);
-the core decides whether a click may act (bot/clicks.py)."""
+the core decides whether a click may act (bot/application/clicks.py)."""
 
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from adapters.telegram import callback_data
-from bot.application import MockConfirmView, MockQuestionView, MockReportView, MockReviewView, MockSheetView
-from bot.clicks import MockAct
-from bot.i18n import t
+from bot.application.app import (
+    MockConfirmView,
+    MockQuestionView,
+    MockReportView,
+    MockReviewView,
+    MockSheetView,
+)
+from bot.application.clicks import MockAct
+from bot.locales.i18n import t
 
 ROW = 5  # answer and item buttons a row: fits a phone
 MAX_ITEMS = 20  # wrong items offered as buttons under a report (the rest: /mock review N)

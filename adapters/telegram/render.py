@@ -10,12 +10,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram import User as TgUser
 
 from adapters.telegram import callback_data
-from bot.answering import ReceiptReply
-from bot.application import WeakView
-from bot.clicks import CAUSES
-from bot.i18n import t
-from bot.kinds import ChatKind, ChatRef, InputKind, Platform, UserRef
-from bot.messages import QuestionView
+from bot.application.answering import ReceiptReply
+from bot.application.app import WeakView
+from bot.application.clicks import CAUSES
+from bot.domain.kinds import SELF_GRADE_LEVELS, ChatKind, ChatRef, InputKind, Platform, UserRef
+from bot.locales.i18n import t
+from bot.views.quiz import QuestionView
 
 MAX_TEXT = 4096
 MAX_TOAST = 200
@@ -130,7 +130,7 @@ def self_grade_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[
         InlineKeyboardButton(t(language, f"button.self_{level}"),
                              callback_data=callback_data.self_grade(round_id, level))
-        for level in callback_data.SELF_GRADE_LEVELS
+        for level in SELF_GRADE_LEVELS
     ]])  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot.keyed_locks import KeyedLocks
+from bot.application.keyed_locks import KeyedLocks
 
 
 def _key(update: object) -> int | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from bot.model import Bank
+from bot.domain.questions import Bank
 
 from .base import Draft, PaperDraft, Reader
 from .build import build_questions, question_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 from .base import Draft, PaperDraft
 from .clean import CleanText

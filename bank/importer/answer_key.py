@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 from .base import Draft
 from .clean import CleanText

@@ -1,5 +1,5 @@
 """Settling an item's type and normalised answer from a draft: the declared type if any, as that
-type's module settles it (bot/question_types), else the item's shape (options and letters, a
+type's module settles it (bot/domain/question_types), else the item's shape (options and letters, a
 judge word, a blank, or free text). A type word no type accepts leaves the item out.
 """
 
@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import re
 
-from bot.invalid_response import InvalidResponse
-from bot.model import QuestionType
-from bot.option_letters import pick_letters
-from bot.question_types import TYPES
-from bot.question_types.base import trim_answer
-from bot.question_types.choice import picked_options
-from bot.question_types.fill import split_alternatives
-from bot.vocabulary import read_judge
+from bot.domain.question_types import TYPES
+from bot.domain.question_types.base import trim_answer
+from bot.domain.question_types.choice import picked_options
+from bot.domain.question_types.fill import split_alternatives
+from bot.domain.questions import QuestionType
+from bot.domain.reading.invalid_response import InvalidResponse
+from bot.domain.reading.option_letters import pick_letters
+from bot.domain.reading.vocabulary import read_judge
 
 from .base import Draft
 from .report import Report, Term
@@ -32,7 +32,7 @@ def has_blank(stem: str) -> bool:
 
 def parse_letters(text: str, letters: tuple[str, ...]) -> tuple[str, ...] | None:
     """`A,B,D`, `A、B、D`, `ABD`, `A B D` -> ("A", "B", "D") if all are option letters; read by
-    the grader's own reader (bot.option_letters), so a paper and a reply agree."""
+    the grader's own reader (bot.domain.reading.option_letters), so a paper and a reply agree."""
     try:
         return pick_letters(text, letters)
     except InvalidResponse:
@@ -40,7 +40,7 @@ def parse_letters(text: str, letters: tuple[str, ...]) -> tuple[str, ...] | None
 
 
 def parse_judge(text: str, *, loose: bool) -> bool | None:
-    """正确/错误 and the like (bot.vocabulary, shared with grading); loose also admits the
+    """正确/错误 and the like (bot.domain.reading.vocabulary, shared with grading); loose also admits the
     words that are true/false only where such an answer is expected (T/F, 是/否, Y/N, x)."""
     return read_judge(text, loose=loose)
 
@@ -78,7 +78,7 @@ def settle(draft: Draft, report: Report) -> tuple[QuestionType, tuple[str, ...]]
     """The item's type and answer tuple, or None (with a warning) if it cannot be used.
 
     A type the source names wins over the item's shape, as that type settles it (its module in
-    bot/question_types); a type word the source gives that no type accepts leaves the item out,
+    bot/domain/question_types); a type word the source gives that no type accepts leaves the item out,
     so that an ordering item is never taken for a multi (its order lost)."""
     if draft.type_word is not None:
         report.warn("type", "import.answers.unknown_type", draft.where, draft.number,

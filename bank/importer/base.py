@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 from .clean import CleanText
 from .report import Report, SectionInfo

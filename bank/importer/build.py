@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from bot.model import Question, QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import Question, QuestionType
 
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft

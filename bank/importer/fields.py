@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from bot.vocabulary import STRICT_FALSE, STRICT_TRUE
+from bot.domain.reading.vocabulary import STRICT_FALSE, STRICT_TRUE
 
 from .base import Span
 from .clean import is_cjk

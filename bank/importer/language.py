@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot.model import Question
+from bot.domain.questions import Question
 
 __all__ = ["bank_language", "text_language"]
 

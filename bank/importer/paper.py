@@ -8,7 +8,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from bot.model import QuestionType
+from bot.domain.questions import QuestionType
 
 from .answer_key import PaperSection, find_answer_key
 from .base import Draft, PaperDraft

@@ -9,15 +9,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.file_problems import FileProblem, Term
-from bot.i18n import t
-from bot.model import Bank, QuestionType
+from bot.domain.file_problems import FileProblem, Term
+from bot.domain.questions import Bank, QuestionType
+from bot.locales.i18n import t
 
 __all__ = ["ImportResult", "ImportWarning", "Report", "SectionInfo", "Term", "field_term"]
 
 
 # One thing the curator should look at: a catalog key with its parameters, `where` its place
-# in the source (`line:col`, `cell C3`, ...), so every language reads it (bot/file_problems.py).
+# in the source (`line:col`, `cell C3`, ...), so every language reads it (bot/domain/file_problems.py).
 ImportWarning = FileProblem
 
 

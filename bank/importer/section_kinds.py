@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from bot.model import QuestionType
-from bot.question_types import TYPES
+from bot.domain.question_types import TYPES
+from bot.domain.questions import QuestionType
 
 __all__ = ["KINDS", "NUMERALS", "kind_of", "kind_pattern", "numeral_value"]
 

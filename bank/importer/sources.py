@@ -2,7 +2,7 @@
 bytes and the file name (as a chat upload gives them), decodes them, picks the reader (given,
 or detected from the content) and returns the bank with every warning and error. It never
 prints; a file that cannot be read at all raises `ImportRefused`, whose problem names the place
-(a catalog sentence, bot/file_problems.py). Whatever the csv, zip, sqlite, openpyxl,
+(a catalog sentence, bot/domain/file_problems.py). Whatever the csv, zip, sqlite, openpyxl,
 python-docx or PDFium (pdf.py) layers raise for a damaged file becomes such a refusal: a broken
 file is refused and changes nothing, it never escapes as an exception.
 
@@ -27,9 +27,9 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from bot.file_problems import FileProblem, Term
-from bot.i18n import t
-from bot.model import Bank
+from bot.domain.file_problems import FileProblem, Term
+from bot.domain.questions import Bank
+from bot.locales.i18n import t
 
 from .aiken import AikenReader, looks_like_aiken
 from .base import PaperDraft

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from bot.i18n import LANGUAGES, t
-from bot.model import QuestionType
-from bot.question_types import type_for_word, type_words
+from bot.domain.question_types import type_for_word, type_words
+from bot.domain.questions import QuestionType
+from bot.locales.i18n import LANGUAGES, t
 
 from .base import Draft, PaperDraft
 from .clean import to_simplified

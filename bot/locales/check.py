@@ -11,7 +11,7 @@ import re
 import string
 import sys
 
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
+from bot.locales.i18n import DEFAULT_LANGUAGE, LANGUAGES, Catalog, catalog
 
 # Words that may stand next to each other in a Chinese sentence: command arguments and formats.
 ALLOWED_WORDS = frozenset(

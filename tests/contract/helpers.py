@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.kinds import AnswerPolicy, ChatKind, ChatRef, Platform, RevealPolicy, RoundKind, UserRef
-from bot.records import ChatSettings, NewAnswer, NewRound
+from bot.domain.kinds import (
+    AnswerPolicy,
+    ChatKind,
+    ChatRef,
+    Platform,
+    RevealPolicy,
+    RoundKind,
+    UserRef,
+)
+from bot.domain.records import ChatSettings, NewAnswer, NewRound
 
 T0 = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)
 SETTINGS = ChatSettings(bank_id="sample", timezone="Asia/Shanghai", language="en")

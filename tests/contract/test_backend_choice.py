@@ -9,7 +9,7 @@ import pytest
 
 from adapters.storage.postgres.store import PostgresStore
 from adapters.storage.sqlite.store import SqliteStore
-from bot.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 from studybot.bootstrap import bootstrap
 from studybot.config import ConfigError, load_config
 from tests.conftest import make_bank

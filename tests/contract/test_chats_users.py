@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.kinds import AnswerPolicy
+from bot.domain.kinds import AnswerPolicy
 from tests.contract.helpers import SETTINGS, chat_ref, user_ref
 
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from adapters.storage.backends import PostgresStorage, SqliteStorage
-from bot.messages import notice
+from bot.views.quiz import notice
 from tests.contract.helpers import SETTINGS, T0, chat_ref, new_round, user_ref
 
 

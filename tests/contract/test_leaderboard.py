@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from bot.kinds import RevealPolicy, RoundKind
+from bot.domain.kinds import RevealPolicy, RoundKind
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
 
 

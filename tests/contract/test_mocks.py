@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.model import PaperSection, QuestionType
-from bot.study.mock_records import MockAnswer, MockItem, MockState, NewMock
-from bot.study.ports import MockOpen
+from bot.domain.mock_exam_records import MockAnswer, MockItem, MockState, NewMock
+from bot.domain.questions import PaperSection, QuestionType
+from bot.ports.study_storage import MockOpen
 from tests.contract.helpers import SETTINGS, T0, chat_ref, user_ref
 
 PAPER = (PaperSection(QuestionType.SINGLE, 2, 2.0), PaperSection(QuestionType.SHORT, 1, 5.0))

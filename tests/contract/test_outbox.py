@@ -6,9 +6,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.kinds import AnswerPolicy, InputKind, RevealPolicy, RoundKind
-from bot.messages import QuestionView, RevealView, StandingRow, StandingsView, notice
-from bot.model import QuestionType
+from bot.domain.kinds import AnswerPolicy, InputKind, RevealPolicy, RoundKind
+from bot.domain.questions import QuestionType
+from bot.views.quiz import QuestionView, RevealView, StandingRow, StandingsView, notice
 from tests.contract.helpers import SETTINGS, T0, chat_ref, new_round
 
 

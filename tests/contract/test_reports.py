@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.study.records import Report
+from bot.domain.study_records import Report
 from tests.contract.helpers import SETTINGS, T0, chat_ref, user_ref
 
 

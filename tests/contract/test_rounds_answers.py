@@ -9,8 +9,8 @@ import pytest
 
 from adapters.storage.backends import PostgresStorage, SqliteStorage
 from adapters.storage.sql import to_db
-from bot.kinds import AnswerPolicy, AnswerStatus, RevealPolicy, RoundKind, RoundState
-from bot.ports import DuplicateDaily
+from bot.domain.kinds import AnswerPolicy, AnswerStatus, RevealPolicy, RoundKind, RoundState
+from bot.ports.storage import DuplicateDaily
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
 
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.kinds import AnswerMode, RevealPolicy, RoundKind
-from bot.ports import ContestRunning
-from bot.records import ContestPhase, ContestScore, DailySchedule
+from bot.domain.kinds import AnswerMode, RevealPolicy, RoundKind
+from bot.domain.records import ContestPhase, ContestScore, DailySchedule
+from bot.ports.storage import ContestRunning
 from tests.contract.helpers import SETTINGS, T0, chat_ref, new_round, user_ref
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.kinds import AnswerPolicy, RevealPolicy, RoundKind
-from bot.records import NewAnswer
-from bot.study.feed import StudyFeed
-from bot.study.records import Card, Outcome, Reminder
-from bot.study.spaced import SpacedRepetition
+from bot.application.study.feed import StudyFeed
+from bot.domain.kinds import AnswerPolicy, RevealPolicy, RoundKind
+from bot.domain.records import NewAnswer
+from bot.domain.spaced import SpacedRepetition
+from bot.domain.study_records import Card, Outcome, Reminder
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
 
 
@@ -163,7 +163,7 @@ async def test_practice_runs_items_tallies_and_served_pools(storage):
     the latest practice answer awaiting a self-grade."""
     from dataclasses import replace
 
-    from bot.study.records import PracticeRun
+    from bot.domain.study_records import PracticeRun
 
     store, study = storage.store, storage.study
     chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
@@ -228,7 +228,7 @@ async def test_practice_runs_items_tallies_and_served_pools(storage):
 async def test_two_runs_started_at_once_leave_one_open(storage):
     import asyncio
 
-    from bot.study.records import PracticeRun
+    from bot.domain.study_records import PracticeRun
 
     chat = await storage.store.ensure_chat(chat_ref("c1"), SETTINGS)
     (me,) = await storage.store.ensure_users([user_ref("me")])

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.records import DailySchedule
+from bot.domain.records import DailySchedule
 from tests.contract.helpers import SETTINGS, T0, chat_ref
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from bot.records import StoredBank
+from bot.domain.records import StoredBank
 
 AT = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
 

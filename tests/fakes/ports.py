@@ -19,10 +19,11 @@ from datetime import datetime
 
 from apscheduler.util import iscoroutinefunction_partial
 
-from bot.clock import ManualClock
-from bot.daily_times import next_occurrence
-from bot.ports import Action, PaceLimits, PostError
-from bot.records import DailySchedule
+from bot.domain.clock import ManualClock
+from bot.domain.daily_times import next_occurrence
+from bot.domain.records import DailySchedule
+from bot.ports.chat import PaceLimits, PostError
+from bot.ports.scheduler import Action
 
 
 @dataclass

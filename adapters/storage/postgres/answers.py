@@ -15,8 +15,8 @@ from typing import Any
 import asyncpg
 
 from adapters.storage.sql import answer_outcomes, as_stored, to_db
-from bot.kinds import AnswerStatus
-from bot.records import AnswerOutcome, NewAnswer
+from bot.domain.kinds import AnswerStatus
+from bot.domain.records import AnswerOutcome, NewAnswer
 
 _INCOMING = (
     "unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], "

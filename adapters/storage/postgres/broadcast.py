@@ -16,7 +16,7 @@ from typing import Any
 import asyncpg
 
 from adapters.storage.postgres.store import PostgresStore
-from bot.ports import RESYNC, Listener
+from bot.ports.broadcast import RESYNC, Listener
 
 log = logging.getLogger("studybot.broadcast")
 CHANNEL = "studybot"

@@ -6,14 +6,23 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import asyncpg
 
 from adapters.storage.database import Dialect, Row, numbered
 
-if TYPE_CHECKING:
-    from adapters.storage.postgres.store import PostgresStore
+
+class PostgresConnections(Protocol):
+    """What the execution interface runs on: the PostgreSQL store's pool (postgres/store.py)."""
+
+    def transaction(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]: ...
+
+    async def one(self, sql: str, *params: Any) -> asyncpg.Record | None: ...
+
+    async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]: ...
 
 
 def affected(status: str) -> int:
@@ -72,7 +81,7 @@ class PostgresTransaction:
 class PostgresDatabase:
     dialect: Dialect = POSTGRES
 
-    def __init__(self, store: PostgresStore) -> None:
+    def __init__(self, store: PostgresConnections) -> None:
         self.store = store
 
     @asynccontextmanager

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from adapters.storage.sql import from_db
-from bot.records import ScoreRow, StoredAnswer
+from bot.domain.records import ScoreRow, StoredAnswer
 
 _ANSWER = (
     "SELECT a.round_id, a.user_id, a.response, a.answered_at, a.verdict, a.fraction, a.points, "

@@ -4,7 +4,7 @@ toggle is one atomic statement (the rest is the shared store, adapters/storage/s
 from __future__ import annotations
 
 from adapters.storage.selection_store import SqlSelectionStore, tokens
-from bot.kinds import UserRef
+from bot.domain.kinds import UserRef
 
 TOGGLE = """
 INSERT INTO selections AS s (round_id, platform, user_key, chosen) VALUES (?1, ?2, ?3, ?4)

@@ -37,9 +37,9 @@ from adapters.storage.postgres.answers import (
 from adapters.storage.postgres.database import PostgresDatabase
 from adapters.storage.postgres.migrate import migrate
 from adapters.storage.postgres.open_errors import classify
-from bot.kinds import UserRef
-from bot.ports import StoreFull, StoreUnavailable
-from bot.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
+from bot.domain.kinds import UserRef
+from bot.domain.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
+from bot.ports.storage import StoreFull, StoreUnavailable
 
 LOST = (OSError, asyncpg.PostgresConnectionError, asyncpg.exceptions.OperatorInterventionError)
 

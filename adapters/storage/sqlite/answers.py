@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import aiosqlite
 
 from adapters.storage.sql import answer_outcomes, as_stored, to_db
-from bot.kinds import AnswerPolicy, AnswerStatus
-from bot.records import AnswerOutcome, NewAnswer
+from bot.domain.kinds import AnswerPolicy, AnswerStatus
+from bot.domain.records import AnswerOutcome, NewAnswer
 
 # Adds the selected answers to the materialised leaderboards: every answer counts in the chat
 # scope and, for a chat inside a Discord guild, the guild scope; each in three windows.

@@ -7,15 +7,26 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiosqlite
 
 from adapters.storage.database import Dialect, Row
-from adapters.storage.sqlite.fetch import fetch_all, fetch_one
+from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
 
-if TYPE_CHECKING:
-    from adapters.storage.sqlite.store import SqliteStore
+
+class SqliteConnections(Protocol):
+    """What the execution interface runs on: the SQLite store's connections (sqlite/store.py)."""
+
+    def transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]: ...
+
+    async def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None: ...
+
+    async def read_own(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None: ...
+
+    async def all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
 
 SQLITE = Dialect(unique_violation=(sqlite3.IntegrityError,))
 
@@ -43,7 +54,7 @@ class SqliteTransaction:
 class SqliteDatabase:
     dialect: Dialect = SQLITE
 
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, store: SqliteConnections) -> None:
         self.store = store
 
     @asynccontextmanager

@@ -9,7 +9,7 @@ import aiosqlite
 
 from adapters.storage.sql import from_db
 from adapters.storage.sqlite.fetch import fetch_all, fetch_one
-from bot.records import ScoreRow, StoredAnswer, StreakRecord, UserTotals
+from bot.domain.records import ScoreRow, StoredAnswer, StreakRecord, UserTotals
 
 # ------------------------------------------------------------ answers
 

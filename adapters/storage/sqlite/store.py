@@ -41,9 +41,9 @@ from adapters.storage.sqlite import reads, users
 from adapters.storage.sqlite.answers import APPLY_SCORES, CREATE_INCOMING, record_answers
 from adapters.storage.sqlite.database import SqliteDatabase
 from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
-from bot.kinds import UserRef
-from bot.ports import StoreFull
-from bot.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
+from bot.domain.kinds import UserRef
+from bot.domain.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
+from bot.ports.storage import StoreFull
 
 log = logging.getLogger("studybot.storage")
 MIN_AUTOCHECKPOINT = 16  # pages: the smallest automatic checkpoint a small disk is given

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import aiosqlite
 
-from bot.kinds import UserRef
+from bot.domain.kinds import UserRef
 
 
 async def register_users(db: aiosqlite.Connection, refs: Sequence[UserRef]) -> list[int]:

@@ -1,0 +1,5 @@
+"""The command catalog (every command declared once, with its typed handler key), the reading of
+command arguments, and the help built from the catalog, shared by every platform.
+
+Part of the application layer.
+"""

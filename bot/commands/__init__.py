@@ -1,1 +1,0 @@
-"""The command catalog and the reading of command arguments, shared by every platform."""

@@ -1,0 +1,60 @@
+"""Spaced repetition with FSRS (the `fsrs` package): how an answer rates, and the next due time.
+
+A right answer rates Good, or Hard when it took longer than `slow_seconds`; a wrong one Again;
+a self-graded short answer full / partial / none rates Good / Hard / Again. Fuzzing is off so a
+review's next due time is the same every time it is computed (tests, restarts, several processes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import fsrs
+
+from bot.domain.study_records import Card, Outcome, StudyAnswer
+
+
+def rating(answer: StudyAnswer, slow_seconds: float) -> fsrs.Rating:
+    if answer.outcome is Outcome.WRONG:
+        return fsrs.Rating.Again
+    if answer.outcome is Outcome.PARTLY:
+        return fsrs.Rating.Hard
+    if answer.seconds is not None and answer.seconds > slow_seconds:
+        return fsrs.Rating.Hard
+    return fsrs.Rating.Good
+
+
+class SpacedRepetition:
+    def __init__(self, *, desired_retention: float = 0.9, slow_seconds: float = 60.0) -> None:
+        self.slow_seconds = slow_seconds
+        self._scheduler = fsrs.Scheduler(desired_retention=desired_retention, enable_fuzzing=False)
+
+    def new_card(self, answer: StudyAnswer) -> Card:
+        return Card(answer.user_id, answer.bank_id, answer.question_id, int(fsrs.State.Learning), 0,
+                    None, None, answer.answered_at, None)  # fmt: skip
+
+    def review(self, card: Card | None, answer: StudyAnswer) -> Card:
+        """The card after this answer (a new card for a first answer)."""
+        card = card or self.new_card(answer)
+        when = answer.answered_at.astimezone(UTC)
+        if card.last_review is not None and when < card.last_review:
+            return card  # an older answer processed late changes nothing already reviewed after it
+        last = card.last_review.astimezone(UTC) if card.last_review else None
+        # card_id given: without one fsrs.Card stamps the clock and time.sleep()s 1 ms so the
+        # next id differs, which stalled the event loop 1 ms for every answer. The id is unused.
+        state = fsrs.Card(
+            card_id=0, state=fsrs.State(card.state), step=card.step, stability=card.stability,
+            difficulty=card.difficulty, due=card.due.astimezone(UTC), last_review=last,
+        )  # fmt: skip
+        rated = rating(answer, self.slow_seconds)
+        after, _ = self._scheduler.review_card(state, rated, review_datetime=when)
+        return replace(
+            card, state=int(after.state), step=after.step, stability=after.stability,
+            difficulty=after.difficulty, due=_aware(after.due), last_review=_aware(after.last_review or when),
+            reviews=card.reviews + 1, lapses=card.lapses + (rated is fsrs.Rating.Again and card.reviews > 0),
+        )  # fmt: skip
+
+
+def _aware(when: datetime) -> datetime:
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
