@@ -116,7 +116,7 @@ async def test_console_weak_quiz_weak_causes_and_readys_minimum(tmp_path) -> Non
         bot.send("/mistakes")
         await bot.wait_for(t(ZH, "mistakes.by_cause", causes="粗心 1"))
         bot.send("/weak")
-        await bot.wait_for(t(ZH, "weak.how"))
+        await bot.wait_for(t(ZH, "weak.how_typed"))
         bot.send("/quiz weak")
         await bot.wait_for(t(ZH, "kind.practice") + " · ")  # a practice question
         bot.send("/quiz 结束")

@@ -34,7 +34,7 @@ from bot.application.answering import AnswerReply, NextReply, ReceiptReply, Text
 from bot.application.app import Application, HelpView, MockQuestionView
 from bot.application.commands.catalog import command
 from bot.application.commands.parsing import Parsed
-from bot.application.replies import Reply
+from bot.application.replies import Reply, WelcomeView
 from bot.application.reply_text import render_reply
 from bot.application.requests import Caller
 from bot.domain.kinds import (
@@ -51,7 +51,7 @@ from bot.locales.i18n import t
 from bot.ports.chat import PaceLimits
 from bot.views.quiz import ContestStatusView, Notice, QuestionView, RevealView, StandingsView
 from bot.views.quiz_text import (
-    PLAIN,
+    CONSOLE,
     render_notice,
     render_question,
     render_receipt,
@@ -223,9 +223,11 @@ class ConsoleAdapter:
 
     def show(self, reply: Reply) -> None:
         """A command's reply as text, by the kind of its view; files go to the data directory."""
-        text = render_reply(reply, PLAIN)
+        text = render_reply(reply, CONSOLE)
         if isinstance(reply.view, HelpView):
             text += "\n\n" + t(reply.language, "console.quit_hint")
+        elif isinstance(reply.view, WelcomeView):  # no language buttons here: how to type it
+            text += "\n" + t(reply.language, "console.pick_language")
         if text:
             self.say(text)
         for attachment in reply.files:
@@ -239,7 +241,7 @@ class ConsoleAdapter:
         elif isinstance(reply, NextReply):
             self.show(reply.reply)
         elif isinstance(reply, ReceiptReply):
-            self.say(render_receipt(reply.receipt, PLAIN))
+            self.say(render_receipt(reply.receipt, CONSOLE))
             if reply.awaits_self_grade:
                 self.say(" / ".join(t(reply.language, f"button.self_{k}") for k in SELF_GRADE_LEVELS))
             elif reply.offers_next:  # the console's 下一题 ▶ (and a wrong answer's cause buttons)
@@ -255,16 +257,16 @@ class ConsoleAdapter:
 
     async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
         ref = self._opened(view)
-        self.say(render_question(view, PLAIN))
+        self.say(render_question(view, CONSOLE))
         self._posted.set()
         return ref
 
     async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
-        self.say(render_reveal(view, PLAIN))
+        self.say(render_reveal(view, CONSOLE))
         self._posted.set()
 
     async def post_standings(self, chat: ChatRef, view: StandingsView) -> None:
-        self.say(render_standings(view, PLAIN))
+        self.say(render_standings(view, CONSOLE))
         self._posted.set()  # also the end of a contest, which a waiting script must notice
 
     async def post_notice(self, chat: ChatRef, notice: Notice) -> None:

@@ -36,9 +36,13 @@ class Markup:
     escape: Callable[[str], str]
     bold: Callable[[str], str]
     italic: Callable[[str], str]
+    # Whether the chat shows the view's buttons (Telegram) or has none (the console): a hint
+    # then says what to type instead of what to press.
+    buttons: bool = True
 
 
 PLAIN = Markup(escape=lambda s: s, bold=lambda s: s, italic=lambda s: s)
+CONSOLE = Markup(escape=lambda s: s, bold=lambda s: s, italic=lambda s: s, buttons=False)
 HTML = Markup(
     escape=lambda s: html.escape(s, quote=False),
     bold=lambda s: f"<b>{s}</b>",
@@ -52,9 +56,11 @@ def local_time(when: datetime, timezone: str) -> str:
 
 def question_header(view: QuestionView) -> str:
     lang = view.language
+    # In bank order the place says the number already ("第 12 / 62 题"): not twice.
+    numbered = not (view.place and view.place[0] == view.number)
     header = t(
         lang,
-        "question.header",
+        "question.header" if numbered else "question.header_in_order",
         kind=t(lang, f"kind.{view.kind}"),
         number=view.number,
         qtype=t(lang, f"type.{view.qtype}"),

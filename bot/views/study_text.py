@@ -48,6 +48,11 @@ def numbers(values: tuple[int, ...] | list[int], limit: int = 40) -> str:
     return ", ".join(parts) + (", …" if len(runs) > limit else "")
 
 
+def pressed(key: str, m: Markup) -> str:
+    """A hint's catalog key: what to press where the chat shows buttons, else what to type."""
+    return key if m.buttons else f"{key}_typed"
+
+
 def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
     lang = view.language
     lines: list[str] = []
@@ -72,7 +77,7 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
                 for qtype, count, points in intro.sections
             )
         )
-        lines += [t(lang, "mock.how_one_by_one"), ""]
+        lines += [t(lang, pressed("mock.how_one_by_one", m)), ""]
     if view.saved is not None:  # kept, not graded: no tick
         lines.append(t(lang, "mock.kept", number=view.saved))
     header = t(
@@ -90,7 +95,7 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
     if view.input_kind is InputKind.TRUE_FALSE:
         lines.append(t(lang, "mock.type_judge", number=view.number))
     elif view.input_kind in (InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY):
-        lines.append(t(lang, "mock.type_choice", number=view.number))
+        lines.append(t(lang, pressed("mock.type_choice", m), number=view.number))
     else:
         lines.append(t(lang, "mock.type_text", number=view.number))
     if view.response is not None:
@@ -149,8 +154,8 @@ def render_mock_confirm(view: MockConfirmView, m: Markup = PLAIN) -> str:
         [
             m.bold(t(lang, "mock.confirm_title", count=len(view.unanswered), total=view.count)),
             t(lang, "mock.sheet_blank", numbers=numbers(view.unanswered)),
-            t(lang, "mock.confirm_how", number=view.unanswered[0] if view.unanswered else view.position,
-              left=clock(view.remaining)),
+            t(lang, pressed("mock.confirm_how", m),
+              number=view.unanswered[0] if view.unanswered else view.position, left=clock(view.remaining)),
         ]
     )  # fmt: skip
 
@@ -395,7 +400,8 @@ def render_weak(view: WeakView, m: Markup = PLAIN) -> str:
     if view.types:
         lines += ["", m.bold(m.escape(t(lang, "weak.by_type")))]
         lines += ["· " + _point_line(lang, p, m) for p in view.types]
-    lines += ["", m.escape(t(lang, "weak.based", count=view.answers)), m.escape(t(lang, "weak.how"))]
+    lines += ["", m.escape(t(lang, "weak.based", count=view.answers))]
+    lines.append(m.escape(t(lang, pressed("weak.how", m))))
     return "\n".join(lines)
 
 
