@@ -36,6 +36,7 @@ from bot.records import (
     StreakRecord,
     UserTotals,
 )
+from bot.study.exam_ports import ExamStore
 from bot.study.ports import StudyStore
 
 
@@ -364,6 +365,8 @@ class Storage(UnitOfWork, Protocol):
     def schedules(self) -> ScheduleAndContestStore: ...
     @property
     def study(self) -> StudyStore: ...
+    @property
+    def exams(self) -> ExamStore: ...
     @property
     def banks(self) -> UploadedBankStore: ...
     @property

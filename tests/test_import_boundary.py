@@ -39,6 +39,7 @@ PLATFORM_LIBRARIES = {
 ALLOWED_FOR_STORAGE = (
     "bot.ports", "bot.records", "bot.kinds", "bot.model",
     "bot.study.ports", "bot.study.records", "bot.study.mock_records",
+    "bot.study.exam_ports", "bot.study.exam_records",  # the exam plan's aggregate
     "bot.messages",  # the outbox stores the views it owes
 )  # fmt: skip
 ALLOWED_FOR_SCHEDULING = ("bot.ports", "bot.records", "bot.kinds", "bot.clock", "bot.daily_times")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.kinds import InputKind
+from bot.study.exam_text import countdown
 from bot.study.mastery import Point
 from bot.study.progress import TEXT_TAGS
 from bot.study.readiness import DayForecast
@@ -301,6 +302,8 @@ def render_progress(view: ProgressView, m: Markup = PLAIN) -> str:
     lines.append(t(lang, "progress.due_days", today=view.due_today, week=view.due_week))
     if view.summary is None:  # the summary has the streak already
         lines.append(t(lang, "progress.streak", count=view.streak))
+    if view.exam_days is not None and view.exam_days >= 0:
+        lines.append(countdown(lang, view.exam_days))
     if view.mocks:
         lines.append(t(lang, "progress.mocks"))
         lines += [
