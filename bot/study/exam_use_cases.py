@@ -73,7 +73,11 @@ class ExamPlans:
         cards = {key[2]: card for key, card in (await self.store.cards(keys)).items()}
         times = await self.exams.answer_times(user_id, bank.id)
         answered = {question_id for question_id, _, _ in times}
-        unseen = [q.id for q in bank.questions if q.id not in cards and q.id not in answered]
+        # In the order /quiz next serves them: from the learner's place in the bank, round to its start.
+        place = await self.store.practice_position(user_id, bank.id)
+        ahead = sorted((q for q in bank.questions if q.id not in cards and q.id not in answered),
+                       key=lambda q: (q.number <= place, q.number))  # fmt: skip
+        unseen = [q.id for q in ahead]
         plan = plan_day(
             now=self.clock.now(), day_start=days.start(0), day_end=days.start(1), exam_at=days.start(left),
             days_left=left, unseen=unseen, cards=list(cards.values()),
