@@ -138,7 +138,7 @@ async def test_the_plan_alone_is_worth_a_reminder_on_a_day_with_nothing_due(app)
     await ask(app, "/review remind on 20:00")
     await app.scheduler.advance(12 * 3600)
     (told,) = app.port.of("notice")
-    assert told.key == "exam.reminder" and dict(told.params)["count"] == 0
+    assert told.key == "exam.reminder_plan" and dict(told.params)["count"] == 0
     assert "New items: 1 (no. 1)" in str(dict(told.params)["plan"])
 
 

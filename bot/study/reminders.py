@@ -148,7 +148,8 @@ class ReviewReminders:
             found = await self.plans.today(user_id, bank, current.timezone)
             plan = found.plan if found is not None else None
             if found is not None and plan is not None and (plan.new or plan.reviews or due):
-                told = notice("exam.reminder", language, count=due, plan=exam_text(language, bank, found))
+                key = "exam.reminder" if due else "exam.reminder_plan"  # no "0 cards due"
+                told = notice(key, language, count=due, plan=exam_text(language, bank, found))
                 worth = True  # a plan with new items is worth a post on a day with nothing due
         if not worth:
             return due
