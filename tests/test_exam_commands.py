@@ -182,3 +182,25 @@ def test_day_boundary_moves_today_in_local_days():
     days = LocalDays.at(at, "Asia/Shanghai", time(4))
     assert days.today.day == 2 and days.start(1) == datetime(2026, 12, 2, 20, 0, tzinfo=UTC)
     assert days.local_date(at + timedelta(hours=2)).day == 3  # 04:30: the 3rd
+
+
+def test_console_process_with_the_shipped_bank_in_chinese(tmp_path):
+    """As a newcomer runs it (the real clock, the shipped bank): /exam with a date 16 days on and
+    30 minutes, two items answered, /exam again, /stats."""
+    from datetime import datetime
+
+    from tests.test_console import run_console
+
+    today = datetime.now(SHANGHAI).date()
+    exam = today + timedelta(days=16)
+    script = f"/exam {exam.isoformat()} 30min\n/quiz next\nA\n\nB\n/quiz 结束\n/exam\n/stats\n/quit\n"
+    result = run_console(tmp_path, script)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    label = f"{exam.month}月{exam.day}日"
+    assert f"已设置考试日期。\n考试日期：{label}（距考试还有 16 天）\n每天学习时间：30 分钟\n" in out
+    assert f"新题：{math.ceil(62 / 16)} 道（第 1–4 题），发送 /quiz next 开始" in out  # 62 items over 16 days
+    after = out[out.index("📋 练习小结") :]
+    assert "新题：2 道（第 3–4 题），发送 /quiz next 开始" in after  # two of today's four are done
+    assert "复习：2 道，发送 /review 开始" in after  # the two answered, due again today
+    assert "距考试还有 16 天" in after.split("📈 学习进度")[1]
