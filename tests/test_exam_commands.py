@@ -101,8 +101,9 @@ async def answer_first(app) -> None:
 async def test_the_reminder_carries_the_plan_and_keeps_out_of_quiet_hours(app, make_app, clock):
     await answer_first(app)
     await ask(app, "/exam 2026-12-12 30min")
-    await ask(app, "/review remind on 20:00")
-    await ask(app, "/settings quiet 19:30 21:15")  # 20:00 falls inside: it moves to 21:15
+    await ask(app, "/settings quiet 19:30 21:15")
+    said = await ask(app, "/review remind on 20:00")  # 20:00 falls inside: it moves to 21:15
+    assert said.endswith("\nThat is inside your quiet hours: it comes at 21:15.")
     user_id = await app.quiz.user_id(ANN)
     job = reminder_job(user_id)
     when = app.scheduler.next_run(job)
@@ -131,6 +132,13 @@ async def test_the_reminder_carries_the_plan_and_keeps_out_of_quiet_hours(app, m
     assert len(again.port.of("notice")) == before + 1
     plan = str(dict(again.port.of("notice")[-1].params)["plan"])
     assert plan.startswith("Exam: Dec 12 (9 days to go)") and "New items: 1 (no. 2)" in plan  # the next one
+    # Quiet hours changed: the reminder moves at once, back to 20:00 without them.
+    await ask(again, "/settings quiet off")
+    when = again.scheduler.next_run(job)
+    assert when is not None and when.astimezone(SHANGHAI).strftime("%H:%M") == "20:00"
+    await ask(again, "/settings quiet 19:00 20:30")
+    when = again.scheduler.next_run(job)
+    assert when is not None and when.astimezone(SHANGHAI).strftime("%H:%M") == "20:30"
 
 
 async def test_the_plan_alone_is_worth_a_reminder_on_a_day_with_nothing_due(app):
@@ -204,3 +212,14 @@ def test_console_process_with_the_shipped_bank_in_chinese(tmp_path):
     assert "新题：2 道（第 3–4 题），发送 /quiz next 开始" in after  # two of today's four are done
     assert "复习：2 道，发送 /review 开始" in after  # the two answered, due again today
     assert "距考试还有 16 天" in after.split("📈 学习进度")[1]
+
+
+async def test_ready_forecasts_to_the_exam_date_set_with_exam(app, clock):
+    for index in range(40):  # /ready needs 20 final answers (a short answer awaits its self-grade)
+        view = (await app.app_layer.run_text(f"/quiz {index % 5 + 1}", ME)).view
+        await app.quiz.submit(SubmitAnswer(view.round_id, ANN, "A"))
+        await app.quiz.flush()
+        clock.advance(600)
+    assert t("en", "ready.exam", day="Dec 12") not in await ask(app, "/ready")
+    await ask(app, "/exam 2026-12-12")
+    assert t("en", "ready.exam", day="Dec 12") in await ask(app, "/ready")

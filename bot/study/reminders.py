@@ -89,6 +89,10 @@ class ReviewReminders:
         await self._schedule(reminder)
         await self._tell(user_id)
         text = t(language, "review.remind_on", time=at, timezone=reminder.timezone)
+        if self.plans is not None:  # said when the quiet hours move it
+            moved = quiet_end(at, await self.plans.exams.learner_settings(user_id))
+            if moved != at:
+                text += "\n" + t(language, "review.remind_quiet", time=moved)
         return Reply(TextView(text), language)
 
     async def restore(self) -> None:
