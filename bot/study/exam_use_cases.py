@@ -9,6 +9,8 @@ exam day in the learner's days (what they remember when they walk in).
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import date, datetime, time
@@ -78,12 +80,14 @@ class ExamPlans:
         ahead = sorted((q for q in bank.questions if q.id not in cards and q.id not in answered),
                        key=lambda q: (q.number <= place, q.number))  # fmt: skip
         unseen = [q.id for q in ahead]
-        plan = plan_day(
-            now=self.clock.now(), day_start=days.start(0), day_end=days.start(1), exam_at=days.start(left),
-            days_left=left, unseen=unseen, cards=list(cards.values()),
+        # Two FSRS steps per candidate card: ~35 ms for 2,000 cards (benchmarks/exam_plan.py),
+        # so in a thread, as bank decoding is, and the loop goes on serving others meanwhile.
+        plan = await asyncio.to_thread(functools.partial(
+            plan_day, now=self.clock.now(), day_start=days.start(0), day_end=days.start(1),
+            exam_at=days.start(left), days_left=left, unseen=unseen, cards=list(cards.values()),
             minutes=item_minutes(bank.questions, ((q, s) for q, _, s in times)),
             budget=float(exam.minutes) if exam.minutes is not None else None,
-        )  # fmt: skip
+        ))  # fmt: skip
         return ExamToday(exam, days, left, plan)
 
     # ------------------------------------------------------------ commands
