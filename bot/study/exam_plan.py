@@ -60,12 +60,13 @@ class DayPlan:
     days_left: int  # days to study before the exam: today and each day up to the exam's eve
     unseen: int  # items never answered
     quota: int  # new items to see today to see them all by the exam's eve (already-done ones too)
+    to_see: int  # ... of which still to see today (the quota less the new items answered today)
     new: tuple[str, ...]  # the new items to see still today, in bank order
     new_minutes: float
     reviews: tuple[Review, ...]  # best gain per minute first
     review_minutes: float
     budget: float | None  # minutes a day, when the learner gave one
-    needed: float  # minutes today's full new quota takes
+    needed: float  # minutes the new items still to see today take
     short: bool  # the time per day does not hold today's new quota
     recall: float  # mean exam-day recall of the seen cards without today's reviews
     recall_after: float  # ... and with them
@@ -180,5 +181,5 @@ def plan_day(
     recall = [retrievability(c, exam_at) or 0.0 for c in seen]
     before = sum(recall) / len(recall) if recall else 0.0
     after = (sum(recall) + sum(r.gain for r in reviews)) / len(recall) if recall else 0.0
-    return DayPlan(days_left, len(unseen), quota, tuple(new), used, tuple(reviews), review_used, budget,
-                   needed, short, before, after)  # fmt: skip
+    return DayPlan(days_left, len(unseen), quota, len(wanted), tuple(new), used, tuple(reviews), review_used,
+                   budget, needed, short, before, after)  # fmt: skip

@@ -68,7 +68,7 @@ def plan_lines(language: str, bank: Bank, plan: DayPlan) -> list[str]:
         lines.append("  " + t(language, "exam.plan_recall_now", before=before))
     if plan.short and plan.budget is not None:
         lines.append(t(language, "exam.plan_short", count=_minutes(plan.needed), budget=_minutes(plan.budget),
-                       quota=plan.quota, unseen=plan.unseen))  # fmt: skip
+                       quota=plan.to_see, unseen=plan.unseen))  # fmt: skip
     return lines
 
 
