@@ -88,8 +88,10 @@ async def test_settings_quiet_hours_and_day_start(app, clock):
     await ask(app, "/exam 2026-12-12")
     clock.advance(16 * 3600)  # 01:00 on the 3rd in Shanghai
     assert "10 days to go" in await ask(app, "/exam")
+    assert "10 days to go" in await ask(app, "/stats")  # /stats's days (and due counts) are the same
     clock.advance(3 * 3600)  # 04:00
     assert "9 days to go" in await ask(app, "/exam")
+    assert "9 days to go" in await ask(app, "/stats")
 
 
 async def answer_first(app) -> None:
