@@ -5,8 +5,8 @@ exception. And the reproductions of issue 20, each a refusal in the chat's langu
 from __future__ import annotations
 
 import unicodedata
-from datetime import date
 import zoneinfo
+from datetime import date
 
 import pytest
 from hypothesis import HealthCheck, given, settings
