@@ -294,7 +294,10 @@ async def bootstrap(
     # The console's one user is whoever runs the bot: an operator of the configured banks.
     owners = BankOwners(quiz, config.admins, uploads, local=frozenset({"console"}))
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders,
-                          owners)  # fmt: skip
+                          owners, exams=storage.exams)  # fmt: skip
+    if study.exams is not None:  # the reminder carries the exam plan and keeps out of quiet hours
+        reminders.plans = study.exams
+        study.exams.settings_changed.append(reminders.reschedule)
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 import zoneinfo
+from datetime import date
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +18,7 @@ from bot.application.commands.parsing import parse
 from bot.application.quiz_settings import QuizError
 from bot.domain.daily_times import parse_duration, parse_local_time
 from bot.domain.questions import QuestionType
+from bot.domain.reading.day_values import MINUTES_HIGH, MINUTES_LOW, parse_date
 from bot.locales.i18n import LANGUAGES
 
 ARGS = {f"{arg.name}:{arg.kind}": arg for command in CATALOG for arg in command.args
@@ -33,6 +35,8 @@ SHAPED = st.one_of(
     st.sampled_from(sorted(ZONES)).flatmap(lambda z: st.sampled_from([z, z.lower(), z + "/x", z[:-1]])),
     st.text(alphabet="AZaz_/+-09.", min_size=200, max_size=300),  # longer than a file name may be
     st.sampled_from(["Etc", "US", "America/Argentina", "..", "../etc/passwd", "/", "", " ", "\x00"]),
+    st.from_regex(r"[0-9]{1,5}[-/.年][0-9]{1,3}[-/.月][0-9]{1,3}日?", fullmatch=True),  # dates, near misses
+    st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})? ?(min|m|h|hours|分钟|小时|x)?", fullmatch=True),  # times a day
     st.sampled_from(["总榜", "本周", "開", "關", "全对", "不會", "单选", "多選", "zh-hant", "EN", "背题"]),
 )
 STRINGS = st.one_of(ANY_TEXT, SHAPED)
@@ -48,6 +52,10 @@ def valid(arg: Arg, value: object) -> bool:
         return isinstance(value, str) and parse_local_time(value) is not None
     if kind is ArgKind.DURATION:
         return type(value) is int and 1 <= value <= 7 * 86400 and parse_duration(f"{value}s") == value
+    if kind is ArgKind.DATE:
+        return isinstance(value, date) and parse_date(value.isoformat()) == value
+    if kind is ArgKind.MINUTES:
+        return type(value) is int and MINUTES_LOW <= value <= MINUTES_HIGH
     if kind is ArgKind.TIMEZONE:
         return value in ZONES and zoneinfo.ZoneInfo(str(value)) is not None
     if kind is ArgKind.LANGUAGE:

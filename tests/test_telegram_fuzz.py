@@ -109,6 +109,8 @@ GOOD = {
     "deadline": "12h", "mode": "buttons", "questions": "2", "seconds": "30", "bank": "sample",
     "file": "x.csv", "response": "A", "level": "full", "id": "1", "note": "ok", "text": "typo",
     "command": "quiz", "user": "", "order": "ordered", "confirm": "confirm", "cause": "careless",
+    "date": "2026-12-20", "budget": "30min", "quiet": "off", "quiet_from": "22:30", "quiet_until": "07:00",
+    "day_start": "04:00",
 }  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from adapters.storage.bank_store import SqlBankStore
 from adapters.storage.broadcast import Alone
 from adapters.storage.database import Database
+from adapters.storage.exam_store import SqlExamStore
 from adapters.storage.firing_store import SqlFiringStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
@@ -41,6 +42,7 @@ class SqlStorage:
         self.db = db
         self.schedules = SqlScheduleStore(db)
         self.study = SqlStudyStore(db)
+        self.exams = SqlExamStore(db)
         self.mocks = SqlMockStore(db)
         self.reports = SqlReportStore(db)
         self.banks = SqlBankStore(db)

@@ -425,6 +425,24 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, bank_id, question_id)
     ) WITHOUT ROWID;
     """,
+    # 16: the exam plan (bot/domain/exam_plan.py): a learner's exam date per bank with the minutes
+    # they have a day, and their own study settings (quiet hours, the hour their day starts)
+    """
+    CREATE TABLE exam_dates (
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        bank_id TEXT NOT NULL,
+        exam_on TEXT NOT NULL,
+        minutes INTEGER CHECK (minutes > 0),
+        set_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, bank_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE learner_settings (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id),
+        quiet_from TEXT,
+        quiet_until TEXT,
+        day_start TEXT NOT NULL DEFAULT '00:00'
+    );
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

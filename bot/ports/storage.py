@@ -34,6 +34,7 @@ from bot.domain.records import (
     StreakRecord,
     UserTotals,
 )
+from bot.ports.exam_storage import ExamStore
 from bot.ports.missing_extra import MissingExtra as MissingExtra  # re-exported: a backend raises it
 from bot.ports.study_storage import StudyStore
 from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
@@ -370,6 +371,8 @@ class Storage(UnitOfWork, Protocol):
     def schedules(self) -> ScheduleAndContestStore: ...
     @property
     def study(self) -> StudyStore: ...
+    @property
+    def exams(self) -> ExamStore: ...
     @property
     def banks(self) -> UploadedBankStore: ...
     @property

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_skeleton
@@ -43,27 +43,35 @@ class LocalDays:
 
     today: date
     tz: ZoneInfo
+    # When a day begins (the learner's "day starts at", /settings daystart): a night owl's 01:00
+    # still belongs to the day before when their day starts at 04:00.
+    day_start: time = time(0)
 
     @classmethod
-    def at(cls, now: datetime, timezone: str) -> LocalDays:
+    def at(cls, now: datetime, timezone: str, day_start: time = time(0)) -> LocalDays:
         tz = zone(timezone)
-        return cls(now.astimezone(tz).date(), tz)
+        return cls(_shifted(now.astimezone(tz), day_start).date(), tz, day_start)
 
     def day(self, offset: int) -> date:
         return self.today + timedelta(days=offset)
 
     def start(self, offset: int) -> datetime:
-        """Local midnight of today + `offset` days, in UTC (zoneinfo settles a midnight that a
-        clock change skips or repeats)."""
+        """The start of today + `offset` days (local midnight, or the learner's day start), in
+        UTC (zoneinfo settles a midnight that a clock change skips or repeats)."""
         day = self.day(offset)
-        return datetime(day.year, day.month, day.day, tzinfo=self.tz).astimezone(UTC)
+        return datetime.combine(day, self.day_start, tzinfo=self.tz).astimezone(UTC)
 
     def starts(self, first: int, count: int) -> list[datetime]:
         """The starts of `count` days from today + `first`, and the end of the last one."""
         return [self.start(first + k) for k in range(count + 1)]
 
     def local_date(self, when: datetime) -> date:
-        return when.astimezone(self.tz).date()
+        return _shifted(when.astimezone(self.tz), self.day_start).date()
+
+
+def _shifted(local: datetime, day_start: time) -> datetime:
+    """The local time moved back by the day's start, so its date is the day it belongs to."""
+    return local - timedelta(hours=day_start.hour, minutes=day_start.minute)
 
 
 def day_label(language: str, day: date) -> str:

@@ -166,6 +166,7 @@ class ProgressView:
     mocks: tuple[tuple[str, float, float, bool], ...]  # local date, score, total, passed
     group: bool = False  # a group's weakest tags, not one person's
     summary: StatsView | None = None  # the person's points, rank and streak in this chat
+    exam_days: int | None = None  # days to the learner's exam (0: today; None: no exam set)
 
     @property
     def weak_tags(self) -> tuple[tuple[str, int, int], ...]:

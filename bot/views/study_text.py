@@ -7,6 +7,7 @@ from bot.domain.kinds import InputKind
 from bot.domain.mastery import Point
 from bot.domain.readiness import DayForecast
 from bot.locales.i18n import t
+from bot.views.exam_text import countdown
 from bot.views.progress import TEXT_TAGS
 from bot.views.quiz_text import PLAIN, Markup, render_stats
 from bot.views.study import (
@@ -306,6 +307,8 @@ def render_progress(view: ProgressView, m: Markup = PLAIN) -> str:
     lines.append(t(lang, "progress.due_days", today=view.due_today, week=view.due_week))
     if view.summary is None:  # the summary has the streak already
         lines.append(t(lang, "progress.streak", count=view.streak))
+    if view.exam_days is not None and view.exam_days >= 0:
+        lines.append(countdown(lang, view.exam_days))
     if view.mocks:
         lines.append(t(lang, "progress.mocks"))
         lines += [

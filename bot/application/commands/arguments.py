@@ -28,6 +28,7 @@ from bot.application.quiz_settings import QuizError
 from bot.domain.daily_times import parse_duration, parse_local_time
 from bot.domain.question_types import TYPES, type_for_word
 from bot.domain.questions import QuestionType
+from bot.domain.reading.day_values import MINUTES_HIGH, MINUTES_LOW, parse_date, parse_minutes
 from bot.locales.i18n import LANGUAGES, catalog, match_language, normalize_language, t
 
 
@@ -36,6 +37,8 @@ class ArgKind(StrEnum):
     CHOICE = "choice"  # one of `choices` (values or their aliases)
     TIME = "time"  # a time of day, HH:MM (or HH:MM:SS)
     DURATION = "duration"  # 12h, 30m, 90s
+    DATE = "date"  # a calendar date, year first: 2026-12-20, 2026年12月20日
+    MINUTES = "minutes"  # a time per day: 30min, 1.5h, 90 (minutes), between 5 min and 16 h
     TIMEZONE = "timezone"  # an IANA zone name
     LANGUAGE = "language"  # a catalog language (zh-CN, en, …)
     QTYPE = "qtype"  # a question type, by its id or a Chinese name
@@ -94,6 +97,10 @@ _CLAIMS = {
     ArgKind.TIME: re.compile(r"\d{1,2}[:：]\d{1,2}"),
     ArgKind.DURATION: re.compile(r"\d+(\.\d+)?\s*[a-z]*", re.IGNORECASE),  # a bare number: hours
     ArgKind.TIMEZONE: re.compile(r"[A-Za-z_]+/[A-Za-z0-9_/+-]+"),
+    ArgKind.DATE: re.compile(r"\d{4}\s*[-/.年].*"),
+    ArgKind.MINUTES: re.compile(
+        r"\d+(\.\d+)?\s*(m|min|mins|minutes?|h|hrs?|hours?|分|分钟|分鐘|小时|小時)?", re.IGNORECASE
+    ),
 }
 # What an IANA name is made of (and how long one can be): anything else is no zone, and is not
 # even looked up.
@@ -154,6 +161,10 @@ class Arg:
             return self._parsed(text, lambda: parse_duration(text), "arg.duration")
         if self.kind is ArgKind.TIMEZONE:
             return self._timezone(text)
+        if self.kind is ArgKind.DATE:
+            return self._parsed(text, lambda: parse_date(text), "arg.date")
+        if self.kind is ArgKind.MINUTES:
+            return self._minutes(text)
         if self.kind is ArgKind.LANGUAGE:
             return self._language(text)
         if self.kind is ArgKind.QTYPE:
@@ -195,6 +206,12 @@ class Arg:
             if any(folded == word.casefold() for word in choice.words()):
                 return choice.value
         raise self._choices_error()
+
+    def _minutes(self, text: str) -> int:
+        try:
+            return parse_minutes(text)
+        except ValueError:
+            raise self._error("arg.minutes", low=MINUTES_LOW, high=MINUTES_HIGH // 60) from None
 
     def _timezone(self, text: str) -> str:
         zones = _zones()

@@ -84,6 +84,12 @@ class StudyUseCase(Enum):
     MISTAKES_CAUSE = auto()
     WEAK = auto()
     READY = auto()
+    EXAM_SHOW = auto()
+    EXAM_SET = auto()
+    EXAM_OFF = auto()
+    SETTINGS_SHOW = auto()
+    SETTINGS_QUIET = auto()
+    SETTINGS_DAY_START = auto()
 
 
 class UploadUseCase(Enum):
@@ -183,6 +189,8 @@ REPORT_ID = Arg("id", ArgKind.INT, required=True, minimum=1, maximum=2**31 - 1)
 NOTE = Arg("note", ArgKind.TEXT, max_length=500)
 # /help quiz, /help daily set, /help 练习: one command (or group) by its name in any language.
 TOPIC = Arg("command", ArgKind.TEXT, max_length=64)
+# /settings quiet off: no quiet hours (else two times, from and until).
+QUIET_OFF = Arg("quiet", ArgKind.CHOICE, choices=(Choice("off", "cmd.choice.off", ("关", "關")),))
 
 # fmt: off
 CATALOG: tuple[Command, ...] = (
@@ -255,6 +263,18 @@ CATALOG: tuple[Command, ...] = (
     # mastery and readiness (bot/domain/mastery.py, bot/domain/readiness.py)
     Command(("weak",), StudyUseCase.WEAK, aliases=("薄弱", "弱项", "弱項")),
     Command(("ready",), StudyUseCase.READY, aliases=("估分", "备考", "備考")),
+    # the plan to the exam date and the learner's own settings (bot/application/study/exam.py)
+    Command(("exam", "show"), StudyUseCase.EXAM_SHOW, aliases=("查看", "计划", "計劃")),
+    Command(("exam", "set"), StudyUseCase.EXAM_SET,
+            (Arg("date", ArgKind.DATE, required=True), Arg("budget", ArgKind.MINUTES)),
+            aliases=("设置", "設定")),
+    Command(("exam", "off"), StudyUseCase.EXAM_OFF, aliases=("关", "關", "取消")),
+    Command(("settings", "show"), StudyUseCase.SETTINGS_SHOW, aliases=("查看",)),
+    Command(("settings", "quiet"), StudyUseCase.SETTINGS_QUIET,
+            (QUIET_OFF, Arg("quiet_from", ArgKind.TIME), Arg("quiet_until", ArgKind.TIME)),
+            aliases=("免打扰", "免打擾", "勿扰", "勿擾")),
+    Command(("settings", "daystart"), StudyUseCase.SETTINGS_DAY_START,
+            (Arg("day_start", ArgKind.TIME, required=True),), aliases=("日界", "换日", "換日")),
     Command(("reports", "list"), StudyUseCase.REPORTS_LIST, permission=ADMIN),
     Command(("reports", "resolve"), StudyUseCase.REPORTS_RESOLVE, (REPORT_ID, NOTE), permission=ADMIN),
     Command(("reports", "dismiss"), StudyUseCase.REPORTS_DISMISS, (REPORT_ID, NOTE), permission=ADMIN),
@@ -263,14 +283,16 @@ CATALOG: tuple[Command, ...] = (
 
 # What a group command with subcommands does when given none (e.g. "/daily" shows the daily).
 DEFAULT_SUBCOMMAND = {"review": "due", "daily": "show", "contest": "status", "bank": "list", "mock": "start",
-                      "mistakes": "list", "favorites": "list", "reports": "list"}
+                      "mistakes": "list", "favorites": "list", "reports": "list", "exam": "show",
+                      "settings": "show"}
 # ... and given arguments without a subcommand: "/daily 08:30" sets the daily, "/mock 12 B"
 # answers item 12 of the mock in progress, "/mistakes ml" lists one tag.
-IMPLIED_SUBCOMMAND = {"daily": "set", "mock": "answer", "mistakes": "list"}
+IMPLIED_SUBCOMMAND = {"daily": "set", "mock": "answer", "mistakes": "list", "exam": "set"}
 # Other words for a command group on text platforms (Telegram's menu names stay ASCII).
 GROUP_ALIASES = {"复习": "review", "複習": "review",
                  "模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
-                 "錯題本": "mistakes", "收藏": "favorites", "favourites": "favorites"}
+                 "錯題本": "mistakes", "收藏": "favorites", "favourites": "favorites",
+                 "考试": "exam", "考試": "exam", "设置": "settings", "設定": "settings"}
 
 
 def command(name: str) -> Command:

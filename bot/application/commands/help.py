@@ -12,6 +12,7 @@ from bot.application.commands.arguments import Arg, ArgKind
 from bot.application.commands.catalog import CATALOG, GROUP_ALIASES, Command, Permission, groups
 from bot.application.commands.parsing import usage
 from bot.application.quiz_settings import QuizError
+from bot.domain.reading.day_values import MINUTES_HIGH, MINUTES_LOW
 from bot.locales.i18n import LANGUAGES, t
 
 # Kinds whose values a person must know to type them: the full /help explains them once each.
@@ -41,7 +42,9 @@ def takes(arg: Arg, language: str) -> str:
         return " | ".join(arg.choice_words(language))
     if arg.kind is ArgKind.INT:
         return t(language, "help.takes_int", low=arg.low, high=arg.high)
-    if arg.kind in (ArgKind.TIME, ArgKind.DURATION, ArgKind.TIMEZONE, ArgKind.FILE):
+    if arg.kind is ArgKind.MINUTES:
+        return t(language, "help.takes_minutes", low=MINUTES_LOW, high=MINUTES_HIGH // 60)
+    if arg.kind in (ArgKind.TIME, ArgKind.DURATION, ArgKind.TIMEZONE, ArgKind.FILE, ArgKind.DATE):
         return t(language, f"help.takes_{arg.kind}")
     return t(language, f"help.takes_{arg.kind}", length=arg.longest)  # WORD, TEXT
 

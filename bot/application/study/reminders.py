@@ -5,11 +5,17 @@ One scheduler job per person, rebuilt from the database by `restore()` at start-
 and mocks are); the post goes through the outbox, so it follows a moved chat and respects the
 platform's pace. With several processes, each keeps every person's job (a change is broadcast)
 and the day's reminder is the firing `remind:<user>:<date>`, claimed once.
+
+With the exam plan running (`plans`, bot/application/study/exam.py), the reminder carries the
+learner's plan for the day (posted on a day with nothing due too, when the plan has new items),
+keeps out of their quiet hours (a time inside them moves to their end), and "today" is the
+learner's day (their day start).
 """
 
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from bot.application.commands.parsing import Parsed
 from bot.application.firings import Firings
@@ -21,13 +27,18 @@ from bot.application.requests import Caller
 from bot.application.study.feed import StudyFeed
 from bot.domain.clock import Clock
 from bot.domain.daily_times import local_date_of
+from bot.domain.quiet_hours import quiet_end
 from bot.domain.records import DailySchedule
 from bot.domain.study_records import Reminder
 from bot.locales.i18n import t
 from bot.ports.broadcast import RESYNC, Broadcast
 from bot.ports.scheduler import Scheduler
 from bot.ports.study_storage import StudyStore
+from bot.views.exam_text import exam_text
 from bot.views.quiz import notice
+
+if TYPE_CHECKING:
+    from bot.application.study.exam import ExamPlans
 
 log = logging.getLogger("studybot.study")
 
@@ -59,6 +70,7 @@ class ReviewReminders:
         self.clock = clock
         self.firings = firings or Firings()
         self.broadcast = broadcast
+        self.plans: ExamPlans | None = None  # the exam plan, when it runs (bootstrap plugs it in)
         if broadcast is not None:
             broadcast.subscribe("remind", self._changed)
             broadcast.subscribe(RESYNC, self._resync)
@@ -76,14 +88,18 @@ class ReviewReminders:
         at = str(parsed.args.get("time") or DEFAULT_TIME)
         reminder = Reminder(user_id, chat.id, at, chat.settings.timezone)
         await self.store.set_reminder(reminder, user_id)
-        self._schedule(reminder)
+        await self._schedule(reminder)
         await self._tell(user_id)
         text = t(language, "review.remind_on", time=at, timezone=reminder.timezone)
+        if self.plans is not None:  # said when the quiet hours move it
+            moved = quiet_end(at, await self.plans.exams.learner_settings(user_id))
+            if moved != at:
+                text += "\n" + t(language, "review.remind_quiet", time=moved)
         return Reply(TextView(text), language)
 
     async def restore(self) -> None:
         for reminder in await self.store.reminders():
-            self._schedule(reminder)
+            await self._schedule(reminder)
 
     async def _tell(self, user_id: int) -> None:
         if self.broadcast is not None:
@@ -96,13 +112,21 @@ class ReviewReminders:
         if current is None:
             self.scheduler.cancel(reminder_job(user_id))
         else:
-            self._schedule(current)
+            await self._schedule(current)
+
+    async def reschedule(self, user_id: int) -> None:
+        """The learner's settings changed (quiet hours): move their reminder, here and elsewhere."""
+        await self._changed(str(user_id))
+        await self._tell(user_id)
 
     async def _resync(self, _key: str) -> None:
         await self.restore()
 
-    def _schedule(self, reminder: Reminder) -> None:
-        schedule = DailySchedule(reminder.chat_id, reminder.at_time, reminder.timezone, 0)
+    async def _schedule(self, reminder: Reminder) -> None:
+        at = reminder.at_time
+        if self.plans is not None:  # out of the learner's quiet hours
+            at = quiet_end(at, await self.plans.exams.learner_settings(reminder.user_id))
+        schedule = DailySchedule(reminder.chat_id, at, reminder.timezone, 0)
 
         async def fire() -> None:
             await self.remind(reminder.user_id)
@@ -110,7 +134,8 @@ class ReviewReminders:
         self.scheduler.daily(reminder_job(reminder.user_id), schedule, fire, GRACE_SECONDS)
 
     async def remind(self, user_id: int) -> int:
-        """Post today's reminder to the person (when anything is due); returns the number due."""
+        """Post today's reminder to the person (when anything is due, or their exam plan has
+        something for today); returns the number due."""
         current = next((r for r in await self.store.reminders() if r.user_id == user_id), None)
         if current is None:
             return 0
@@ -118,13 +143,25 @@ class ReviewReminders:
         if chat is None:
             return 0
         await self.feed.catch_up()
-        due = await self.store.due_count(user_id, self.quiz.bank_for(chat).id, self.clock.now())
-        if not due:
-            return due
+        bank = self.quiz.bank_for(chat)
+        due = await self.store.due_count(user_id, bank.id, self.clock.now())
+        language = chat.settings.language
+        told = notice("review.reminder", language, count=due)
         date = local_date_of(self.clock.now(), current.timezone)
+        worth = due > 0
+        if self.plans is not None:
+            date = (await self.plans.days(user_id, current.timezone)).today.isoformat()
+            found = await self.plans.today(user_id, bank, current.timezone)
+            plan = found.plan if found is not None else None
+            if found is not None and plan is not None and (plan.new or plan.reviews or due):
+                key = "exam.reminder" if due else "exam.reminder_plan"  # no "0 cards due"
+                told = notice(key, language, count=due, plan=exam_text(language, bank, found))
+                worth = True  # a plan with new items is worth a post on a day with nothing due
+        if not worth:
+            return due
         async with self.quiz.store.unit_of_work():  # claimed once with the post it owes
             if not await self.firings.once(f"remind:{user_id}:{date}"):
                 return 0  # another process reminded them today
-            await self.outbox.owe(chat, notice("review.reminder", chat.settings.language, count=due))
+            await self.outbox.owe(chat, told)
         await self.outbox.drain(chat.id)
         return due

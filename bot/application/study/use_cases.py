@@ -30,6 +30,7 @@ from bot.application.reply_text import render_reply
 from bot.application.requests import Caller, ShowStats
 from bot.application.study.bank_owners import BankOwners
 from bot.application.study.drill import FAVOURITES, MISTAKES, REVIEW, WEAK, Drill, Spec
+from bot.application.study.exam import ExamPlans
 from bot.application.study.feed import StudyFeed
 from bot.application.study.mock_exam import Mocks
 from bot.application.study.practice import Practice, tags_of
@@ -44,6 +45,7 @@ from bot.domain.records import Chat
 from bot.domain.study_records import Report
 from bot.locales.i18n import bank_text, t
 from bot.ports.charts import ChartRenderer
+from bot.ports.exam_storage import ExamStore
 from bot.ports.study_storage import ReportStore, StudyStore
 from bot.views.charts import ReadinessChart
 from bot.views.progress import (
@@ -66,9 +68,9 @@ from bot.views.study import (
     WeakView,
 )
 
-# A learner's exam date (UTC), when a feature keeps one (None: none set): /ready then forecasts
-# up to it. The use cases take it as a plug; without one, /ready looks 30 days on.
-ExamDate = Callable[[int, str], Awaitable[datetime | None]]
+# A learner's exam moment (user id, bank id, the chat's time zone → UTC), when a feature keeps one
+# (None: none set): /ready then forecasts up to it. Without one, /ready looks 30 days on.
+ExamDate = Callable[[int, str, str], Awaitable[datetime | None]]
 
 REPORT_LIMIT = 500
 _NO_TAG = "—"
@@ -98,6 +100,7 @@ class StudyUseCases:
         clock: Clock,
         reminders: ReviewReminders | None = None,
         owners: BankOwners | None = None,
+        exams: ExamStore | None = None,
     ) -> None:
         self.quiz = quiz
         self.store = store
@@ -113,6 +116,10 @@ class StudyUseCases:
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
         self.exam_date: ExamDate | None = None
+        # The plan to the exam date (/exam, /settings): bot/application/study/exam.py.
+        self.exams = ExamPlans(quiz, store, exams, feed, clock) if exams is not None else None
+        if self.exams is not None:
+            self.exam_date = self.exams.exam_moment
 
     def handler(self, use_case: StudyUseCase, /) -> Handler:
         """The method that carries out `use_case` (every member has its case: mypy checks)."""
@@ -175,6 +182,18 @@ class StudyUseCases:
                 return self.weak
             case StudyUseCase.READY:
                 return self.ready
+            case StudyUseCase.EXAM_SHOW:
+                return self.exam_show
+            case StudyUseCase.EXAM_SET:
+                return self.exam_set
+            case StudyUseCase.EXAM_OFF:
+                return self.exam_off
+            case StudyUseCase.SETTINGS_SHOW:
+                return self.settings_show
+            case StudyUseCase.SETTINGS_QUIET:
+                return self.settings_quiet
+            case StudyUseCase.SETTINGS_DAY_START:
+                return self.settings_day_start
             case _:
                 no_handler(use_case)
 
@@ -242,11 +261,13 @@ class StudyUseCases:
                          paper.pass_mark, seen.prior.mean, unseen)  # fmt: skip
         if base.needed:
             return Reply(base, language)
-        exam = await self.exam_date(user_id, bank.id) if self.exam_date is not None else None
+        exam = None
+        if self.exam_date is not None:
+            exam = await self.exam_date(user_id, bank.id, chat.settings.timezone)
         now = self.clock.now()
         exam = exam if exam is not None and exam > now else None
         days = forecasts(bank, paper, seen, now, exam)
-        days_of = LocalDays.at(now, chat.settings.timezone)
+        days_of = await self._days(user_id, chat.settings.timezone)
         view = dataclasses.replace(
             base, today=days[0], exam=days[-1] if exam is not None else None,
             exam_day=day_label(language, days_of.local_date(exam)) if exam is not None else "",
@@ -267,6 +288,37 @@ class StudyUseCases:
             png = await self.charts.render(chart)
             files = (FileView("ready.png", png, t(language, "ready.chart_title"), image=True, latest=True),)
         return Reply(view, language, files=files)
+
+    # ------------------------------------------------------------ the plan to the exam date
+
+    def _plans(self) -> ExamPlans:
+        if self.exams is None:
+            raise QuizError("exam.not_running")
+        return self.exams
+
+    async def _days(self, user_id: int, timezone: str) -> LocalDays:
+        """The learner's days: their chat's time zone and, with the exam plan running, their day start."""
+        if self.exams is None:
+            return LocalDays.at(self.clock.now(), timezone)
+        return await self.exams.days(user_id, timezone)
+
+    async def exam_show(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._plans().show(parsed, caller, language)
+
+    async def exam_set(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._plans().set(parsed, caller, language)
+
+    async def exam_off(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._plans().off(parsed, caller, language)
+
+    async def settings_show(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._plans().settings_show(parsed, caller, language)
+
+    async def settings_quiet(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._plans().settings_quiet(parsed, caller, language)
+
+    async def settings_day_start(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        return await self._plans().settings_day_start(parsed, caller, language)
 
     async def cause_click(self, chat: ChatRef, user: UserRef, question_id: str, cause: str) -> TextReply:
         """A cause button under a wrong answer's reveal: the clicker's cause of that mistake."""
@@ -569,7 +621,7 @@ class StudyUseCases:
         user = self._user(caller)
         user_id = await self.quiz.user_id(user)
         answered = await self.store.answered(user_id, bank.id)
-        days = LocalDays.at(self.clock.now(), chat.settings.timezone)
+        days = await self._days(user_id, chat.settings.timezone)
         due = await self.store.due_by_day(user_id, bank.id, days.starts(0, FORECAST_DAYS))
         # In the reply's language, which on Discord is the caller's client's, not the channel's.
         stats = dataclasses.replace(await self.quiz.stats(ShowStats(caller.chat, user)), language=language)
@@ -585,6 +637,9 @@ class StudyUseCases:
             days=days,
             summary=stats,
         )
+        exam = await self.exams.exams.exam(user_id, bank.id) if self.exams is not None else None
+        if exam is not None:  # the countdown: days from the learner's today to the exam day
+            view = dataclasses.replace(view, exam_days=(exam.on - days.today).days)
         files: tuple[FileView, ...] = ()
         if self.charts is not None:
             per_day = await self.store.answers_by_day(user_id, days.starts(1 - ACTIVITY_DAYS, ACTIVITY_DAYS))

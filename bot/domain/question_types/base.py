@@ -171,6 +171,9 @@ class QuestionTypeRules(ABC):
     in_contests: ClassVar[bool] = False
     # One press answers it, so one reaction can (Discord dailies answered by reactions).
     one_press: ClassVar[bool] = False
+    # Seconds one answer takes a learner, before their own answers measure it (the exam plan,
+    # bot/domain/exam_plan.py, budgets a day's items by it).
+    answer_seconds: ClassVar[float] = 30.0
 
     # ---------------------------------------------------------------- answering
 

@@ -46,6 +46,7 @@ def answers_match(expected: str, given: str, tolerance: float | None = None) -> 
 
 class Fill(QuestionTypeRules):
     qtype = QuestionType.FILL
+    answer_seconds = 40.0
     input_kind = InputKind.TYPED
     words = ("blank", "填空", "填空题", "填空題")
     own_keys: ClassVar[dict[str, dict[str, Any]]] = {"tolerance": {"type": "number", "minimum": 0}}

@@ -28,6 +28,7 @@ _KEY_WORDS = sorted(STRICT_TRUE | STRICT_FALSE | {"T", "F", "TRUE", "FALSE", "Tr
 
 class Judge(QuestionTypeRules):
     qtype = QuestionType.JUDGE
+    answer_seconds = 20.0
     input_kind = InputKind.TRUE_FALSE
     words = ("truefalse", "true/false", "tf", "判断", "判断题", "是非题", "对错题",
              "判斷", "判斷題", "是非題", "對錯題")  # fmt: skip

@@ -39,6 +39,7 @@ def multi_letters(answer: Any) -> list[Any] | None:
 
 class Multi(ChoiceRules):
     qtype = QuestionType.MULTI
+    answer_seconds = 45.0
     input_kind = InputKind.CHOOSE_MANY
     words = ("multiple", "多选", "多选题", "多项选择", "多项选择题", "不定项", "不定项选择题", "checkbox",
              "多選", "多選題", "多項選擇題")  # fmt: skip

@@ -32,6 +32,7 @@ def _order(answer: Any) -> list[Any] | None:
 
 class Ordering(QuestionTypeRules):
     qtype = QuestionType.ORDERING
+    answer_seconds = 60.0
     input_kind = InputKind.TYPED
     words = ("排序", "排序题", "sequence", "排序題")
     takes_options: ClassVar[bool] = True

@@ -18,6 +18,7 @@ __all__ = ["Short"]
 
 class Short(QuestionTypeRules):
     qtype = QuestionType.SHORT
+    answer_seconds = 180.0
     input_kind = InputKind.SELF_GRADED
     words = ("essay", "简答", "简答题", "问答", "问答题", "论述题", "案例分析题", "计算题", "综合题",
              "名词解释", "簡答", "簡答題", "問答題", "論述題")  # fmt: skip
