@@ -36,7 +36,7 @@ from bot.records import (
     StreakRecord,
     UserTotals,
 )
-from bot.study.ports import StudyStore
+from bot.study.ports import LearnerMemoryStore, StudyStore
 
 
 class DuplicateDaily(Exception):
@@ -364,6 +364,8 @@ class Storage(UnitOfWork, Protocol):
     def schedules(self) -> ScheduleAndContestStore: ...
     @property
     def study(self) -> StudyStore: ...
+    @property
+    def memory(self) -> LearnerMemoryStore: ...
     @property
     def banks(self) -> UploadedBankStore: ...
     @property

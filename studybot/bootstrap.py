@@ -21,6 +21,7 @@ from typing import Any
 
 import bank
 from adapters.charts.chart_process import ChartProcess
+from adapters.optimizer.fsrs_rs import load_optimizer
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import PostgresStorage, open_broadcast, open_storage
 from bank.compiled import CACHE_DIR_NAME
@@ -40,8 +41,10 @@ from bot.quiz import CoreSettings, Quiz
 from bot.store_faults import QuietJobs
 from bot.study.bank_owners import BankOwners
 from bot.study.feed import StudyFeed
+from bot.study.memory_fit import LearnerFitting
 from bot.study.mocks import Mocks
 from bot.study.reminders import ReviewReminders
+from bot.study.retention import LearnerRetention
 from bot.study.spaced import SpacedRepetition
 from bot.study.use_cases import StudyUseCases
 from studybot.config import Config
@@ -87,6 +90,7 @@ class App:
     study: StudyUseCases
     metrics: Metrics
     ports: list[ChatPort] = field(default_factory=list)
+    fitting: LearnerFitting | None = None  # each learner's FSRS parameters, fitted weekly
     broadcast: Any = None  # the Broadcast port's adapter (started and closed here)
     owner: str = "solo"  # this process, in the database's firings, leases and members
     # Filled by whatever decides which process runs due work; /readyz and the metrics report it.
@@ -122,6 +126,8 @@ class App:
         self.scheduler.every(BEAT_JOB, BEAT_SECONDS, self._keep_beating)
         self.scheduler.every(DUE_JOB, DUE_SECONDS, self._sweep_due)
         self.scheduler.every(FORGET_JOB, 3600, self._forget_firings)
+        if self.fitting is not None:
+            self.fitting.schedule()
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
@@ -194,6 +200,8 @@ class App:
                 await self._feeding
         await self.quiz.flush()
         await self.study.close()
+        if self.fitting is not None and self.fitting.optimizer is not None:
+            await self.fitting.optimizer.close()
         await self.storage.close()
 
 
@@ -280,7 +288,7 @@ async def bootstrap(
         shared=shared,
     )
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
-    feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
+    feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after, memory=storage.memory)
     mocks = Mocks(
         quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast,
         remind_before=timedelta(minutes=config.study.mock_reminder_minutes),
@@ -292,6 +300,9 @@ async def bootstrap(
     owners = BankOwners(quiz, config.admins, uploads, local=frozenset({"console"}))
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders,
                           owners)  # fmt: skip
+    study.retention = LearnerRetention(quiz, storage.memory)
+    fitting = LearnerFitting(storage.memory, load_optimizer(), scheduler, clock, storage, firings,
+                             slow_seconds=config.study.slow_seconds)  # fmt: skip
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does
@@ -304,6 +315,7 @@ async def bootstrap(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
         feed=feed, mocks=mocks, study=study, metrics=metrics, broadcast=broadcast, owner=owner,
+        fitting=fitting,
     )  # fmt: skip
     if shared:
         app.scheduler_status = app.shared_status

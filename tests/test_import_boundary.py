@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
     "discord", "telegram", "aiosqlite", "apscheduler", "aiohttp", "httpx", "sqlite3", "prompt_toolkit",
-    "adapters", "studybot", "bank", "prometheus_client",
+    "adapters", "studybot", "bank", "prometheus_client", "fsrs_rs_python",
 }  # fmt: skip
 CORE_MODULES = sorted((ROOT / "bot").glob("**/*.py"))
 
@@ -47,6 +47,7 @@ INFRASTRUCTURE = {
     "scheduling": (ALLOWED_FOR_SCHEDULING, ("apscheduler",)),
     "charts": (("bot.study.charts",), ("matplotlib", "noto_cjk_sans_otc")),  # the port, its font
     "ops": (("bot.metrics",), ("aiohttp", "prometheus_client")),  # health checks and metrics
+    "optimizer": ((), ("fsrs_rs_python",)),  # FSRS's optimizer behind bot/study/memory_fit.py's port
 }
 
 

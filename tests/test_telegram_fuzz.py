@@ -109,6 +109,7 @@ GOOD = {
     "deadline": "12h", "mode": "buttons", "questions": "2", "seconds": "30", "bank": "sample",
     "file": "x.csv", "response": "A", "level": "full", "id": "1", "note": "ok", "text": "typo",
     "command": "quiz", "user": "", "order": "ordered", "confirm": "confirm", "cause": "careless",
+    "retention": "0.85",
 }  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from adapters.storage.bank_store import SqlBankStore
 from adapters.storage.broadcast import Alone
 from adapters.storage.database import Database
 from adapters.storage.firing_store import SqlFiringStore
+from adapters.storage.memory_store import SqlLearnerMemoryStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqlReportStore
@@ -41,6 +42,7 @@ class SqlStorage:
         self.db = db
         self.schedules = SqlScheduleStore(db)
         self.study = SqlStudyStore(db)
+        self.memory = SqlLearnerMemoryStore(db)
         self.mocks = SqlMockStore(db)
         self.reports = SqlReportStore(db)
         self.banks = SqlBankStore(db)

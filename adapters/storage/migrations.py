@@ -425,6 +425,17 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (user_id, bank_id, question_id)
     ) WITHOUT ROWID;
     """,
+    # 17: a learner's own memory model (bot/study/memory_fit.py): the retention their reviews are
+    # scheduled for, and the FSRS parameters fitted on their history (JSON list; NULL: the defaults)
+    """
+    CREATE TABLE learner_memory (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id),
+        desired_retention REAL NOT NULL DEFAULT 0.9,
+        parameters TEXT,
+        fitted_reviews INTEGER NOT NULL DEFAULT 0,
+        fitted_at TEXT
+    );
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

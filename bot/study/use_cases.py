@@ -53,6 +53,7 @@ from bot.study.progress import (
 from bot.study.readiness import MIN_ANSWERS, DayForecast, forecasts
 from bot.study.records import Report
 from bot.study.reminders import ReviewReminders
+from bot.study.retention import LearnerRetention
 from bot.study.views import (
     FavouritesView,
     MistakesView,
@@ -110,6 +111,7 @@ class StudyUseCases:
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
         self.exam_date: ExamDate | None = None
+        self.retention: LearnerRetention | None = None  # /review retention (bot/study/retention.py)
 
     def handler(self, use_case: StudyUseCase, /) -> Handler:
         """The method that carries out `use_case` (every member has its case: mypy checks)."""
@@ -120,6 +122,8 @@ class StudyUseCases:
                 return self.memorise
             case StudyUseCase.REVIEW_REMIND:
                 return self.review_remind
+            case StudyUseCase.REVIEW_RETENTION:
+                return self.review_retention
             case StudyUseCase.MOCK_START:
                 return self.mock_start
             case StudyUseCase.MOCK_GO:
@@ -308,6 +312,11 @@ class StudyUseCases:
         if self.reminders is None:
             raise QuizError("study.unavailable")
         return await self.reminders.command(parsed, caller, language)
+
+    async def review_retention(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.retention is None:
+            raise QuizError("study.unavailable")
+        return await self.retention.command(parsed, caller, language)
 
     async def typed_answer(self, chat: ChatRef, user: UserRef, text: str) -> TextReply | None:
         """A plain typed text in `chat` answers the current item of the person's mock when one is
