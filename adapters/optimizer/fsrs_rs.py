@@ -37,11 +37,20 @@ def fit_parameters(cards: Cards) -> tuple[float, ...]:
 
     items = []
     for reviews in cards:
-        steps = [rs.FSRSReview(int(r), max(0, int(days))) for r, days in reviews]
-        items += [rs.FSRSItem(steps[: k + 1]) for k in range(1, len(steps))]
+        days = [max(0, int(d)) for _, d in reviews]
+        steps = [rs.FSRSReview(int(r), d) for (r, _), d in zip(reviews, days, strict=True)]
+        # The optimizer panics on an item whose reviews all fall on one day (nothing long-term to
+        # learn from): only prefixes with a review a day or more after another are given.
+        items += [rs.FSRSItem(steps[: k + 1]) for k in range(1, len(steps)) if any(days[1 : k + 1])]
     if not items:
-        raise ValueError("no card was reviewed twice: nothing to fit")
-    return tuple(float(w) for w in rs.FSRS(rs.DEFAULT_PARAMETERS).compute_parameters(items))
+        raise ValueError("no card was reviewed a day or more after an earlier review: nothing to fit")
+    try:
+        fitted = rs.FSRS(rs.DEFAULT_PARAMETERS).compute_parameters(items)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a Rust panic is a BaseException (pyo3's PanicException)
+        raise ValueError(f"the FSRS optimizer failed: {exc}") from None
+    return tuple(float(w) for w in fitted)
 
 
 def _start_child() -> None:
