@@ -1,7 +1,7 @@
 """FSRS that learns the learner (bot/study/memory_fit.py): do per-learner parameters predict a
 learner's recall better than FSRS's defaults, and does /ready's pass chance get better calibrated?
 
-    python -m benchmarks.fsrs_fit [--learners 40] [--seed 20261204]
+    python -m benchmarks.fsrs_fit [--learners 80] [--seed 20261204]
 
 Simulated learners, each with true memory parameters of their own, drawn around FSRS's defaults
 (first stabilities 0.25–2× the crowd's, a forgetting-curve decay from 0.1 to 0.6, a different
@@ -24,7 +24,7 @@ against the naive predictor. A sweep fits on each learner's first 100, 200, 400 
 only (MIN_REVIEWS in bot/study/memory_fit.py comes from it).
 
 /ready's calibration: each learner sits simulated exams (50 items drawn from the bank, pass at
-60 %) at day 80 and 7, 14 and 30 days later without reviews in between, 20 draws each, every item
+70 %) at day 80 and 7, 14 and 30 days later without reviews in between, 20 draws each, every item
 right with the learner's true recall then (or their first-answer chance for an item never seen);
 /ready's pass chance (bot/study/readiness.forecast, as the command computes it) with default and
 per-learner parameters, and from the naive share, against the exams' pass / fail: the Brier score.
@@ -186,7 +186,7 @@ def brier(pairs: Sequence[tuple[float, int]]) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--learners", type=int, default=40)
+    parser.add_argument("--learners", type=int, default=80)
     parser.add_argument("--seed", type=int, default=20261204)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
