@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from bot.application import Application, Caller
 from bot.clock import SystemClock
 from bot.commands.catalog import RETENTION
+from bot.commands.parsing import parse
 from bot.i18n import LANGUAGES, keys
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.model import Bank, Question, QuestionType
@@ -243,6 +244,22 @@ def test_any_retention_is_taken_or_refused_with_a_catalog_sentence(text):
         assert RETENTION_LOW <= value <= RETENTION_HIGH
 
 
+@given(st.text(max_size=40))
+def test_any_line_after_review_retention_is_taken_or_refused_with_a_catalog_sentence(rest):
+    """The whole line as a text platform reads it: the parser, then the use case's reading."""
+    try:
+        parsed = parse(f"/review retention {rest}")
+        raw = parsed.args.get("retention")
+        value = parse_retention(str(raw)) if raw is not None else None
+    except QuizError as refusal:
+        assert refusal.key in CATALOG_KEYS
+        for language in LANGUAGES:
+            assert refusal.render(language).strip()
+    else:
+        assert parsed.command.name == "review retention"
+        assert value is None or RETENTION_LOW <= value <= RETENTION_HIGH
+
+
 def test_retentions_as_people_write_them():
     assert [parse_retention(s) for s in ("0.85", "85%", "８５％", "85", "0,9", " 0.7 ", "97%")] == [
         0.85, 0.85, 0.85, 0.85, 0.9, 0.7, 0.97,
@@ -264,3 +281,23 @@ def test_retentions_as_people_write_them():
 def test_a_learner_memory_is_a_plain_record():
     memory = LearnerMemory(1)
     assert (memory.desired_retention, memory.parameters, memory.fitted_reviews) == (0.9, None, 0)
+
+
+def test_a_chinese_console_sets_and_shows_the_retention_in_chinese_only(tmp_path):
+    """The console as a real process, in zh-CN: the retention shown, refused, set, shown again."""
+    from bot.locales.check import english_runs
+    from tests.test_console_languages import console
+
+    script = "/review retention\n/review retention 0.5\n/review retention 八五\n"
+    script += "/复习 保持率 85%\n/review retention\n"
+    out = console(tmp_path, "zh-CN", script)
+    for shown in (
+        "期望记忆保持率：90%（用 /review retention 0.85 修改）。",
+        f"记忆参数：默认值，满 {MIN_REVIEWS} 次作答后（你已作答 0 次）每周按你自己的作答拟合。",
+        "期望记忆保持率只能在 70%–97% 之间",
+        "期望记忆保持率应为 70%–97% 之间的比例或百分比，例如 0.85 或 85%。",
+        "期望记忆保持率已设为 85%：之后的复习按它安排（已排定的卡片日期不变）。",
+        "期望记忆保持率：85%（用 /review retention 0.85 修改）。",
+    ):
+        assert shown in out, shown
+    assert english_runs(out) == []
