@@ -20,7 +20,7 @@ each test review's recall:
 - per learner: the same with parameters fitted (fsrs-rs-python, adapters/optimizer/fsrs_rs.py)
   on the history only.
 Log-loss and RMSE (of predicted recall against the 0/1 outcome) over every test review, as ratios
-against the naive predictor. A sweep fits on each learner's first 100, 200, 400 and 800 answers
+against the naive predictor. A sweep fits on each learner's first 200, 400, …, 1,600 answers
 only (MIN_REVIEWS in bot/study/memory_fit.py comes from it).
 
 /ready's calibration: each learner sits simulated exams (50 items drawn from the bank, pass at
