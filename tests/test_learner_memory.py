@@ -301,3 +301,18 @@ def test_a_chinese_console_sets_and_shows_the_retention_in_chinese_only(tmp_path
     ):
         assert shown in out, shown
     assert english_runs(out) == []
+
+
+def test_a_history_of_same_day_reviews_is_refused_not_a_panic():
+    """fsrs-rs panics (a BaseException) on items with no review a day after another: such cards
+    are left out, and a history of nothing else is a ValueError the weekly job logs and skips."""
+    from adapters.optimizer.fsrs_rs import fit_parameters
+
+    try:
+        fit_parameters([[(3, 0), (3, 0), (1, 0)], [(3, 0), (2, 0)]])
+    except ValueError as refusal:
+        assert "nothing to fit" in str(refusal)
+    else:
+        raise AssertionError("fitted on same-day reviews")
+    mixed = [[(3, 0), (3, 0)], *([(3, 0), (3, d), (1, 2 * d)] for d in range(1, 30))]
+    assert len(fit_parameters(mixed)) == 21
