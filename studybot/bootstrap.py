@@ -21,6 +21,7 @@ from typing import Any
 
 import bank
 from adapters.charts.chart_process import ChartProcess
+from adapters.optimizer.fsrs_rs import load_optimizer
 from adapters.scheduling.aps import ApsScheduler
 from adapters.storage.backends import open_broadcast, open_storage
 from bank.compiled import CACHE_DIR_NAME, load_banks
@@ -36,8 +37,10 @@ from bot.application.quiz import CoreSettings, Quiz
 from bot.application.store_faults import QuietJobs
 from bot.application.study.bank_owners import BankOwners
 from bot.application.study.feed import StudyFeed
+from bot.application.study.memory_fit import LearnerFitting
 from bot.application.study.mock_exam import Mocks
 from bot.application.study.reminders import ReviewReminders
+from bot.application.study.retention import LearnerRetention
 from bot.application.study.use_cases import StudyUseCases
 from bot.domain.clock import Clock, SystemClock
 from bot.domain.questions import Bank
@@ -89,6 +92,7 @@ class App:
     study: StudyUseCases
     metrics: Metrics
     ports: list[ChatPort] = field(default_factory=list)
+    fitting: LearnerFitting | None = None  # each learner's FSRS parameters, fitted weekly
     broadcast: Any = None  # the Broadcast port's adapter (started and closed here)
     owner: str = "solo"  # this process, in the database's firings, leases and members
     # Filled by whatever decides which process runs due work; /readyz and the metrics report it.
@@ -124,6 +128,8 @@ class App:
         self.scheduler.every(BEAT_JOB, BEAT_SECONDS, self._keep_beating)
         self.scheduler.every(DUE_JOB, DUE_SECONDS, self._sweep_due)
         self.scheduler.every(FORGET_JOB, 3600, self._forget_firings)
+        if self.fitting is not None:
+            self.fitting.schedule()
         start = getattr(self.scheduler, "start", None)
         if start is not None:
             start()
@@ -196,6 +202,8 @@ class App:
                 await self._feeding
         await self.quiz.flush()
         await self.study.close()
+        if self.fitting is not None and self.fitting.optimizer is not None:
+            await self.fitting.optimizer.close()
         await self.storage.close()
 
 
@@ -283,7 +291,7 @@ async def bootstrap(
         shared=shared,
     )
     spaced = SpacedRepetition(slow_seconds=config.study.slow_seconds)
-    feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after)
+    feed = StudyFeed(storage.study, spaced, graduate_after=config.study.graduate_after, memory=storage.memory)
     mocks = Mocks(
         quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast,
         remind_before=timedelta(minutes=config.study.mock_reminder_minutes),
@@ -295,6 +303,9 @@ async def bootstrap(
     owners = BankOwners(quiz, config.admins, uploads, local=frozenset({"console"}))
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders,
                           owners, exams=storage.exams)  # fmt: skip
+    study.retention = LearnerRetention(quiz, storage.memory)
+    fitting = LearnerFitting(storage.memory, load_optimizer(), scheduler, clock, storage, firings,
+                             slow_seconds=config.study.slow_seconds)  # fmt: skip
     if study.exams is not None:  # the reminder carries the exam plan and keeps out of quiet hours
         reminders.plans = study.exams
         study.exams.settings_changed.append(reminders.reschedule)
@@ -310,6 +321,7 @@ async def bootstrap(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
         feed=feed, mocks=mocks, study=study, metrics=metrics, broadcast=broadcast, owner=owner,
+        fitting=fitting,
     )  # fmt: skip
     if shared:
         app.scheduler_status = app.shared_status

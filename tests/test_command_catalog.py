@@ -211,8 +211,8 @@ def test_a_wrong_subcommand_lists_the_subcommands_in_the_chat_language():
     """Issue 19: `/review xyz` showed "due | remind" in a Chinese chat."""
     with pytest.raises(QuizError) as caught:
         parse("/review xyz")
-    assert caught.value.render("zh-CN") == "/review 后面应为：到期 | 提醒"
-    assert caught.value.render("en") == "/review takes one of: due | remind"
+    assert caught.value.render("zh-CN") == "/review 后面应为：到期 | 提醒 | 保持率"
+    assert caught.value.render("en") == "/review takes one of: due | remind | retention"
     assert parse("/review 提醒 开 08:00").command.name == "review remind"
     assert parse("/daily 設定 08:30").command.name == "daily set"
     assert parse("/favorites 收藏 3").command.name == "favorites add"  # an alias wins over a menu name

@@ -27,7 +27,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = {
     "discord", "telegram", "aiosqlite", "apscheduler", "aiohttp", "httpx", "sqlite3", "prompt_toolkit",
-    "adapters", "studybot", "bank", "prometheus_client", "asyncpg", "matplotlib",
+    "adapters", "studybot", "bank", "prometheus_client", "asyncpg", "matplotlib", "fsrs_rs_python",
 }  # fmt: skip
 CORE_MODULES = sorted((ROOT / "bot").glob("**/*.py"))
 
@@ -56,6 +56,7 @@ INFRASTRUCTURE = {
     "scheduling": (("bot.ports", "bot.domain"), ("apscheduler",)),
     "charts": (("bot.ports.charts", "bot.views.charts"), ("matplotlib", "noto_cjk_sans_otc")),
     "ops": (("bot.ports.metrics",), ("aiohttp", "prometheus_client")),  # health checks and metrics
+    "optimizer": ((), ("fsrs_rs_python",)),  # FSRS's optimizer (bot/application/study/memory_fit.py)
 }
 # Where the program starts (console scripts, `python -m`), run by the tests by file name, or
 # loaded by name from configuration: not imported by another module, and not dead.

@@ -111,6 +111,7 @@ GOOD = {
     "command": "quiz", "user": "", "order": "ordered", "confirm": "confirm", "cause": "careless",
     "date": "2026-12-20", "budget": "30min", "quiet": "off", "quiet_from": "22:30", "quiet_until": "07:00",
     "day_start": "04:00",
+    "retention": "0.85",
 }  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from adapters.storage.broadcast import Alone
 from adapters.storage.database import Database
 from adapters.storage.exam_store import SqlExamStore
 from adapters.storage.firing_store import SqlFiringStore
+from adapters.storage.memory_store import SqlLearnerMemoryStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqlReportStore
@@ -43,6 +44,7 @@ class SqlStorage:
         self.schedules = SqlScheduleStore(db)
         self.study = SqlStudyStore(db)
         self.exams = SqlExamStore(db)
+        self.memory = SqlLearnerMemoryStore(db)
         self.mocks = SqlMockStore(db)
         self.reports = SqlReportStore(db)
         self.banks = SqlBankStore(db)

@@ -443,6 +443,17 @@ MIGRATIONS: tuple[str, ...] = (
         day_start TEXT NOT NULL DEFAULT '00:00'
     );
     """,
+    # 17: a learner's own memory model (bot/application/study/memory_fit.py): the retention their reviews are
+    # scheduled for, and the FSRS parameters fitted on their history (JSON list; NULL: the defaults)
+    """
+    CREATE TABLE learner_memory (
+        user_id INTEGER PRIMARY KEY REFERENCES users(id),
+        desired_retention REAL NOT NULL DEFAULT 0.9,
+        parameters TEXT,
+        fitted_reviews INTEGER NOT NULL DEFAULT 0,
+        fitted_at TEXT
+    );
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

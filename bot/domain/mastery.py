@@ -39,7 +39,8 @@ class Point:
 def _point(name: str, is_type: bool, questions: list[Question], seen: Evidence, due: Collection[str],
            notebook: Collection[str], at: datetime) -> Point:  # fmt: skip
     chances = [
-        item_chance(q, seen.cards.get(q.id), seen.grades.get(q.id, ()), seen.prior, at) for q in questions
+        item_chance(q, seen.cards.get(q.id), seen.grades.get(q.id, ()), seen.prior, at, seen.parameters)
+        for q in questions
     ]
     return Point(
         name, is_type, sum(chances) / len(chances), len(questions),
@@ -88,4 +89,4 @@ def weak_items(bank: Bank, names: Collection[str], seen: Evidence, at: datetime)
     found = [q for q in bank.questions
              if wanted & {x.lower() for x in q.tags} or (not q.tags and str(q.type) in wanted)]  # fmt: skip
     return sorted(found, key=lambda q: (item_chance(q, seen.cards.get(q.id), seen.grades.get(q.id, ()),
-                                                    seen.prior, at), q.number))  # fmt: skip
+                                                    seen.prior, at, seen.parameters), q.number))  # fmt: skip

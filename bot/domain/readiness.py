@@ -3,7 +3,9 @@ the chance of reaching its pass mark (the `/ready` command), today or on any lat
 
 The chance of one item, at a date:
 - an item the learner has a review card for (bot/domain/spaced.py): its FSRS retrievability at
-  that date, the model's probability of recalling it then without another review;
+  that date, the model's probability of recalling it then without another review (with the
+  learner's own fitted parameters once they have them, bot/application/study/memory_fit.py: the forgetting
+  curve's shape, FSRS-6's decay, is fitted per learner too);
 - a self-graded item (short answer): the mean of the learner's own grades of it (full 1, half ½,
   none 0), the last `SELF_GRADES` of them; the grade says more than a recall the learner rated;
 - an item never answered: the mean of a Beta prior fitted on the learner's first answers (the
@@ -35,12 +37,12 @@ import fsrs
 from bot.domain.kinds import InputKind
 from bot.domain.question_types import TYPES
 from bot.domain.questions import Bank, Paper, Question
+from bot.domain.spaced import scheduler_for, valid_parameters
 from bot.domain.study_records import Card
 
 MIN_ANSWERS = 20  # below this many answers /ready shows no estimate, only how many more it needs
 SELF_GRADES = 5  # a self-graded item's chance: the mean of its last this many grades
 BAND = (0.1, 0.9)  # the 80 % band: the score's 10th and 90th percentiles
-_SCHEDULER = fsrs.Scheduler(enable_fuzzing=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,9 +67,9 @@ def fit_prior(first_answers: Iterable[float]) -> Prior:
     return Prior(1.0 + right, 1.0 + wrong)
 
 
-def retrievability(card: Card, at: datetime) -> float | None:
+def retrievability(card: Card, at: datetime, parameters: Sequence[float] | None = None) -> float | None:
     """FSRS's probability of recalling the card's item at `at` (None: the card has no memory
-    state yet)."""
+    state yet), with the learner's fitted `parameters` (None: FSRS's defaults)."""
     if card.stability is None or card.last_review is None:
         return None
     state = fsrs.Card(
@@ -75,19 +77,19 @@ def retrievability(card: Card, at: datetime) -> float | None:
         difficulty=card.difficulty, due=card.due.astimezone(UTC),
         last_review=card.last_review.astimezone(UTC),
     )  # fmt: skip
-    return float(_SCHEDULER.get_card_retrievability(state, at.astimezone(UTC)))
+    scheduler = scheduler_for(valid_parameters(parameters), 0.9)  # retention plays no part here
+    return float(scheduler.get_card_retrievability(state, at.astimezone(UTC)))
 
 
-def item_chance(
-    question: Question, card: Card | None, grades: Sequence[float], prior: Prior, at: datetime
-) -> float:
+def item_chance(question: Question, card: Card | None, grades: Sequence[float], prior: Prior, at: datetime,
+                parameters: Sequence[float] | None = None) -> float:  # fmt: skip
     """The chance of a right answer to `question` at `at` (see the module's docstring).
     `grades`: the learner's answers to it so far, oldest first, each a share of the points."""
     if TYPES[question.type].input_kind is InputKind.SELF_GRADED:
         recent = list(grades)[-SELF_GRADES:]
         return sum(recent) / len(recent) if recent else prior.mean
     if card is not None:
-        recall = retrievability(card, at)
+        recall = retrievability(card, at, parameters)
         if recall is not None:
             return recall
     return prior.mean
@@ -171,15 +173,18 @@ class Evidence:
     cards: Mapping[str, Card]  # by question id
     grades: Mapping[str, Sequence[float]]  # by question id: every final answer's share, oldest first
     prior: Prior
+    parameters: tuple[float, ...] | None = None  # the learner's fitted FSRS parameters (None: defaults)
 
     @property
     def answers(self) -> int:
         return sum(len(g) for g in self.grades.values())
 
 
-def evidence(cards: Mapping[str, Card], grades: Mapping[str, Sequence[float]]) -> Evidence:
+def evidence(cards: Mapping[str, Card], grades: Mapping[str, Sequence[float]],
+             parameters: Sequence[float] | None = None) -> Evidence:  # fmt: skip
     """The cards and answers, with the prior fitted on each item's first answer."""
-    return Evidence(cards, grades, fit_prior(g[0] for g in grades.values() if g))
+    fitted = tuple(parameters) if parameters is not None else None
+    return Evidence(cards, grades, fit_prior(g[0] for g in grades.values() if g), fitted)
 
 
 def forecast(bank: Bank, paper: Paper, seen: Evidence, at: datetime) -> DayForecast:
@@ -191,7 +196,8 @@ def forecast(bank: Bank, paper: Paper, seen: Evidence, at: datetime) -> DayForec
         if not pool:
             continue  # the paper as drawn drops a type the bank lacks (bot/domain/paper.py)
         chances = [
-            item_chance(q, seen.cards.get(q.id), seen.grades.get(q.id, ()), seen.prior, at) for q in pool
+            item_chance(q, seen.cards.get(q.id), seen.grades.get(q.id, ()), seen.prior, at, seen.parameters)
+            for q in pool
         ]
         count = min(section.count, len(pool))
         if len(pool) <= section.count:

@@ -115,3 +115,16 @@ class RunTally:
     new_mistakes: int
     first_at: datetime | None
     last_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class LearnerMemory:
+    """A learner's own memory model (bot/application/study/memory_fit.py): the retention they want their
+    reviews scheduled for, and FSRS parameters fitted on their own review history (None: FSRS's
+    defaults, before their history is large enough or when no optimizer is installed)."""
+
+    user_id: int
+    desired_retention: float = 0.9
+    parameters: tuple[float, ...] | None = None
+    fitted_reviews: int = 0  # how many of their answers the parameters were fitted on
+    fitted_at: datetime | None = None

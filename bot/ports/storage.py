@@ -36,7 +36,7 @@ from bot.domain.records import (
 )
 from bot.ports.exam_storage import ExamStore
 from bot.ports.missing_extra import MissingExtra as MissingExtra  # re-exported: a backend raises it
-from bot.ports.study_storage import StudyStore
+from bot.ports.study_storage import LearnerMemoryStore, StudyStore
 from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
 
 
@@ -373,6 +373,8 @@ class Storage(UnitOfWork, Protocol):
     def study(self) -> StudyStore: ...
     @property
     def exams(self) -> ExamStore: ...
+    @property
+    def memory(self) -> LearnerMemoryStore: ...
     @property
     def banks(self) -> UploadedBankStore: ...
     @property

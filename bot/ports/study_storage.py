@@ -10,6 +10,7 @@ from typing import Protocol
 from bot.domain.mock_exam_records import Mock, MockAnswer, MockState, NewMock
 from bot.domain.study_records import (
     Card,
+    LearnerMemory,
     Mistake,
     PracticeRun,
     Reminder,
@@ -135,6 +136,30 @@ class StudyStore(Protocol):
 
     async def pending_self_grade(self, user_id: int, chat_id: int) -> int | None:
         """The latest practice round in that chat where the person's answer awaits their self-grade."""
+        ...
+
+
+class LearnerMemoryStore(Protocol):
+    """Each learner's desired retention and fitted FSRS parameters (bot/application/study/memory_fit.py), and
+    the review history they are fitted on."""
+
+    async def memories(self, user_ids: Sequence[int]) -> dict[int, LearnerMemory]:
+        """The learners' stored memory models (a learner with none is left out)."""
+        ...
+
+    async def set_retention(self, user_id: int, retention: float) -> None: ...
+
+    async def save_parameters(self, user_id: int, parameters: Sequence[float] | None, reviews: int,
+                              at: datetime) -> None:  # fmt: skip
+        """Keep the parameters fitted on `reviews` answers (None: back to the defaults)."""
+        ...
+
+    async def learners_with(self, reviews: int) -> list[int]:
+        """The learners with at least `reviews` final answers, by id."""
+        ...
+
+    async def review_history(self, user_id: int) -> list[StudyAnswer]:
+        """Every final answer of the learner, in every bank, oldest first."""
         ...
 
 

@@ -59,6 +59,7 @@ class StudyUseCase(Enum):
     MEMORISE = auto()
     REVIEW = auto()
     REVIEW_REMIND = auto()
+    REVIEW_RETENTION = auto()
     STATS = auto()
     MOCK_START = auto()
     MOCK_ANSWER = auto()
@@ -168,6 +169,9 @@ ON_OFF = Arg("switch", ArgKind.CHOICE, required=True, choices=(
     Choice("off", "cmd.choice.off", ("关", "關")),
 ))  # fmt: skip
 QUESTIONS = Arg("questions", ArgKind.INT, minimum=1, maximum=100)
+# A share or a percentage (0.85, 85%): read by bot/study/memory_fit.parse_retention, whose refusal
+# names the range.
+RETENTION = Arg("retention", ArgKind.WORD, max_length=32)
 SECONDS = Arg("seconds", ArgKind.INT, minimum=1, maximum=600)
 
 ADMIN = Permission.CHAT_ADMIN
@@ -202,6 +206,10 @@ CATALOG: tuple[Command, ...] = (
     Command(("review", "due"), StudyUseCase.REVIEW),
     Command(("review", "remind"), StudyUseCase.REVIEW_REMIND, (ON_OFF, Arg("time", ArgKind.TIME)),
             scope=Scope.PRIVATE),
+    # the learner's desired retention and memory model (bot/application/study/retention.py): "/review
+    # retention 0.85" (or 85%) sets it; bare, it says what their reviews are scheduled with
+    Command(("review", "retention"), StudyUseCase.REVIEW_RETENTION, (RETENTION,),
+            aliases=("保持率", "记忆保持率", "記憶保持率")),
     Command(("leaderboard",), AppUseCase.LEADERBOARD, (WINDOW, LEADERBOARD_SCOPE)),
     Command(("stats",), StudyUseCase.STATS, (Arg("user", ArgKind.USER), STATS_OF),
             aliases=("进度", "進度")),

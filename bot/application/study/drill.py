@@ -166,7 +166,9 @@ class Drill:
         """The person's cards and answers on `bank` (what mastery and readiness are worked from)."""
         keys = [(user_id, bank.id, q.id) for q in bank.questions]
         cards = {key[2]: card for key, card in (await self.store.cards(keys)).items()}
-        return evidence(cards, await self.store.grades(user_id, bank.id))
+        memory = (await self.feed.memories({user_id})).get(user_id)  # their own FSRS parameters
+        parameters = memory.parameters if memory is not None else None
+        return evidence(cards, await self.store.grades(user_id, bank.id), parameters)
 
     async def pending_self_grade(self, chat_ref: ChatRef, user: UserRef) -> int | None:
         chat = await self.quiz.chat(chat_ref)

@@ -14,16 +14,17 @@ import logging
 from bot.application.store_faults import log_failure
 from bot.domain import notebook
 from bot.domain.spaced import SpacedRepetition
-from bot.domain.study_records import Card, Mistake, StudyAnswer
-from bot.ports.study_storage import Key, StudyStore
+from bot.domain.study_records import Card, LearnerMemory, Mistake, StudyAnswer
+from bot.ports.study_storage import Key, LearnerMemoryStore, StudyStore
 
 log = logging.getLogger("studybot.study")
 
 
 class StudyFeed:
     def __init__(self, store: StudyStore, spaced: SpacedRepetition, *, graduate_after: int = 2,
-                 batch: int = 500) -> None:  # fmt: skip
+                 batch: int = 500, memory: LearnerMemoryStore | None = None) -> None:  # fmt: skip
         self.store = store
+        self.memory = memory  # each learner's own FSRS parameters and retention (None: the defaults)
         self.spaced = spaced
         self.graduate_after = graduate_after
         self.batch = batch
@@ -37,11 +38,13 @@ class StudyFeed:
                 keys: list[Key] = list(dict.fromkeys((a.user_id, a.bank_id, a.question_id) for _, a in rows))
                 cards = await self.store.cards(keys)
                 mistakes = await self.store.mistakes(keys)
+                memories = await self.memories({key[0] for key in keys})
                 changed_cards: dict[Key, Card] = {}
                 changed_mistakes: dict[Key, Mistake] = {}
                 for _, answer in rows:
                     key = (answer.user_id, answer.bank_id, answer.question_id)
-                    cards[key] = changed_cards[key] = self.spaced.review(cards.get(key), answer)
+                    memory = memories.get(answer.user_id)
+                    cards[key] = changed_cards[key] = self.spaced.review(cards.get(key), answer, memory)
                     entry = notebook.after_answer(mistakes.get(key), answer, self.graduate_after)
                     if entry is not None:
                         mistakes[key] = changed_mistakes[key] = entry
@@ -60,15 +63,23 @@ class StudyFeed:
             keys: list[Key] = list(dict.fromkeys((a.user_id, a.bank_id, a.question_id) for a in answers))
             cards = await self.store.cards(keys)
             mistakes = await self.store.mistakes(keys)
+            memories = await self.memories({key[0] for key in keys})
             changed_cards: dict[Key, Card] = {}
             changed_mistakes: dict[Key, Mistake] = {}
             for answer in answers:
                 key = (answer.user_id, answer.bank_id, answer.question_id)
-                cards[key] = changed_cards[key] = self.spaced.review(cards.get(key), answer)
+                memory = memories.get(answer.user_id)
+                cards[key] = changed_cards[key] = self.spaced.review(cards.get(key), answer, memory)
                 entry = notebook.after_answer(mistakes.get(key), answer, self.graduate_after)
                 if entry is not None:
                     mistakes[key] = changed_mistakes[key] = entry
             await self.store.save_study([], list(changed_cards.values()), list(changed_mistakes.values()))
+
+    async def memories(self, user_ids: set[int]) -> dict[int, LearnerMemory]:
+        """The learners' own memory models (none without a memory store: the defaults)."""
+        if self.memory is None or not user_ids:
+            return {}
+        return await self.memory.memories(sorted(user_ids))
 
     async def run(self, interval: float = 1.0) -> None:
         """Keep catching up in the background (cancel to stop)."""

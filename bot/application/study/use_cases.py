@@ -35,6 +35,7 @@ from bot.application.study.feed import StudyFeed
 from bot.application.study.mock_exam import Mocks
 from bot.application.study.practice import Practice, tags_of
 from bot.application.study.reminders import ReviewReminders
+from bot.application.study.retention import LearnerRetention
 from bot.domain.clock import Clock
 from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.domain.mastery import CAUSES, by_type, weakest
@@ -120,6 +121,8 @@ class StudyUseCases:
         self.exams = ExamPlans(quiz, store, exams, feed, clock) if exams is not None else None
         if self.exams is not None:
             self.exam_date = self.exams.exam_moment
+        # /review retention: bot/application/study/retention.py
+        self.retention: LearnerRetention | None = None
 
     def handler(self, use_case: StudyUseCase, /) -> Handler:
         """The method that carries out `use_case` (every member has its case: mypy checks)."""
@@ -130,6 +133,8 @@ class StudyUseCases:
                 return self.memorise
             case StudyUseCase.REVIEW_REMIND:
                 return self.review_remind
+            case StudyUseCase.REVIEW_RETENTION:
+                return self.review_retention
             case StudyUseCase.MOCK_START:
                 return self.mock_start
             case StudyUseCase.MOCK_GO:
@@ -363,6 +368,11 @@ class StudyUseCases:
         if self.reminders is None:
             raise QuizError("study.unavailable")
         return await self.reminders.command(parsed, caller, language)
+
+    async def review_retention(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.retention is None:
+            raise QuizError("study.unavailable")
+        return await self.retention.command(parsed, caller, language)
 
     async def typed_answer(self, chat: ChatRef, user: UserRef, text: str) -> TextReply | None:
         """A plain typed text in `chat` answers the current item of the person's mock when one is
