@@ -3,19 +3,21 @@
 A PDF may name a font it does not embed: Adobe's STSong-Light, as reportlab and many Chinese PDF
 writers set Chinese, is the common case. PDFium then asks its "system font info" for a
 substitute and takes every character's box from that font's glyph. Its own font info on Linux
-scans the font folders (/usr/share/fonts, /usr/local/share/fonts; not fontconfig). On a machine
-without a CJK font (a fresh server, a slim Docker image) it finds none, falls back to its built-in
-Latin fonts, and every Chinese character gets a box of height 0 on the baseline: the advances
-(the PDF's own widths) stay right, but the rows, spacing and columns the reader (pdf.py) builds
-from the boxes come out wrong.
+scans the font folders (/usr/share/fonts, /usr/share/X11/fonts, /usr/local/share/fonts; it does
+not use fontconfig, so FONTCONFIG_FILE changes nothing for it). On a machine without a CJK font
+(a fresh server, a slim Docker image) it finds none, falls back to its built-in Latin fonts, and
+every Chinese character gets a box of height 0 on the baseline: the advances (the PDF's own
+widths) stay right, but the rows, spacing and columns the reader (pdf.py) builds from the boxes
+come out wrong.
 
 So studybot gives PDFium its own font info (FPDF_SetSystemFontInfo) holding one font: the Noto
 Sans CJK collection of the `noto-cjk-sans-otc` package, a dependency every install has. A font
 asked for in a CJK character set gets the collection's face for it (simplified Chinese, traditional
 Chinese, Japanese, Korean); anything else gets PDFium's built-in fonts, as on a machine with no
 fonts (Helvetica, Times, Courier and the other standard fonts are built in anyway). Reading a PDF
-then gives the same text on every machine, whatever fonts it has. The font file is read from disk
-when PDFium asks for it (once a process: PDFium caches it), never kept by Python.
+then gives the same text on every machine, whatever fonts it has, and PDFium opens none of the
+machine's font folders. The font file is read from disk when PDFium asks for it (once for each
+document that needs it, about 3 ms: PDFium frees it with the document), never kept by Python.
 
 `install` must be called with PDFium's lock held (pdf.py's), before a document is read.
 """
