@@ -19,6 +19,9 @@ them in reading order:
   answer or explanation marker is never joined;
 - a page number alone on the first or last line of a page is not text of the paper.
 
+The fonts a PDF names but does not embed (STSong-Light, as reportlab writes Chinese) are measured
+with the packaged Noto Sans CJK, whatever fonts the machine has (pdf_fonts.py).
+
 A PDF without a text layer (a scan, images only) is refused: there is no OCR. A page without
 text among pages with text, and every picture on a page, are reported (images are not kept).
 PDFium is not thread-safe: one document is read at a time in the process.
@@ -30,6 +33,8 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
+
+from bank.importer.pdf_fonts import install as install_fonts
 
 __all__ = ["PdfPage", "PdfText", "UnreadablePdf", "read_pdf"]
 
@@ -134,6 +139,7 @@ def read_pdf(data: bytes) -> PdfText:
     import pypdfium2.raw as pdfium_c
 
     with _LOCK:
+        install_fonts(pdfium_c)  # the packaged CJK font, not the machine's (pdf_fonts.py)
         try:
             document = pdfium.PdfDocument(data)
         except pdfium.PdfiumError as exc:
