@@ -292,6 +292,7 @@ async def bootstrap(
     owners = BankOwners(quiz, config.admins, uploads, local=frozenset({"console"}))
     study = StudyUseCases(quiz, storage.study, feed, mocks, storage.reports, charts, outbox, clock, reminders,
                           owners)  # fmt: skip
+    study.item_answers = storage.item_answers
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does

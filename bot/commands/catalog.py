@@ -84,6 +84,7 @@ class StudyUseCase(Enum):
     MISTAKES_CAUSE = auto()
     WEAK = auto()
     READY = auto()
+    BANK_STATS = auto()
 
 
 class UploadUseCase(Enum):
@@ -225,6 +226,9 @@ CATALOG: tuple[Command, ...] = (
     Command(("bank", "import"), UploadUseCase.BANK_IMPORT, (Arg("file", ArgKind.FILE),), permission=ADMIN,
             aliases=("导入", "匯入")),
     Command(("bank", "confirm"), UploadUseCase.BANK_CONFIRM, permission=ADMIN, aliases=("确认", "確認")),
+    # question statistics for the bank's owners (bot/study/bank_stats.py); the owner check is the use case's
+    Command(("bank", "stats"), StudyUseCase.BANK_STATS, (Arg("bank", ArgKind.WORD, max_length=64),),
+            permission=ADMIN, aliases=("统计", "統計")),
     # study tools (bot/study/use_cases.py)
     Command(("mock", "start"), StudyUseCase.MOCK_START,
             (MOCK_ORDER, Arg("bank", ArgKind.WORD, max_length=64)), aliases=("开始", "開始")),
@@ -264,15 +268,31 @@ CATALOG: tuple[Command, ...] = (
 # fmt: on
 
 # What a group command with subcommands does when given none (e.g. "/daily" shows the daily).
-DEFAULT_SUBCOMMAND = {"review": "due", "daily": "show", "contest": "status", "bank": "list", "mock": "start",
-                      "mistakes": "list", "favorites": "list", "reports": "list"}
+DEFAULT_SUBCOMMAND = {
+    "review": "due",
+    "daily": "show",
+    "contest": "status",
+    "bank": "list",
+    "mock": "start",
+    "mistakes": "list",
+    "favorites": "list",
+    "reports": "list",
+}
 # ... and given arguments without a subcommand: "/daily 08:30" sets the daily, "/mock 12 B"
 # answers item 12 of the mock in progress, "/mistakes ml" lists one tag.
 IMPLIED_SUBCOMMAND = {"daily": "set", "mock": "answer", "mistakes": "list"}
 # Other words for a command group on text platforms (Telegram's menu names stay ASCII).
-GROUP_ALIASES = {"复习": "review", "複習": "review",
-                 "模拟考试": "mock", "模擬考試": "mock", "模考": "mock", "错题本": "mistakes",
-                 "錯題本": "mistakes", "收藏": "favorites", "favourites": "favorites"}
+GROUP_ALIASES = {
+    "复习": "review",
+    "複習": "review",
+    "模拟考试": "mock",
+    "模擬考試": "mock",
+    "模考": "mock",
+    "错题本": "mistakes",
+    "錯題本": "mistakes",
+    "收藏": "favorites",
+    "favourites": "favorites",
+}
 
 
 def command(name: str) -> Command:

@@ -33,13 +33,14 @@ from bot.quiz_settings import QuizError
 from bot.records import Chat
 from bot.reply_text import render_reply
 from bot.study.bank_owners import BankOwners
+from bot.study.bank_stats import bank_stats
 from bot.study.charts import ChartRenderer, ReadinessChart
 from bot.study.drill import FAVOURITES, MISTAKES, REVIEW, WEAK, Drill, Spec
 from bot.study.feed import StudyFeed
 from bot.study.mastery import CAUSES, by_type, weakest
 from bot.study.mocks import Mocks
 from bot.study.paper import paper_of
-from bot.study.ports import ReportStore, StudyStore
+from bot.study.ports import ItemAnswerStore, ReportStore, StudyStore
 from bot.study.practice import Practice, tags_of
 from bot.study.progress import (
     ACTIVITY_DAYS,
@@ -110,6 +111,7 @@ class StudyUseCases:
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
         self.exam_date: ExamDate | None = None
+        self.item_answers: ItemAnswerStore | None = None  # the question statistics' read (/bank stats)
 
     def handler(self, use_case: StudyUseCase, /) -> Handler:
         """The method that carries out `use_case` (every member has its case: mypy checks)."""
@@ -172,6 +174,8 @@ class StudyUseCases:
                 return self.weak
             case StudyUseCase.READY:
                 return self.ready
+            case StudyUseCase.BANK_STATS:
+                return self.bank_stats
             case _:
                 no_handler(use_case)
 
@@ -322,7 +326,7 @@ class StudyUseCases:
         return TextReply(render_reply(Reply(view, language)), language, view=view)
 
     async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply:
-        """"Next" (the 下一题 ▶ button under round `after`'s answer, `n`, 下一题): the following
+        """ "Next" (the 下一题 ▶ button under round `after`'s answer, `n`, 下一题): the following
         question of the person's run."""
         return await self.drill.next(chat, user, after)
 
@@ -591,6 +595,15 @@ class StudyUseCases:
             files = (FileView("progress.png", png, title, image=True, latest=True),)
         return Reply(view, language, files=files)
 
+    # ------------------------------------------------------------ question statistics
+
+    async def bank_stats(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.item_answers is None:
+            raise QuizError("study.unavailable")
+        named = parsed.args.get("bank")
+        return await bank_stats(self.quiz, self.item_answers, self.reports, self.owners, caller,
+                                str(named) if named else None, language)  # fmt: skip
+
     # ------------------------------------------------------------ error reports
 
     async def report(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -765,5 +778,3 @@ def _answer_text(question: Question, language: str) -> str:
     from bot.presenting import correct_label
 
     return correct_label(question, language)
-
-

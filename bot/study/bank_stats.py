@@ -1,0 +1,39 @@
+"""`/bank stats [bank]`: the question statistics of a bank (bot/item_statistics.py) for the
+people who look after it (bot/study/bank_owners.py, the same owners `/reports` lists for): the
+flagged items first beside their open error reports, the rest in short, and every item's
+numbers in a CSV file. The chat's own bank when none is named.
+
+The answers are read from storage in one pass and the statistics computed in a worker thread:
+a bank with many answers must not hold the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.application import Caller, FileView, Reply, TextView
+from bot.i18n import bank_text, t
+from bot.item_statistics import compute
+from bot.item_statistics_text import chat_text, csv_bytes
+from bot.quiz import Quiz
+from bot.quiz_settings import QuizError
+from bot.study.bank_owners import BankOwners
+from bot.study.ports import ItemAnswerStore, ReportStore
+
+
+async def bank_stats(
+    quiz: Quiz, answers: ItemAnswerStore, reports: ReportStore, owners: BankOwners | None,
+    caller: Caller, named: str | None, language: str,
+) -> Reply:  # fmt: skip
+    bank = quiz.banks.get(named) if named else quiz.bank_for(await quiz.chat(caller.chat))
+    if bank is None:
+        raise QuizError("error.unknown_bank", bank=named, banks=", ".join(sorted(quiz.banks)))
+    if owners is None or bank.id not in owners.banks_of(caller):
+        raise QuizError("itemstats.not_owner")
+    read = await answers.item_answers(bank.id)
+    stats = await asyncio.to_thread(compute, bank, read)
+    open_reports = await reports.open_reports(bank.id)
+    text = chat_text(stats, open_reports, language)
+    data = await asyncio.to_thread(csv_bytes, stats, open_reports, language)
+    caption = t(language, "itemstats.file_caption", bank=bank_text(language, bank.title or bank.id))
+    return Reply(TextView(text), language, files=(FileView(f"{bank.id}-stats.csv", data, caption),))
