@@ -55,15 +55,15 @@ def config_file(folder: Path, bank_path: Path, language: str = "zh-CN") -> Path:
     return path
 
 
-async def seed(database: Path) -> tuple[Bank, str]:
+async def seed(database: Path, bank_id: str = BANK_ID) -> tuple[Bank, str]:
     """The answers and the report, stored; the bank as the bot has it and the true key."""
-    truth = simulated_bank(30, bank_id=BANK_ID)
+    truth = simulated_bank(30, bank_id=bank_id)
     bank, _ = swap_key(truth, SWAPPED)
     answers = simulate(truth, 300, shown=bank)
     storage = await SqliteStorage.open(database)
     try:
         store = storage.store
-        settings = ChatSettings(bank_id=BANK_ID, timezone="Asia/Shanghai", language="zh-CN")
+        settings = ChatSettings(bank_id=bank_id, timezone="Asia/Shanghai", language="zh-CN")
         chats = {}
         for kind in ("daily", "contest", "practice", "review"):
             ref = ChatRef(Platform.TELEGRAM, f"-100{len(chats) + 1}", ChatKind.GROUP, None, f"学习群 {kind}")
@@ -82,7 +82,7 @@ async def seed(database: Path) -> tuple[Bank, str]:
             if key not in rounds:
                 round_kind = RoundKind.PRACTICE if kind in ("practice", "review") else RoundKind(kind)
                 opened = await store.open_round(NewRound(
-                    chats[kind], BANK_ID, answer.question_id, round_kind, T0, T0 + timedelta(days=90),
+                    chats[kind], bank_id, answer.question_id, round_kind, T0, T0 + timedelta(days=90),
                     RevealPolicy.ROUND, AnswerPolicy.FIRST, False,
                 ))  # fmt: skip
                 rounds[key] = opened.id
@@ -93,7 +93,7 @@ async def seed(database: Path) -> tuple[Bank, str]:
         for start in range(0, len(batch), 500):
             await store.record_answers(batch[start : start + 500])
         await storage.reports.add_report(Report(
-            0, users[42], chats["practice"], BANK_ID, "v1", f"q{SWAPPED}", REPORT, T0 + timedelta(days=20),
+            0, users[42], chats["practice"], bank_id, "v1", f"q{SWAPPED}", REPORT, T0 + timedelta(days=20),
         ))  # fmt: skip
     finally:
         await storage.close()

@@ -1,0 +1,157 @@
+"""Question statistics end to end, on a data directory where 300 simulated learners answered a
+30-item bank whose item 17 has a deliberately swapped key (tests/item_stats_session.py):
+`studybot bank stats` as a process (its table in Chinese and English, 80 columns wide, and the
+CSV file), and `/bank stats` in chat — on Telegram (the real python-telegram-bot against the
+fake Bot API) for the bank's operator, refused to anyone else — and on the console. Item 17
+comes first everywhere, beside its open error report."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from wcwidth import wcswidth
+
+from bot.i18n import t
+from bot.model import Bank
+from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
+from tests.fakes.telegram_model import FakeUser
+from tests.item_stats_session import REPORT, SWAPPED, prepare, seed
+from tests.test_telegram_harness import BOSS, TelegramHarness, tg_fixture  # noqa: F401
+
+ZH = "zh-CN"
+ITEM = {"zh-CN": f"第 {SWAPPED} 题 ·", "zh-TW": f"第 {SWAPPED} 題 ·", "en": f"Question {SWAPPED} ·"}
+LI = FakeUser(21, "小李", "xiaoli", "zh-hans")
+
+
+def studybot(
+    folder: Path, *args: str, stdin: str | None = None, lang: str = ""
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "LANG", "LC_ALL")
+    }
+    env["STUDYBOT_DATA_DIR"] = str(folder / "data")
+    if lang:
+        env["LANG"] = lang
+    command = [sys.executable, "-m", "studybot", *args]
+    return subprocess.run(
+        command, input=stdin, capture_output=True, text=True, timeout=120, env=env, cwd=folder
+    )
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Bank, str]:
+    folder = tmp_path_factory.mktemp("stats")
+    config, bank, true_key = prepare(folder)
+    return folder, config, bank, true_key
+
+
+def _first_item_lines(out: str, item_word: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith(item_word)]
+
+
+@pytest.mark.parametrize(("lang", "language"), [("", ZH), ("en_US.UTF-8", "en"), ("zh_TW.UTF-8", "zh-TW")])
+def test_the_cli_lists_the_swapped_key_first_in_a_table_80_columns_wide(
+    seeded, lang: str, language: str
+) -> None:
+    folder, config, bank, true_key = seeded
+    target = folder / f"stats-{language}.csv"
+    result = studybot(
+        folder, "bank", "stats", "sim", "--config", str(config), "--csv", str(target), lang=lang
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    lines = out.splitlines()
+    assert all(wcswidth(line) <= 80 for line in lines), [line for line in lines if wcswidth(line) > 80]
+    assert lines[0] == t(
+        language, "itemstats.title", bank="模拟题库（示例）" if language != "zh-TW" else "模擬題庫（示例）"
+    )
+    assert t(language, "itemstats.flagged", count=1) in lines
+    # The flagged block: item 17 with why (the true key is what the strong learners pick) and its report.
+    heading = next(i for i, line in enumerate(lines) if line.startswith(ITEM[language]))
+    block = "\n".join(lines[heading : heading + 6])
+    swapped = bank.question(f"q{SWAPPED}").answer[0]
+    assert f" {true_key}" in block.split("\n", 2)[2] and swapped in block
+    assert REPORT in block and "#1" in block
+    # The table: item 17's row first, marked; the rest in bank order.
+    table = lines[lines.index(t(language, "cli.stats.heading")) + 2 :]
+    numbers = [int(line.split()[0]) for line in table if line[:4].strip().isdigit()]
+    assert numbers == [SWAPPED] + [n for n in range(1, 31) if n != SWAPPED]
+    assert table[0].endswith(t(language, "itemstats.mark.key"))
+    assert not any(t(language, "itemstats.mark.key") in line for line in table[1:])
+    # The CSV file: every item, item 17 first, with its reason and its report.
+    assert result.stderr.strip() == t(language, "cli.stats.wrote", target=target, count=30)
+    rows = list(csv.reader(io.StringIO(target.read_bytes().decode("utf-8-sig"))))
+    assert rows[0][0] == t(language, "itemstats.col.number") and len(rows) == 31
+    assert (
+        rows[1][0] == str(SWAPPED)
+        and rows[1][11] == t(language, "itemstats.mark.key")
+        and REPORT in rows[1][13]
+    )
+    assert all(row[11] == "" for row in rows[2:])
+
+
+def test_the_cli_names_the_banks_it_knows_when_the_bank_is_unknown(seeded) -> None:
+    folder, config, _, _ = seeded
+    result = studybot(folder, "bank", "stats", "nosuch", "--config", str(config), lang="en_US.UTF-8")
+    assert result.returncode == 1
+    assert result.stderr.startswith("no bank “nosuch” (known: ") and "sim" in result.stderr
+
+
+def test_the_cli_on_a_bank_nobody_answered_says_so(tmp_path: Path) -> None:
+    result = studybot(tmp_path, "bank", "stats", "ai-trainer-2025", lang="en_US.UTF-8")
+    assert result.returncode == 0, result.stderr
+    assert t("en", "itemstats.no_answers") in result.stdout
+    assert not (tmp_path / "data" / "studybot.db").exists()  # nothing made for a read
+
+
+def test_bank_stats_on_the_console_shows_the_swapped_key_first(seeded) -> None:
+    folder, config, _, true_key = seeded
+    result = studybot(folder, "run", "--console", "--config", str(config), stdin="/bank stats\n/quit\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    flagged = out.index(t(ZH, "itemstats.flagged", count=1))
+    item = out.index(f"第 {SWAPPED} 题 · 单选题", flagged)
+    assert out.index(t(ZH, "itemstats.others", count=29)) > item
+    assert REPORT in out[item:] and f"选 {true_key}" in out[item:]
+    assert "第 1 题 ·" not in out  # the others only in short
+
+
+# ---------------------------------------------------------------- Telegram
+
+
+@pytest.fixture
+def bank() -> Bank:
+    """The harness's bank: the simulated one with its swapped key, as "sample" (its default)."""
+    from tests.item_simulation import simulated_bank, swap_key
+
+    return swap_key(simulated_bank(30, bank_id="sample"), SWAPPED)[0]
+
+
+async def _document(tg: TelegramHarness, chat_id: int) -> dict[str, Any]:
+    return await tg.server.wait_for_request(
+        "sendDocument", lambda p: str(p["chat_id"]) == str(chat_id), timeout=30
+    )
+
+
+async def test_bank_stats_on_telegram_for_the_operator_and_refused_to_others(tg: TelegramHarness) -> None:
+    await seed(tg.data_dir / "studybot.db", "sample")
+    await tg.start(language=ZH, admins={"telegram": [BOSS.id]})
+    reply = await tg.say(BOSS.id, BOSS, "/bank stats", timeout=30)
+    text = reply["text"]
+    assert t("en", "itemstats.flagged", count=1) in text
+    first = text.index(f"Question {SWAPPED} ·")
+    assert text.index(t("en", "itemstats.others", count=29)) > first
+    assert REPORT in text
+    document = await _document(tg, BOSS.id)
+    assert document["caption"] == t("en", "itemstats.file_caption", bank="模拟题库")
+
+    # A learner in her own private chat is its admin, not the bank's owner.
+    refused = await tg.say(LI.id, LI, "/bank stats", timeout=30)
+    assert refused["text"] == t(ZH, "itemstats.not_owner")
