@@ -54,22 +54,27 @@ def pad(text: str, size: int, right: bool = False) -> str:
 
 # No line may start with these (Chinese punctuation closes what stands before it).
 _NO_START = set("，。、；：？！）》」』%…·")
+_CLAUSE_END = set("，；。：")
 
 
 def wrap(text: str, limit: int = WIDTH, indent: str = "") -> list[str]:
     """`text` in lines of at most `limit` columns (a CJK character is two), broken at a space
-    or between CJK characters; continuation lines start with `indent`."""
+    or between CJK characters, after a clause's punctuation where one is near the end of the
+    line; continuation lines start with `indent`."""
     lines: list[str] = []
-    line, cut = "", -1  # cut: where the current line may break (an index into line)
+    line, cut, clause = "", -1, -1  # where the current line may break (indices into line)
     for char in text:
         line += char
         if char == " " or (len(line) > 1 and width(char) == 2 and char not in _NO_START):
             cut = len(line) - 1
+        if char in _CLAUSE_END:
+            clause = len(line)
         if width(line) > limit and cut > len(indent):
-            head, line = line[:cut].rstrip(), line[cut:].lstrip()
+            at = clause if width(line[:clause]) * 3 >= limit * 2 else cut
+            head, line = line[:at].rstrip(), line[at:].lstrip()
             lines.append(head)
             line = indent + line
-            cut = -1
+            cut = clause = -1
     if line.strip():
         lines.append(line)
     return lines
