@@ -70,7 +70,8 @@ def wrap(text: str, limit: int = WIDTH, indent: str = "") -> list[str]:
         if char in _CLAUSE_END:
             clause = len(line)
         if width(line) > limit and cut > len(indent):
-            at = clause if width(line[:clause]) * 3 >= limit * 2 else cut
+            before = width(line[:clause]) if clause > 0 else 0
+            at = clause if limit * 2 <= before * 3 and before <= limit else cut
             head, line = line[:at].rstrip(), line[at:].lstrip()
             lines.append(head)
             line = indent + line

@@ -10,16 +10,20 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wcwidth import wcswidth
 
 from bot.i18n import t
 from bot.model import Bank
+from studybot.bank_stats import wrap
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.item_stats_session import REPORT, SWAPPED, prepare, seed
@@ -155,3 +159,30 @@ async def test_bank_stats_on_telegram_for_the_operator_and_refused_to_others(tg:
     # A learner in her own private chat is its admin, not the bank's owner.
     refused = await tg.say(LI.id, LI, "/bank stats", timeout=30)
     assert refused["text"] == t(ZH, "itemstats.not_owner")
+
+
+# ---------------------------------------------------------------- the table's wrapping
+
+WORDS = st.sampled_from(
+    ["题目", "统计，", "正确率", "；", "discrimination", "rest", "score", "(fewer:", "27%", "。"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(WORDS, max_size=60), st.booleans(), st.integers(20, 80))
+def test_wrapping_keeps_every_word_whole_and_within_the_width(
+    words: list[str], spaced: bool, limit: int
+) -> None:
+    # English words stand apart by a space; Chinese ones with or without (no token is wider
+    # than the narrowest width, so every line can fit)
+    text = ""
+    for word in words:
+        apart = spaced or (text[-1:].isascii() and text[-1:].isalnum()) or word[0].isascii()
+        text += (" " if text and apart else "") + word
+    lines = wrap(text, limit)
+    assert all(wcswidth(line) <= limit for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    # an English word is never cut: every line's ASCII runs are whole words of the text
+    for line in lines:
+        for run in re.findall(r"[A-Za-z]+", line):
+            assert run in {"discrimination", "rest", "score", "fewer"}
