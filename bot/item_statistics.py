@@ -16,7 +16,9 @@ Choices, and why:
   self-graded short answer count their share), so for a right/wrong item the correlation is
   exactly the point-biserial.
 - The key is probably wrong when the strong learners (TOP_SHARE of the item's learners by rest
-  score) pick one option that is not in the key more often than an option of the key. Nobody
+  score) pick one option that is not in the key more often than an option of the key, by more
+  than chance explains (a one-sided sign test between the two options' picks, at
+  SIGNIFICANCE: with a small strong group 4 picks against 3 is noise, 27 against 12 is not). Nobody
   right: no first answer earned any credit. Neither flag is raised on an item with fewer than
   MIN_LEARNERS learners (it is shown as too few), nor the key flag with a top group of fewer
   than MIN_TOP.
@@ -38,6 +40,7 @@ MIN_LEARNERS = 20  # first answers an item needs for its discrimination and its 
 MIN_REST_ITEMS = 5  # other items a learner must have answered to have a rest score
 TOP_SHARE = 0.27  # the strong group: the top 27 % by rest score (Kelley's classic split)
 MIN_TOP = 5  # strong learners the key flag needs at the least
+SIGNIFICANCE = 0.05  # the key flag's sign test: how unlikely the rival's lead is by chance
 SOURCES = ("daily", "contest", "practice", "mock")  # where answers come from, as counted
 
 
@@ -111,6 +114,13 @@ def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
     # Rounding can carry |r| a hair past 1; the correlation is bounded by definition.
     return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def sign_test(more: int, fewer: int) -> float:
+    """The one-sided p-value of `more` against `fewer` picks if the strong learners had no
+    preference between the two options: P(X ≥ more) for X ~ Binomial(more + fewer, 1/2)."""
+    n = more + fewer
+    return sum(math.comb(n, k) for k in range(more, n + 1)) / 2**n
 
 
 def first_answers(answers: Iterable[ItemAnswer], known: set[str]) -> dict[tuple[int, str], ItemAnswer]:
@@ -197,7 +207,11 @@ def _item(question: Question, firsts: list[ItemAnswer], answers: int, totals: di
             others = [o for o in options if not o.correct]
             best = max(others, key=lambda o: o.top_picks, default=None)
             least_key = min((o.top_picks for o in options if o.correct), default=0)
-            if best is not None and best.top_picks > least_key:
+            if (
+                best is not None
+                and best.top_picks > least_key
+                and sign_test(best.top_picks, least_key) < SIGNIFICANCE
+            ):
                 rival = best.token
     flags: list[Flag] = []
     if len(firsts) >= MIN_LEARNERS:

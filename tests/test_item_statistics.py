@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.item_statistics import MIN_LEARNERS, Flag, compute, pearson
+from bot.item_statistics import MIN_LEARNERS, Flag, compute, pearson, sign_test
 from bot.model import Bank, Question, QuestionType
 from bot.study.records import ItemAnswer
 from tests.item_simulation import simulate, simulated_bank, swap_key
@@ -73,6 +73,20 @@ def test_point_biserial_worked_by_hand() -> None:
     # The strong group: ceil(0.27 × 20) = 6 learners, all of rest score 1.0 (kind 5, then a
     # kind-4 learner by user id): they pick A, the key, 4 times to B's 2: no flag.
     assert item.top_group == 6 and item.flags == ()
+
+
+def test_the_key_flag_needs_a_lead_chance_does_not_explain() -> None:
+    # By hand: P(X >= 4 | n = 7, 1/2) = (35 + 21 + 7 + 1)/128 = 0.5; P(X >= 6 | 6) = 1/64.
+    assert sign_test(4, 3) == 0.5 and sign_test(6, 0) == 1 / 64
+    assert sign_test(27, 12) < 0.05 < sign_test(21, 15)
+    # 20 learners of equal rest score: the strong group is 6 (ceil 0.27 × 20); 4 of them pick
+    # C against the key's 2 (p = 22/64): not flagged. All 6 picking C (p = 1/64): flagged.
+    for rivals, flagged in ((4, False), (6, True)):
+        bank = Bank("b", "t", "zh-CN", "test", tuple(_single(n) for n in range(1, 8)))
+        answers = [_answer(u, f"q{n}", "A", True) for u in range(20) for n in range(2, 8)]
+        answers += [_answer(u, "q1", "C" if u < rivals else "A", u >= rivals) for u in range(20)]
+        item = next(i for i in compute(bank, answers).items if i.question.id == "q1")
+        assert item.top_group == 6 and (Flag.KEY in item.flags) is flagged
 
 
 def test_only_the_first_answer_of_each_learner_counts() -> None:
