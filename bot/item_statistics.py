@@ -180,13 +180,13 @@ def _item(question: Question, firsts: list[ItemAnswer], answers: int, totals: di
     difficulty = sum(scores) / len(scores) if scores else None
     # Rest scores: the learner's share on the bank's other items they answered.
     rested = [
-        (a, (totals[a.user_id] - _credit(a)) / (counts[a.user_id] - 1))
-        for a in firsts
+        (a, score, (totals[a.user_id] - score) / (counts[a.user_id] - 1))
+        for a, score in zip(firsts, scores, strict=True)
         if counts[a.user_id] - 1 >= MIN_REST_ITEMS
     ]
     discrimination = None
     if len(rested) >= MIN_LEARNERS:
-        discrimination = pearson([_credit(a) for a, _ in rested], [rest for _, rest in rested])
+        discrimination = pearson([score for _, score, _ in rested], [rest for _, _, rest in rested])
 
     rules = TYPES[question.type]
     key = set(rules.correct_tokens(question))
@@ -194,13 +194,15 @@ def _item(question: Question, firsts: list[ItemAnswer], answers: int, totals: di
     if len(firsts) >= MIN_LEARNERS:
         size = math.ceil(TOP_SHARE * len(rested))
         if size >= MIN_TOP:
-            ranked = sorted(rested, key=lambda pair: (-pair[1], pair[0].user_id))
-            strong = [a for a, _ in ranked[:size]]
+            ranked = sorted(rested, key=lambda row: (-row[2], row[0].user_id))
+            strong = [a for a, _, _ in ranked[:size]]
     options: tuple[OptionPicks, ...] = ()
     rival = None
     if key:
-        picks = Counter(t for a in firsts for t in _tokens(question, a.response))
-        top = Counter(t for a in strong for t in _tokens(question, a.response))
+        # A bank's responses repeat (a letter or two): each is read once, by the type's tally.
+        read = {response: _tokens(question, response) for response in {a.response for a in firsts}}
+        picks = Counter(t for a in firsts for t in read[a.response])
+        top = Counter(t for a in strong for t in read[a.response])
         tokens = [view.token for view in rules.option_views(question, "en")]
         options = tuple(OptionPicks(tok, picks[tok], top[tok], tok in key) for tok in tokens)
         if strong:
