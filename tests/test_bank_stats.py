@@ -186,3 +186,14 @@ def test_wrapping_keeps_every_word_whole_and_within_the_width(
     for line in lines:
         for run in re.findall(r"[A-Za-z]+", line):
             assert run in {"discrimination", "rest", "score", "fewer"}
+
+
+@pytest.mark.parametrize(("lang", "language"), [("", ZH), ("en_US.UTF-8", "en")])
+def test_the_documented_example_is_what_the_command_prints(seeded, lang: str, language: str) -> None:
+    folder, config, _, _ = seeded
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "bank-stats.md").read_text(encoding="utf-8")
+    marker = "zh" if language == ZH else "en"
+    block = doc.split(f"<!-- bank-stats-{marker} -->\n```text\n")[1].split("\n```")[0].splitlines()
+    shown = block[:-1]  # the last line is the ellipsis
+    out = studybot(folder, "bank", "stats", "sim", "--config", str(config), lang=lang).stdout.splitlines()
+    assert out[: len(shown)] == shown
