@@ -120,7 +120,7 @@ def sign_test(more: int, fewer: int) -> float:
     """The one-sided p-value of `more` against `fewer` picks if the strong learners had no
     preference between the two options: P(X ≥ more) for X ~ Binomial(more + fewer, 1/2)."""
     n = more + fewer
-    return sum(math.comb(n, k) for k in range(more, n + 1)) / 2**n
+    return sum(math.comb(n, k) for k in range(more, n + 1)) / (1 << n)
 
 
 def first_answers(answers: Iterable[ItemAnswer], known: set[str]) -> dict[tuple[int, str], ItemAnswer]:
