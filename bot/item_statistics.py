@@ -41,7 +41,8 @@ MIN_REST_ITEMS = 5  # other items a learner must have answered to have a rest sc
 TOP_SHARE = 0.27  # the strong group: the top 27 % by rest score (Kelley's classic split)
 MIN_TOP = 5  # strong learners the key flag needs at the least
 SIGNIFICANCE = 0.05  # the key flag's sign test: how unlikely the rival's lead is by chance
-SOURCES = ("daily", "contest", "practice", "mock")  # where answers come from, as counted
+# Where answers come from, as counted: a round's kind, or a mock; a kind added later is "other".
+SOURCES = ("daily", "contest", "practice", "mock", "other")
 
 
 class Flag(StrEnum):
@@ -149,7 +150,7 @@ def compute(bank: Bank, answers: Iterable[ItemAnswer]) -> BankStatistics:
     first = first_answers(answers, set(questions))
     read = [a for a in answers if a.question_id in questions]
     all_counts = Counter(a.question_id for a in read)
-    sources = Counter(a.source for a in read)
+    sources = Counter(a.source if a.source in SOURCES else "other" for a in read)
 
     # Each learner's credit total and item count over the bank, for the rest scores.
     totals: dict[int, float] = {}
@@ -168,8 +169,7 @@ def compute(bank: Bank, answers: Iterable[ItemAnswer]) -> BankStatistics:
         tuple(items),
         len(counts),
         len(read),
-        tuple((source, sources[source]) for source in SOURCES if sources[source])
-        + tuple(sorted((s, n) for s, n in sources.items() if s not in SOURCES)),
+        tuple((source, sources[source]) for source in SOURCES if sources[source]),
         len(answers) - len(read),
     )
 

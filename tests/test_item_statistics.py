@@ -9,10 +9,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wcwidth import wcswidth
 
 from bot.item_statistics import MIN_LEARNERS, Flag, compute, pearson, sign_test
+from bot.item_statistics_text import chat_text, csv_bytes
 from bot.model import Bank, Question, QuestionType
 from bot.study.records import ItemAnswer
+from studybot.bank_stats import table_lines
 from tests.item_simulation import simulate, simulated_bank, swap_key
 
 T0 = datetime(2026, 12, 1, tzinfo=UTC)
@@ -159,6 +162,11 @@ def _in_range(answers: list[ItemAnswer]) -> None:
         if not item.enough:
             assert item.flags == ()
         assert (Flag.KEY in item.flags) == (item.rival is not None and item.enough)
+    # Every way it is shown reads any such set too: the table within 80 columns.
+    for language in ("zh-CN", "zh-TW", "en"):
+        assert chat_text(stats, [], language)
+        assert csv_bytes(stats, [], language).decode("utf-8-sig").count("\n") == len(stats.items) + 1
+        assert all(wcswidth(line) <= 80 for line in table_lines(stats, [], language))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
