@@ -197,3 +197,18 @@ def test_the_documented_example_is_what_the_command_prints(seeded, lang: str, la
     shown = block[:-1]  # the last line is the ellipsis
     out = studybot(folder, "bank", "stats", "sim", "--config", str(config), lang=lang).stdout.splitlines()
     assert out[: len(shown)] == shown
+
+
+def test_the_chat_text_of_a_big_bank_fits_a_message_and_points_to_the_file() -> None:
+    from bot.item_statistics import compute
+    from bot.item_statistics_text import chat_text
+    from tests.item_simulation import simulate, simulated_bank
+
+    big = simulated_bank(200)
+    stats = compute(big, simulate(big, 40))
+    for language in (ZH, "zh-TW", "en"):
+        text = chat_text(stats, [], language)
+        assert len(text) < 2000  # Discord's limit for a message; Telegram splits at 4096
+        shown = sum(1 for line in text.splitlines() if line[:1].isdigit())
+        assert t(language, "itemstats.more", count=200 - shown) in text
+        assert text.endswith(t(language, "itemstats.file_note"))
