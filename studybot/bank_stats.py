@@ -166,11 +166,12 @@ async def _read(config: Config, known: list[str], bank: Bank | None, name: str) 
         return bank, known, [], []  # no database yet: no answers (and none is made)
     storage = await open_storage(url, config.database_path)
     try:
-        if bank is None:
-            for stored in await storage.banks.stored_banks():
-                known.append(stored.id)
-                if stored.id == name:
-                    bank = await asyncio.to_thread(UploadCodec().decode, stored.data)
+        if bank is None:  # an uploaded bank: by its id, or by its name when one bank has it
+            stored_banks = await storage.banks.stored_banks()
+            known += [stored.id for stored in stored_banks]
+            found = [s for s in stored_banks if s.id == name] or [s for s in stored_banks if s.name == name]
+            if len(found) == 1:
+                bank = await asyncio.to_thread(UploadCodec().decode, found[0].data)
         if bank is None:
             return None, known, [], []
         answers = await storage.item_answers.item_answers(bank.id)

@@ -27,9 +27,10 @@ from studybot.bank_stats import wrap
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.item_stats_session import REPORT, SWAPPED, prepare, seed
-from tests.test_telegram_harness import BOSS, TelegramHarness, tg_fixture  # noqa: F401
+from tests.test_telegram_harness import BOB, BOSS, GROUP, TelegramHarness, buttons, tg_fixture  # noqa: F401
 
 ZH = "zh-CN"
+UPLOADS = Path(__file__).parent / "banks" / "upload"
 ITEM = {"zh-CN": f"第 {SWAPPED} 题 ·", "zh-TW": f"第 {SWAPPED} 題 ·", "en": f"Question {SWAPPED} ·"}
 LI = FakeUser(21, "小李", "xiaoli", "zh-hans")
 
@@ -212,3 +213,34 @@ def test_the_chat_text_of_a_big_bank_fits_a_message_and_points_to_the_file() -> 
         shown = sum(1 for line in text.splitlines() if line[:1].isdigit())
         assert t(language, "itemstats.more", count=200 - shown) in text
         assert text.endswith(t(language, "itemstats.file_note"))
+
+
+async def test_an_uploaded_banks_stats_are_for_the_admins_of_its_chat(tg: TelegramHarness) -> None:
+    """In the group that uploaded a bank its admins see its statistics (by its name too, and the
+    uploader in private); a member is refused as for any admin command, and to the operator, who
+    looks after the configured banks only, the group's bank is not one she can name."""
+    ada = FakeUser(30, "Ada", "ada", "en")
+    tg.server.set_member_status(GROUP.id, BOSS, "administrator")
+    await tg.start(language="en", admins={"telegram": [ada.id]})
+    await tg.say(BOSS.id, BOSS, "/help")
+    tg.server.user_document(
+        GROUP, BOSS, "physics.csv", (UPLOADS / "physics.csv").read_bytes(), "/bank import"
+    )
+    await tg.server.wait_for_request(
+        "sendMessage", lambda p: p["chat_id"] == GROUP.id and "physics.csv" in p["text"]
+    )
+    assert "physics" in (await tg.say(GROUP, BOSS, "/bank confirm"))["text"]
+    tg.server.user_message(GROUP, BOB, "/quiz 1")
+    question = await tg.question(GROUP.id)
+    await tg.click(GROUP, BOB, question.message_id, buttons(question)["A"])
+
+    shown = await tg.say(GROUP, BOSS, "/bank stats", timeout=30)
+    assert t("en", "itemstats.none_flagged") in shown["text"]
+    assert t("en", "itemstats.mark.too_few") in shown["text"]  # one learner: marked, not flagged
+    by_name = await tg.say(BOSS.id, BOSS, "/bank stats physics", timeout=30)
+    assert t("en", "itemstats.none_flagged") in by_name["text"]
+    refused = await tg.say(GROUP, BOB, "/bank stats")
+    assert "/bank stats" not in refused["text"] and t("en", "itemstats.none_flagged") not in refused["text"]
+    assert (await tg.say(ada.id, ada, "/bank stats physics"))["text"].startswith("Unknown bank")
+    # Her own chat's bank is the configured one, which she does look after: nobody answered it.
+    assert (await tg.say(ada.id, ada, "/bank stats"))["text"].endswith(t("en", "itemstats.no_answers"))

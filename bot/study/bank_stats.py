@@ -15,17 +15,39 @@ from bot.application import Caller, FileView, Reply, TextView
 from bot.i18n import bank_text, t
 from bot.item_statistics import compute
 from bot.item_statistics_text import chat_text, csv_bytes
+from bot.model import Bank
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
 from bot.study.bank_owners import BankOwners
 from bot.study.ports import ItemAnswerStore, ReportStore
 
 
+def _named(quiz: Quiz, owners: BankOwners | None, caller: Caller, name: str) -> Bank | None:
+    """The bank `name` names as `/bank use` reads it: a name `/bank list` shows here (this
+    chat's own upload first), else a bank's id, else the name of a bank the caller looks after
+    (an uploader in their private chat)."""
+    uploads = owners.uploads if owners is not None else None
+    if uploads is not None:
+        visible = uploads.visible(caller.chat)
+        found = [b for n, b in visible if n == name and b.id in uploads.uploaded]
+        found = found or [b for n, b in visible if n == name]
+        if found:
+            return found[0]
+    if name in quiz.banks:
+        return quiz.banks[name]
+    if uploads is not None and owners is not None:
+        for bank_id in owners.banks_of(caller):
+            stored = uploads.uploaded.get(bank_id)
+            if stored is not None and stored.name == name and bank_id in quiz.banks:
+                return quiz.banks[bank_id]
+    return None
+
+
 async def bank_stats(
     quiz: Quiz, answers: ItemAnswerStore, reports: ReportStore, owners: BankOwners | None,
     caller: Caller, named: str | None, language: str,
 ) -> Reply:  # fmt: skip
-    bank = quiz.banks.get(named) if named else quiz.bank_for(await quiz.chat(caller.chat))
+    bank = _named(quiz, owners, caller, named) if named else quiz.bank_for(await quiz.chat(caller.chat))
     if bank is None:
         raise QuizError("error.unknown_bank", bank=named, banks=", ".join(sorted(quiz.banks)))
     if owners is None or bank.id not in owners.banks_of(caller):
