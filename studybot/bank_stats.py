@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -41,6 +42,21 @@ WIDTH = 80
 Read = tuple[Bank | None, list[str], list[ItemAnswer], list[Report]]
 
 __all__ = ["add_stats_parser", "table_lines", "wrap"]
+
+
+def printable(text: str) -> str:
+    """Text a learner wrote (a report, a name) made safe for a terminal: control characters
+    (an escape sequence, a line break) become spaces and format characters (a right-to-left
+    override, a zero-width space) are dropped, so nothing can move the cursor, recolour the
+    screen or reorder a line, and every character has a width."""
+    out = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category == "Cc":
+            out.append(" ")
+        elif category != "Cf":
+            out.append(char)
+    return "".join(out)
 
 
 def width(text: str) -> int:
@@ -117,11 +133,11 @@ def table_lines(stats: BankStatistics, reports: list[Report], language: str) -> 
     grouped = by_question(reports)
     lines: list[str] = []
     for line in header_lines(stats, language):
-        lines += wrap(line)
+        lines += wrap(printable(line))
     if not stats.answers:
         return [*lines, t(language, "itemstats.no_answers")]
     lines.append("")
-    for line in flagged_block(stats, grouped, language):
+    for line in map(printable, flagged_block(stats, grouped, language)):
         indent = " " * (len(line) - len(line.lstrip()))
         lines += wrap(line, indent=indent + "  " if indent else "  ")
     lines += ["", t(language, "cli.stats.heading")]

@@ -244,3 +244,25 @@ async def test_an_uploaded_banks_stats_are_for_the_admins_of_its_chat(tg: Telegr
     assert (await tg.say(ada.id, ada, "/bank stats physics"))["text"].startswith("Unknown bank")
     # Her own chat's bank is the configured one, which she does look after: nobody answered it.
     assert (await tg.say(ada.id, ada, "/bank stats"))["text"].endswith(t("en", "itemstats.no_answers"))
+
+
+def test_a_report_cannot_drive_the_teachers_terminal() -> None:
+    """A report's text and its reporter's name are a learner's: escape sequences, line breaks
+    and right-to-left overrides are shown harmless, and the lines keep to 80 columns."""
+    from datetime import UTC, datetime
+
+    from bot.item_statistics import compute
+    from bot.study.records import Report
+    from studybot.bank_stats import table_lines
+    from tests.item_simulation import simulate, simulated_bank, swap_key
+
+    truth = simulated_bank(30)
+    bank, _ = swap_key(truth, SWAPPED)
+    stats = compute(bank, simulate(truth, 300, shown=bank))
+    nasty = "\x1b[2J\x1b[31m答案\n错了\u202e" + "很长" * 60 + "\x07"
+    report = Report(1, 5, 1, bank.id, "v1", f"q{SWAPPED}", nasty, datetime(2026, 12, 1, tzinfo=UTC),
+                    reporter="\x1b]0;title\x07坏人")  # fmt: skip
+    lines = table_lines(stats, [report], "zh-CN")
+    assert not any(ch in line for line in lines for ch in "\x1b\x07\n\u202e")
+    assert all(wcswidth(line) <= 80 for line in lines)
+    assert any("答案 错了很长很长" in line for line in lines)
