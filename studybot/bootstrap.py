@@ -309,6 +309,7 @@ async def bootstrap(
     if study.exams is not None:  # the reminder carries the exam plan and keeps out of quiet hours
         reminders.plans = study.exams
         study.exams.settings_changed.append(reminders.reschedule)
+    study.item_answers = storage.item_answers
     await uploads.load()  # the banks groups uploaded, beside the configured ones
     uploads.share(broadcast)
     mocks.bank_names = uploads.visible  # /mock start names banks as /bank list does

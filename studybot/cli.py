@@ -37,14 +37,18 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar=t(language, "cli.metavar.command"))
 
     run = commands.add_parser(
-        "run", help=t(language, "cli.run_help"), description=t(language, "cli.run_description"),
+        "run",
+        help=t(language, "cli.run_help"),
+        description=t(language, "cli.run_description"),
     )
     _add_config_option(run, language)
     run.add_argument("--console", action="store_true", help=t(language, "cli.console_help"))
     run.set_defaults(func=_run)
 
     bank = commands.add_parser(
-        "bank", help=t(language, "cli.bank_help"), description=t(language, "cli.bank_description"),
+        "bank",
+        help=t(language, "cli.bank_help"),
+        description=t(language, "cli.bank_description"),
     )
     bank_commands = bank.add_subparsers(dest="bank_command", metavar=t(language, "cli.metavar.command"),
                                         required=True)  # fmt: skip
@@ -61,6 +65,9 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
             action.metavar = t(language, "cli.metavar.file") if action.dest == "database" else None
     add_import_parser(bank_commands, language)
     add_export_parser(bank_commands, language)
+    from studybot.bank_stats import add_stats_parser
+
+    _add_config_option(add_stats_parser(bank_commands, language), language)
 
     from studybot.outbox_cmd import add_outbox_parser
 

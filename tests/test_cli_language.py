@@ -27,7 +27,7 @@ TOOL = _BESIDE_TOOL if _BESIDE_TOOL.exists() else Path("/work/shared/tools/engli
 # What a person types at this command: its name, sub-commands, format names, options' values,
 # and the pip command the help names for an extra.
 TYPED = (
-    "studybot run bank outbox check import export paper aiken gift csv xlsx docx apkg pdf anki "
+    "studybot run bank outbox check import export stats paper aiken gift csv xlsx docx apkg pdf anki "
     "pip install\n"
 )
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")

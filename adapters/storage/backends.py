@@ -18,6 +18,7 @@ from adapters.storage.broadcast import Alone
 from adapters.storage.database import Database
 from adapters.storage.exam_store import SqlExamStore
 from adapters.storage.firing_store import SqlFiringStore
+from adapters.storage.item_answer_store import SqlItemAnswerStore
 from adapters.storage.memory_store import SqlLearnerMemoryStore
 from adapters.storage.mock_store import SqlMockStore
 from adapters.storage.outbox_store import SqlOutboxStore
@@ -52,6 +53,7 @@ class SqlStorage:
         self.firings = SqlFiringStore(db)
         self.selections = SqlSelectionStore(db)
         self.throttles = SqlThrottleStore(db)
+        self.item_answers = SqlItemAnswerStore(db)  # the question statistics' read
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:

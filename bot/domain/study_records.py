@@ -128,3 +128,18 @@ class LearnerMemory:
     parameters: tuple[float, ...] | None = None
     fitted_reviews: int = 0  # how many of their answers the parameters were fitted on
     fitted_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemAnswer:
+    """One graded answer to a bank item, from any mode (a daily, a contest, practice or review,
+    a mock exam), as the question statistics read it (bot/domain/item_statistics.py): the response in
+    the bank's letters and its grade."""
+
+    user_id: int
+    question_id: str
+    response: str
+    verdict: str  # correct / partial / wrong (a pending self-grade is not read)
+    fraction: float
+    answered_at: datetime
+    source: str  # the round's kind (daily, contest, practice) or "mock"

@@ -10,6 +10,7 @@ from typing import Protocol
 from bot.domain.mock_exam_records import Mock, MockAnswer, MockState, NewMock
 from bot.domain.study_records import (
     Card,
+    ItemAnswer,
     LearnerMemory,
     Mistake,
     PracticeRun,
@@ -44,9 +45,7 @@ class StudyStore(Protocol):
         """How many cards fall due by each bound (cumulative)."""
         ...
 
-    async def due_by_day(
-        self, user_id: int, bank_id: str, day_starts: Sequence[datetime]
-    ) -> list[int]:
+    async def due_by_day(self, user_id: int, bank_id: str, day_starts: Sequence[datetime]) -> list[int]:
         """The cards due on each day of a forecast, the days given by their starts (today's start
         first, then the start of each following day; one count fewer than starts): today's count
         holds every card due before tomorrow, overdue ones too, but not a card reviewed since
@@ -211,8 +210,17 @@ class ReportStore(Protocol):
         chat `chat_id` or in any chat of the server `guild` (platform, guild key) or on any bank
         of `of_banks` (from any chat); all of them when neither is given."""
         ...
+
     async def get_report(self, report_id: int) -> Report | None: ...
 
     async def close_report(self, report_id: int, state: str, note: str, at: datetime) -> bool:
         """Resolve or dismiss an open report; False when it is not open."""
+        ...
+
+
+class ItemAnswerStore(Protocol):
+    async def item_answers(self, bank_id: str) -> list[ItemAnswer]:
+        """Every graded answer to the bank's items, of every chat and mode: the rounds' answers
+        (dailies, contests, practice and review) and handed-in mocks' answered items, oldest
+        first. Pending self-grades and a mock's blank items are left out."""
         ...

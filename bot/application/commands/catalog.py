@@ -91,6 +91,7 @@ class StudyUseCase(Enum):
     SETTINGS_SHOW = auto()
     SETTINGS_QUIET = auto()
     SETTINGS_DAY_START = auto()
+    BANK_STATS = auto()
 
 
 class UploadUseCase(Enum):
@@ -239,6 +240,9 @@ CATALOG: tuple[Command, ...] = (
     Command(("bank", "import"), UploadUseCase.BANK_IMPORT, (Arg("file", ArgKind.FILE),), permission=ADMIN,
             aliases=("导入", "匯入")),
     Command(("bank", "confirm"), UploadUseCase.BANK_CONFIRM, permission=ADMIN, aliases=("确认", "確認")),
+    # question statistics for the bank's owners (bot/application/study/bank_stats.py; it checks the owner)
+    Command(("bank", "stats"), StudyUseCase.BANK_STATS, (Arg("bank", ArgKind.WORD, max_length=64),),
+            permission=ADMIN, aliases=("统计", "統計")),
     # study tools (bot/application/study/use_cases.py)
     Command(("mock", "start"), StudyUseCase.MOCK_START,
             (MOCK_ORDER, Arg("bank", ArgKind.WORD, max_length=64)), aliases=("开始", "開始")),

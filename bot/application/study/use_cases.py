@@ -29,6 +29,7 @@ from bot.application.replies import FileView, Reply, TextView
 from bot.application.reply_text import render_reply
 from bot.application.requests import Caller, ShowStats
 from bot.application.study.bank_owners import BankOwners
+from bot.application.study.bank_stats import bank_stats
 from bot.application.study.drill import FAVOURITES, MISTAKES, REVIEW, WEAK, Drill, Spec
 from bot.application.study.exam import ExamPlans
 from bot.application.study.feed import StudyFeed
@@ -47,7 +48,7 @@ from bot.domain.study_records import Report
 from bot.locales.i18n import bank_text, t
 from bot.ports.charts import ChartRenderer
 from bot.ports.exam_storage import ExamStore
-from bot.ports.study_storage import ReportStore, StudyStore
+from bot.ports.study_storage import ItemAnswerStore, ReportStore, StudyStore
 from bot.views.charts import ReadinessChart
 from bot.views.progress import (
     ACTIVITY_DAYS,
@@ -123,6 +124,7 @@ class StudyUseCases:
             self.exam_date = self.exams.exam_moment
         # /review retention: bot/application/study/retention.py
         self.retention: LearnerRetention | None = None
+        self.item_answers: ItemAnswerStore | None = None  # the question statistics' read (/bank stats)
 
     def handler(self, use_case: StudyUseCase, /) -> Handler:
         """The method that carries out `use_case` (every member has its case: mypy checks)."""
@@ -199,6 +201,8 @@ class StudyUseCases:
                 return self.settings_quiet
             case StudyUseCase.SETTINGS_DAY_START:
                 return self.settings_day_start
+            case StudyUseCase.BANK_STATS:
+                return self.bank_stats
             case _:
                 no_handler(use_case)
 
@@ -387,7 +391,7 @@ class StudyUseCases:
         return TextReply(render_reply(Reply(view, language)), language, view=view)
 
     async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply:
-        """"Next" (the 下一题 ▶ button under round `after`'s answer, `n`, 下一题): the following
+        """ "Next" (the 下一题 ▶ button under round `after`'s answer, `n`, 下一题): the following
         question of the person's run."""
         return await self.drill.next(chat, user, after)
 
@@ -659,6 +663,15 @@ class StudyUseCases:
             files = (FileView("progress.png", png, title, image=True, latest=True),)
         return Reply(view, language, files=files)
 
+    # ------------------------------------------------------------ question statistics
+
+    async def bank_stats(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.item_answers is None:
+            raise QuizError("study.unavailable")
+        named = parsed.args.get("bank")
+        return await bank_stats(self.quiz, self.item_answers, self.reports, self.owners, caller,
+                                str(named) if named else None, language)  # fmt: skip
+
     # ------------------------------------------------------------ error reports
 
     async def report(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -833,5 +846,3 @@ def _answer_text(question: Question, language: str) -> str:
     from bot.application.presenting import correct_label
 
     return correct_label(question, language)
-
-
