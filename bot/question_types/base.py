@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from bot.grades import Verdict
 from bot.i18n import bank_text
+from bot.key_points import Coverage
 from bot.kinds import InputKind
 from bot.messages import OptionCount, OptionView
 from bot.model import Question, QuestionType
@@ -186,6 +187,20 @@ class QuestionTypeRules(ABC):
     @abstractmethod
     def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
         """The verdict on `response` (read from `raw`)."""
+
+    async def prepare(self, question: Question) -> None:
+        """Make ready, off the event loop, what grading `question` needs (a segmenter's
+        dictionary); called before grading from async code."""
+        return None
+
+    def grades_by_key_points(self, question: Question) -> bool:
+        """Whether an answer awaiting its self-grade is given a provisional score by the item's
+        key points (its Grade's fraction), which a mock and /ready count until the self-grade."""
+        return False
+
+    def coverage(self, question: Question, response: str) -> Coverage | None:
+        """Which of the item's key points `response` covers (None: not graded by them)."""
+        return None
 
     # ---------------------------------------------------------------- showing
 

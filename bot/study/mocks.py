@@ -183,6 +183,7 @@ class Mocks:
             raise QuizError("mock.empty_answer", number=index + 1)
         if len(text) > MAX_RESPONSE:
             raise QuizError("mock.answer_too_long", limit=MAX_RESPONSE)
+        await grading.prepare(question)
         try:  # read against the options as this person sees them
             read = grading.grade(shuffle.shown(question, order), text)
         except InvalidResponse as exc:
@@ -550,6 +551,7 @@ class Mocks:
             if given is None:
                 grades[index] = ("wrong", 0.0)
                 continue
+            await grading.prepare(question)
             graded = grading.grade(question, given)
             grades[index] = (str(graded.verdict), graded.fraction)
             if graded.is_final:
