@@ -231,6 +231,7 @@ class _Answer:
         self.words = segment(text)
         self.text = "".join(self.words)
         self._runs: dict[int, set[str]] | None = None
+        self._windows: dict[int, set[str]] = {}
 
     def runs(self) -> dict[int, set[str]]:
         if self._runs is None:
@@ -244,6 +245,15 @@ class _Answer:
             self._runs = runs
         return self._runs
 
+    def windows(self, length: int) -> set[str]:
+        """The text's stretches of `length` characters."""
+        found = self._windows.get(length)
+        if found is None:
+            found = self._windows[length] = {
+                self.text[i : i + length] for i in range(len(self.text) - length + 1)
+            }
+        return found
+
     def has(self, word: str) -> bool:
         if not word:
             return False
@@ -253,15 +263,17 @@ class _Answer:
         runs = self.runs()
         if word in runs.get(len(word), ()) if latin else word in self.text:
             return True
-        if len(word) < _FUZZY_FROM:
+        # Only words of letters may be misspelt: in O(n), N(0 or σ²C² one character changes
+        # the meaning.
+        if len(word) < _FUZZY_FROM or not word.isalpha():
             return False
         from rapidfuzz import fuzz, process
 
         cutoff = _LONG_CUTOFF if len(word) >= 8 else _CUTOFF
         spread = max(1, len(word) // 4)
-        candidates = sorted(
-            r for k in range(len(word) - spread, len(word) + spread + 1) for r in runs.get(k, ())
-        )
+        lengths = range(len(word) - spread, len(word) + spread + 1)
+        pool = (runs.get(k, ()) for k in lengths) if latin else (self.windows(k) for k in lengths)
+        candidates = sorted(set().union(*pool))
         return bool(candidates) and (
             process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
         )
