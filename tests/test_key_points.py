@@ -118,6 +118,18 @@ def test_the_shipped_reference_answers_cover_every_key_point():
         assert sum(m.share for m in q.key_point_marks) == q.points  # shares given as points
 
 
+def test_ready_counts_an_answer_awaiting_its_self_grade_by_its_key_point_score():
+    from datetime import UTC, datetime
+
+    from bot.study.readiness import Prior, item_chance, with_key_point_scores
+
+    ungraded = {"ait25-061": ["分块放进SRAM，online softmax，内存O(n)"], "ait25-001": ["B"], "gone": ["x"]}
+    grades = with_key_point_scores(SHIPPED, {"ait25-061": [1.0], "ait25-002": [0.0]}, ungraded)
+    assert grades == {"ait25-061": [1.0, 0.6], "ait25-002": [0.0]}  # after the graded ones
+    at = datetime(2026, 12, 4, tzinfo=UTC)
+    assert item_chance(FLASH, None, grades["ait25-061"], Prior(1, 1), at) == pytest.approx(0.8)
+
+
 # ---------------------------------------------------------------- any text
 
 

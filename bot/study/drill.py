@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot import grading
 from bot.application import Reply, TextView
 from bot.i18n import t
 from bot.kinds import ChatRef, RoundKind, UserRef
@@ -39,7 +40,7 @@ from bot.study.feed import StudyFeed
 from bot.study.mastery import weak_items
 from bot.study.ports import StudyStore
 from bot.study.progress import LocalDays
-from bot.study.readiness import Evidence, evidence
+from bot.study.readiness import Evidence, evidence, with_key_point_scores
 from bot.study.records import PracticeRun
 from bot.study.views import RunSummaryView
 from bot.text import local_time
@@ -165,7 +166,12 @@ class Drill:
         """The person's cards and answers on `bank` (what mastery and readiness are worked from)."""
         keys = [(user_id, bank.id, q.id) for q in bank.questions]
         cards = {key[2]: card for key, card in (await self.store.cards(keys)).items()}
-        return evidence(cards, await self.store.grades(user_id, bank.id))
+        ungraded = await self.store.ungraded(user_id, bank.id)
+        for question in bank.questions:
+            if question.id in ungraded:
+                await grading.prepare(question)  # the segmenter, off the event loop
+        grades = with_key_point_scores(bank, await self.store.grades(user_id, bank.id), ungraded)
+        return evidence(cards, grades)
 
     async def pending_self_grade(self, chat_ref: ChatRef, user: UserRef) -> int | None:
         chat = await self.quiz.chat(chat_ref)

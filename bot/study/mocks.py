@@ -23,6 +23,7 @@ import logging
 import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot import grading
 from bot.clicks import AFTER, ON_ITEM, MockAct, MockClick
@@ -36,7 +37,7 @@ from bot.messages import notice
 from bot.model import Bank, Question
 from bot.outbox import Outbox
 from bot.ports import RESYNC, Broadcast, Scheduler
-from bot.presenting import correct_label, correct_tokens, option_views, response_label
+from bot.presenting import correct_label, correct_tokens, key_point_fields, option_views, response_label
 from bot.quiz import Quiz
 from bot.quiz_settings import QuizError
 from bot.study import shuffle
@@ -348,6 +349,7 @@ class Mocks:
                 raise QuizError("mock.none_wrong")
             number = wrong[0]
         index = self._index(mock, number)
+        await grading.prepare(self._question(mock, index))
         return self._review(mock, index, answers.get(index, MockAnswer(index)), wrong, language)
 
     def _review(
@@ -377,7 +379,20 @@ class Mocks:
             bank_text(language, question.answer[0]) if entry.verdict == "pending" else "",
             tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
             wrong,
+            **self._key_point_fields(mock, index, question, entry, language),
         )
+
+    @staticmethod
+    def _key_point_fields(
+        mock: Mock, index: int, question: Question, entry: MockAnswer, language: str
+    ) -> dict[str, Any]:
+        """A pending short answer's covered and missed key points, scored in this mock's points."""
+        if entry.verdict != "pending" or entry.response is None:
+            return {}
+        fields = key_point_fields(question, entry.response, language)
+        if fields:
+            fields |= {"points": (entry.fraction or 0.0) * mock.points(index), "out_of": mock.points(index)}
+        return fields
 
     async def click(self, chat_ref: ChatRef, user: UserRef, click: MockClick, language: str) -> MockClickView:
         """A mock button pressed (bot/clicks.py): None when it may not act (another
