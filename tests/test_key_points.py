@@ -294,3 +294,45 @@ async def test_the_receipt_on_telegram_lists_the_points_covered_and_missed(tg: T
     assert toast == t(ZH, "receipt.self_graded", verdict=t(ZH, "verdict.correct"), points=10)
     [stored] = await app.store.round_answers(round_id)
     assert (stored.verdict, stored.points) == ("correct", 10.0)
+
+
+# ---------------------------------------------------------------- importers
+
+PAPER = """五、简答题（每题10分，共30分）
+1. 描述FlashAttention如何降低内存。
+答案：FlashAttention分块计算注意力，内存降为O(n)。
+得分点：①分块（tile）计算（4分）②online softmax（3分）③内存O(n)（3分）
+2. 简述数据清洗的主要步骤。
+答案：
+1. 去重
+2. 处理缺失值
+3. 处理异常值
+3. 什么是过拟合？
+答案：模型在训练集上好、测试集上差，速度约提升2.5倍。
+解析：评分要点：(1)训练集表现好；(2)测试集表现差
+"""
+
+
+def test_the_paper_reader_takes_the_key_points_a_paper_lists():
+    from bank.importer import import_paper
+
+    flash, clean, overfit = import_paper(PAPER, bank_id="kp").bank.questions
+    assert flash.answer == ("FlashAttention分块计算注意力，内存降为O(n)。",)  # the points taken out
+    assert flash.key_points == ("分块（tile）计算", "online softmax", "内存O(n)")
+    assert [m.share for m in flash.key_point_marks] == [4.0, 3.0, 3.0]
+    assert clean.key_points == ("去重", "处理缺失值", "处理异常值") and not clean.key_point_marks
+    assert overfit.key_points == ("训练集表现好", "测试集表现差")
+    assert key_points.cover(flash, "分块计算，内存是O(n)").fraction == pytest.approx(0.7)
+    # what the importer wrote is a valid bank that reads back the same
+    bank = import_paper(PAPER, bank_id="kp").bank
+    assert load_bank_text(dump_bank(bank)).questions == bank.questions
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["速度约提升2.5倍，内存降为O(n)。", "答：1、分块 2、softmax", "3. 只有一点", "见教材第1.2节"],
+)
+def test_an_answer_without_listed_points_keeps_none(answer: str):
+    from bank.importer.key_points import listed_points
+
+    assert listed_points(answer, "") == (answer, (), ())
