@@ -336,3 +336,25 @@ def test_an_answer_without_listed_points_keeps_none(answer: str):
     from bank.importer.key_points import listed_points
 
     assert listed_points(answer, "") == (answer, (), ())
+
+
+def test_the_console_shows_the_points_covered_and_missed_then_takes_the_self_grade(tmp_path):
+    """The console as a newcomer runs it (piped, zh-CN, the shipped bank), nothing else printed."""
+    import os
+
+    answer = "客户端本地多步更新后再上传，减少通信轮数；上传前把梯度裁剪到范数C，再加高斯噪声。"
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN")}
+    env["STUDYBOT_DATA_DIR"] = str(tmp_path / "data")
+    done = subprocess.run(
+        [sys.executable, "-m", "studybot"], input=f"/quiz 62\n{answer}\n部分\n/quit\n",
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "按得分点评分：约 6 / 10 分（答到 3 / 6 个得分点）" in out
+    covered_part = out[out.index("已答到的得分点：") : out.index("未答到的得分点：")]
+    assert covered_part.count("✅ ") == 3 and "✅ 梯度裁剪" in covered_part
+    missed_part = out[out.index("未答到的得分点：") : out.index("这是按关键词给出的参考分")]
+    assert missed_part.count("❌ ") == 3 and "❌ 服务器平均噪声梯度" in missed_part
+    assert "已自评：部分，+5分" in out
+    assert "Building prefix dict" not in done.stdout + done.stderr and "jieba" not in done.stderr
