@@ -145,10 +145,10 @@ _SIMPLE_KEYWORDS = frozenset({"type", "minimum", "exclusiveMinimum", "items", "m
 
 def _own_key_valid(schema: dict[str, Any], value: Any) -> bool:
     """value against a type's own-key schema, for the few keywords such schemas use (type,
-    minimum, items, pattern, an object's properties, anyOf); any other keyword: False, and
+    minimum, items, pattern, an object's properties, if/then/else); any other keyword: False, and
     jsonschema decides."""
-    if schema.keys() == {"anyOf"}:
-        return any(_own_key_valid(choice, value) for choice in schema["anyOf"])
+    if schema.keys() == {"if", "then", "else"}:
+        return _own_key_valid(schema["then" if _own_key_valid(schema["if"], value) else "else"], value)
     if not schema.keys() <= _SIMPLE_KEYWORDS or schema.get("type") not in _SIMPLE_TYPES:
         return False
     if not _SIMPLE_TYPES[schema["type"]](value):

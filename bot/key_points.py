@@ -107,19 +107,19 @@ _TEXT: dict[str, Any] = {"type": "string", "pattern": "\\S"}
 KEY_POINTS_SCHEMA: dict[str, Any] = {
     "type": "array",
     "items": {
-        "anyOf": [
-            _TEXT,
-            {
-                "type": "object",
-                "required": ["point"],
-                "additionalProperties": False,
-                "properties": {
-                    "point": _TEXT,
-                    "words": {"type": "array", "minItems": 1, "items": _TEXT},
-                    "share": {"type": "number", "exclusiveMinimum": 0},
-                },
+        # if/else rather than anyOf, so that a bad point gets the checker's own sentence
+        "if": {"type": "string"},
+        "then": _TEXT,
+        "else": {
+            "type": "object",
+            "required": ["point"],
+            "additionalProperties": False,
+            "properties": {
+                "point": _TEXT,
+                "words": {"type": "array", "minItems": 1, "items": _TEXT},
+                "share": {"type": "number", "exclusiveMinimum": 0},
             },
-        ]
+        },
     },
 }
 
