@@ -204,8 +204,6 @@ def test_the_checker_says_what_is_wrong_with_a_key_point_in_chinese():
 
     bad = BANK.replace("share: 4", "share: 0")
     bad = bad.replace("      - 加高斯噪声\n", "      - point: 加噪声\n        weight: 2\n")
-        "      - 加高斯噪声\n", "      - point: 加噪声\n        weight: 2\n"
-    )
     said = [check_text("zh-CN", p.message) for p in load_bank_text_report(bad).errors]
     assert said == ["要点第 1 项的分值占比必须是正数，实际是 0", "未知的键 'weight'"]
 
