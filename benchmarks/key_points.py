@@ -107,7 +107,20 @@ def evaluate() -> tuple[Agreement, Agreement, dict[str, Question]]:
     return graded, run("reference", by_reference, ANSWERS, items), items
 
 
-def table(result: Agreement, baseline: Agreement) -> str:
+def without_jieba(items: dict[str, Question]) -> Agreement:
+    """The same grading with the answer's words taken as runs of letters and single Chinese
+    characters (what bot/key_points.py falls back to when jieba is missing)."""
+    loaded = key_points._cut
+    key_points._cut = key_points._characters
+    key_points._content_words.cache_clear()
+    try:
+        return run("key points, no jieba", by_key_points, ANSWERS, items)
+    finally:
+        key_points._cut = loaded
+        key_points._content_words.cache_clear()
+
+
+def table(result: Agreement, baseline: Agreement, *others: Agreement) -> str:
     lines = [f"confusion matrix ({result.name}): rows the self-grade, columns the grader's"]
     lines.append("self-grade \\ grader " + "".join(f"{level:>7}" for level in LEVELS) + "  total")
     matrix = result.matrix
@@ -117,7 +130,7 @@ def table(result: Agreement, baseline: Agreement) -> str:
     lines.append("")
     heads = f"{'exact':>8}{'kappa':>8}{'ms/answer':>11}{'exact ratio':>13}{'kappa ratio':>13}"
     lines.append(f"{'grader':<26}" + heads)
-    for r in (result, baseline):
+    for r in (result, *others, baseline):
         per = 1000 * r.seconds / len(r.labels)
         exact_ratio = r.exact / baseline.exact if baseline.exact else float("inf")
         kappa_ratio = r.kappa / baseline.kappa if baseline.kappa > 0 else float("inf")
@@ -149,9 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rows", action="store_true", help="print every answer's grade too")
     args = parser.parse_args(argv)
     result, baseline, items = evaluate()
+    plain = without_jieba(items)
     print(f"{len(ANSWERS)} labelled answers over {len(items)} short items "
           f"(full from {key_points.FULL:.0%} of the points, half from {key_points.HALF:.0%})")  # fmt: skip
-    print(table(result, baseline))
+    print(table(result, baseline, plain))
     if args.rows:
         print()
         print(rows(result, items))

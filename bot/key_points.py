@@ -175,9 +175,14 @@ def _load() -> Callable[[str], list[str]]:
             log.warning("jieba is not installed: short answers are matched without segmenting")
             _cut = _characters
             return _cut
-        # "Building prefix dict…", "Loading model cost…" go to stderr at DEBUG by default.
-        logging.getLogger("jieba").setLevel(logging.WARNING)
-        jieba.setLogLevel(logging.WARNING)
+        # jieba logs "Building prefix dict…" and "Loading model cost…" at DEBUG through a
+        # handler of its own on stderr, and an unwritable temp dir for its cache (only slower
+        # loads) at ERROR: none of it is the learner's business. Its handler goes, and what it
+        # says reaches our log only if the load itself fails.
+        jieba_log = logging.getLogger("jieba")
+        for handler in list(jieba_log.handlers):
+            jieba_log.removeHandler(handler)
+        jieba_log.setLevel(logging.CRITICAL)
         tokenizer = jieba.Tokenizer()
         tokenizer.initialize()
         _cut = tokenizer.lcut
