@@ -11,7 +11,9 @@ import subprocess
 import sys
 import threading
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -119,8 +121,6 @@ def test_the_shipped_reference_answers_cover_every_key_point():
 
 
 def test_ready_counts_an_answer_awaiting_its_self_grade_by_its_key_point_score():
-    from datetime import UTC, datetime
-
     from bot.study.readiness import Prior, item_chance, with_key_point_scores
 
     ungraded = {"ait25-061": ["分块放进SRAM，online softmax，内存O(n)"], "ait25-001": ["B"], "gone": ["x"]}
@@ -128,6 +128,32 @@ def test_ready_counts_an_answer_awaiting_its_self_grade_by_its_key_point_score()
     assert grades == {"ait25-061": [1.0, 0.6], "ait25-002": [0.0]}  # after the graded ones
     at = datetime(2026, 12, 4, tzinfo=UTC)
     assert item_chance(FLASH, None, grades["ait25-061"], Prior(1, 1), at) == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize(
+    ("language", "lines"),
+    [
+        ("zh-TW", ["按得分點評分：約 6 / 10 分（答到 3 / 5 個得分點）", "已答到的得分點：",
+                   "✅ 將Q、K、V及注意力矩陣按塊（tile）切分，在GPU片上共享記憶體（SRAM）中逐塊計算"]),
+        ("en", ["By key points: about 6 / 10 points (3 of 5 key points covered)", "Key points covered:",
+                "Key points missed:", "This score comes from matching key words; if you disagree"]),
+    ],
+)  # fmt: skip
+def test_the_receipt_in_traditional_chinese_and_english(language: str, lines: list[str]):
+    from bot.kinds import AnswerStatus, RevealPolicy
+    from bot.presenting import build_receipt
+    from bot.records import StoredAnswer
+    from bot.text import render_receipt
+
+    answer = "分塊放進SRAM，online softmax，記憶體O(n)"
+    graded = grading.grade(FLASH, answer)
+    stored = StoredAnswer(
+        1, 1, graded.response, datetime(2026, 12, 4, tzinfo=UTC), "pending", graded.fraction, 0
+    )
+    round_ = SimpleNamespace(id=1, reveal=RevealPolicy.PRACTICE)
+    text = render_receipt(build_receipt(round_, FLASH, stored, AnswerStatus.ACCEPTED, language))  # type: ignore[arg-type]
+    for line in lines:
+        assert line in text
 
 
 # ---------------------------------------------------------------- any text
