@@ -236,7 +236,6 @@ class _Answer:
         self.words = segment(text)
         self.text = "".join(self.words)
         self._runs: dict[int, set[str]] | None = None
-        self._windows: dict[int, set[str]] = {}
 
     def runs(self) -> dict[int, set[str]]:
         if self._runs is None:
@@ -249,15 +248,6 @@ class _Answer:
                     runs.setdefault(len(joined), set()).add(joined)
             self._runs = runs
         return self._runs
-
-    def windows(self, length: int) -> set[str]:
-        """The text's stretches of `length` characters."""
-        found = self._windows.get(length)
-        if found is None:
-            found = self._windows[length] = {
-                self.text[i : i + length] for i in range(len(self.text) - length + 1)
-            }
-        return found
 
     def has(self, word: str) -> bool:
         if not word:
@@ -275,10 +265,11 @@ class _Answer:
         from rapidfuzz import fuzz, process
 
         cutoff = _LONG_CUTOFF if len(word) >= 8 else _CUTOFF
+        if not latin:  # the best stretch of the text as long as the word (one pass in C)
+            return bool(fuzz.partial_ratio(word, self.text, score_cutoff=cutoff))
         spread = max(1, len(word) // 4)
         lengths = range(len(word) - spread, len(word) + spread + 1)
-        pool = (runs.get(k, ()) for k in lengths) if latin else (self.windows(k) for k in lengths)
-        candidates = sorted(set().union(*pool))
+        candidates = sorted(r for k in lengths for r in runs.get(k, ()))
         return bool(candidates) and (
             process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
         )
