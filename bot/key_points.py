@@ -265,11 +265,18 @@ class _Answer:
         from rapidfuzz import fuzz, process
 
         cutoff = _LONG_CUTOFF if len(word) >= 8 else _CUTOFF
-        if not latin:  # the best stretch of the text as long as the word (one pass in C)
-            return bool(fuzz.partial_ratio(word, self.text, score_cutoff=cutoff))
         spread = max(1, len(word) // 4)
         lengths = range(len(word) - spread, len(word) + spread + 1)
-        candidates = sorted(r for k in lengths for r in runs.get(k, ()))
+        if latin:
+            candidates = sorted(r for k in lengths for r in runs.get(k, ()))
+        else:
+            # partial_ratio (one pass in C) rules most words out; it also scores a stretch
+            # shorter than the word (客户端 for 客户端越多), so what passes it is checked
+            # against the stretches about as long as the word.
+            if not fuzz.partial_ratio(word, self.text, score_cutoff=cutoff):
+                return False
+            text = self.text
+            candidates = sorted({text[i : i + k] for k in lengths for i in range(len(text) - k + 1)})
         return bool(candidates) and (
             process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
         )
