@@ -45,6 +45,9 @@ _FIELDS = {
     "source": "source",
     "questions": "questions",
     "key_points": "key_points",
+    "point": "point",  # a key point's parts (bot/domain/key_points.py)
+    "words": "words",
+    "share": "share",
     "errata": "errata",
     "type": "type",
     "tolerance": "tolerance",

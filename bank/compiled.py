@@ -21,14 +21,14 @@ from typing import Any
 
 from bank.checks import BankProblem
 from bank.loader import BankError, BankReport, bank_files, build_paper, load_bank_text_report
-from bot.domain.questions import Bank, Erratum, Question, QuestionType
+from bot.domain.questions import Bank, Erratum, KeyPointMark, Question, QuestionType
 
 __all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached", "load_banks"]
 
 log = logging.getLogger(__name__)
 
 CACHE_DIR_NAME = "bank-cache"
-_FORMAT = 3
+_FORMAT = 4
 # The code whose verdict is cached: a change to any of these invalidates every entry.
 _CHECKER_FILES = ("schema.json", "schema.py", "checks.py", "answers.py", "loader.py", "fast_load.py",
                   "yaml_io.py", "compiled.py")
@@ -72,7 +72,7 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
             [q.id, q.number, q.type.value, q.stem, list(q.answer), q.points,
              [list(o) for o in q.options], q.explanation, list(q.tags), list(q.key_points),
              [[e.field, e.was, e.now, e.why] for e in q.errata], q.completed_by_editor,
-             q.tolerance, q.doubt]
+             q.tolerance, q.doubt, [[list(m.words), m.share] for m in q.key_point_marks]]
             for q in bank.questions
         ],
         "warnings": [[w.line, w.question_id, w.message] for w in warnings],
@@ -93,9 +93,10 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
                  options=tuple((letter, text) for letter, text in options),
                  explanation=explanation, tags=tuple(tags), key_points=tuple(key_points),
                  errata=tuple(Erratum(*e) for e in errata), completed_by_editor=completed,
-                 tolerance=tolerance, doubt=doubt)
+                 tolerance=tolerance, doubt=doubt,
+                 key_point_marks=tuple(KeyPointMark(tuple(w), share) for w, share in marks))
         for (qid, number, kind, stem, answer, points, options, explanation, tags, key_points,
-             errata, completed, tolerance, doubt) in payload["questions"]
+             errata, completed, tolerance, doubt, marks) in payload["questions"]
     )
     bank_id, title, language, source = payload["bank"]
     bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")))

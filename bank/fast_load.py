@@ -137,21 +137,37 @@ def _question(q: Any) -> bool:
 
 
 _SIMPLE_TYPES: dict[str, Any] = {"number": _number, "string": lambda v: isinstance(v, str),
-                                 "array": lambda v: isinstance(v, list)}
-_SIMPLE_KEYWORDS = frozenset({"type", "minimum", "items", "pattern"})
+                                 "array": lambda v: isinstance(v, list),
+                                 "object": lambda v: isinstance(v, dict)}
+_SIMPLE_KEYWORDS = frozenset({"type", "minimum", "exclusiveMinimum", "items", "minItems", "pattern",
+                              "properties", "required", "additionalProperties"})
 
 
 def _own_key_valid(schema: dict[str, Any], value: Any) -> bool:
     """value against a type's own-key schema, for the few keywords such schemas use (type,
-    minimum, items, pattern); any other keyword: False, and jsonschema decides."""
+    minimum, items, pattern, an object's properties, if/then/else); any other keyword: False, and
+    jsonschema decides."""
+    if schema.keys() == {"if", "then", "else"}:
+        return _own_key_valid(schema["then" if _own_key_valid(schema["if"], value) else "else"], value)
     if not schema.keys() <= _SIMPLE_KEYWORDS or schema.get("type") not in _SIMPLE_TYPES:
         return False
     if not _SIMPLE_TYPES[schema["type"]](value):
         return False
     if "minimum" in schema and not value >= schema["minimum"]:
         return False
+    if "exclusiveMinimum" in schema and not value > schema["exclusiveMinimum"]:
+        return False
     if "pattern" in schema and not re.search(schema["pattern"], value):
         return False
+    if "minItems" in schema and len(value) < schema["minItems"]:
+        return False
+    if schema["type"] == "object":
+        properties = schema.get("properties", {})
+        if not set(schema.get("required", ())) <= value.keys():
+            return False
+        if schema.get("additionalProperties", True) is False and not value.keys() <= properties.keys():
+            return False
+        return all(_own_key_valid(properties[k], v) for k, v in value.items() if k in properties)
     return "items" not in schema or all(_own_key_valid(schema["items"], item) for item in value)
 
 

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
+from bot.domain.key_points import key_point_entries
 from bot.domain.question_types import TYPES
 from bot.domain.questions import Bank, Erratum, Paper, PaperSection, Question, QuestionType
 
@@ -48,6 +49,7 @@ def _build(data: dict) -> Bank:
     for q in data["questions"]:
         kind = QuestionType(q["type"])
         answer = TYPES[kind].bank_answer(q["answer"])
+        key_points, marks = key_point_entries(q.get("key_points"))
         questions.append(
             Question(
                 id=q["id"],
@@ -59,7 +61,8 @@ def _build(data: dict) -> Bank:
                 options=tuple(q.get("options", {}).items()),
                 explanation=q.get("explanation", ""),
                 tags=tuple(q.get("tags", ())),
-                key_points=tuple(q.get("key_points", ())),
+                key_points=key_points,
+                key_point_marks=marks,
                 errata=tuple(Erratum(**e) for e in q.get("errata", ())),
                 completed_by_editor=q.get("completed_by_editor", False),
                 tolerance=float(q["tolerance"]) if "tolerance" in q else None,

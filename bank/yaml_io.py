@@ -14,6 +14,7 @@ import yaml
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from bot.domain.key_points import key_point_yaml
 from bot.domain.question_types import TYPES
 from bot.domain.questions import Bank, Question
 
@@ -292,7 +293,10 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         out["tolerance"] = _number(q.tolerance)
     out["explanation"] = q.explanation
     if q.key_points:
-        out["key_points"] = list(q.key_points)
+        out["key_points"] = [
+            {**e, "words": _Flow(e["words"])} if isinstance(e, dict) and "words" in e else e
+            for e in key_point_yaml(q)
+        ]
     if q.errata:
         out["errata"] = [{"field": e.field, "was": e.was, "now": e.now, "why": e.why} for e in q.errata]
     if q.completed_by_editor:
@@ -361,7 +365,7 @@ def _plain(text: str) -> str | None:
 
 
 def _fast_question(q: Question) -> str | None:
-    if q.errata or q.completed_by_editor or q.doubt or not float(q.points).is_integer():
+    if q.errata or q.completed_by_editor or q.doubt or q.key_point_marks or not float(q.points).is_integer():
         return None
     if q.tolerance is not None and not float(q.tolerance).is_integer():
         return None

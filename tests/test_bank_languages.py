@@ -159,12 +159,14 @@ def test_random_banks_come_back_whole_in_every_format(fmt: str, bank: Bank) -> N
 
 
 def _plain(bank: Bank) -> Bank:
-    """What exports carry: not the editors' records nor the exam the bank declares (YAML only)."""
+    """What exports carry: not the editors' records, a short answer's key points with their words,
+    nor the exam the bank declares (YAML only)."""
     return replace(
         bank,
         paper=None,
         questions=tuple(
-            replace(q, key_points=(), errata=(), completed_by_editor=False) for q in bank.questions
+            replace(q, key_points=(), key_point_marks=(), errata=(), completed_by_editor=False)
+            for q in bank.questions
         ),
     )
 

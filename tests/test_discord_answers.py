@@ -72,7 +72,7 @@ async def test_fill_in_a_modal_and_a_self_graded_short_answer(harness: Harness) 
     pending = await h.reply(submit)
     assert pending.content.startswith("Answer recorded. Compare with the reference and grade yourself:")
     assert "Reference answer: Because it relates tokens." in pending.content
-    assert "• parallel" in pending.content
+    assert "❌ parallel" in pending.content  # its key point, missed by this answer
     assert list(buttons(pending)) == [f"sb:g:{rid}:{level}" for level in ("full", "half", "zero")]
     assert [b["label"] for b in buttons(pending).values()] == ["Got it all", "Partly", "Missed it"]
     graded = await h.click(carol, pending, f"sb:g:{rid}:half")

@@ -34,7 +34,7 @@ CORE_MODULES = sorted((ROOT / "bot").glob("**/*.py"))
 # Each layer of the core: the layers it may import besides its own, and the libraries.
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "bot.locales": ((), ("babel", "opencc")),
-    "bot.domain": (("bot.locales",), ("fsrs",)),
+    "bot.domain": (("bot.locales",), ("fsrs", "jieba", "rapidfuzz")),
     "bot.views": (("bot.locales", "bot.domain"), ("babel",)),
     "bot.ports": (("bot.locales", "bot.domain", "bot.views"), ()),
     "bot.application": (("bot.locales", "bot.domain", "bot.views", "bot.ports"), ()),

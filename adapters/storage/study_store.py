@@ -268,6 +268,17 @@ class SqlStudyStore:
             out.setdefault(question_id, []).append(float(fraction))
         return out
 
+    async def ungraded(self, user_id: int, bank_id: str) -> dict[str, list[str]]:
+        rows = await self.db.all(
+            "SELECT r.question_id, a.response FROM answers a JOIN rounds r ON r.id = a.round_id "
+            "WHERE a.user_id = ? AND r.bank_id = ? AND a.verdict = 'pending' ORDER BY a.answered_at, a.id",
+            user_id, bank_id,
+        )  # fmt: skip
+        out: dict[str, list[str]] = {}
+        for question_id, response in rows:
+            out.setdefault(question_id, []).append(response)
+        return out
+
     async def set_mistake_cause(self, user_id: int, bank_id: str, question_id: str, cause: str,
                                 at: datetime) -> None:  # fmt: skip
         async with self.db.transaction() as tx:

@@ -8,11 +8,12 @@ import re
 from dataclasses import replace
 
 from bot.domain.question_types import TYPES
-from bot.domain.questions import Question, QuestionType
+from bot.domain.questions import KeyPointMark, Question, QuestionType
 
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
 from .clean import CleanText
+from .key_points import listed_points
 from .report import Report, field_term
 
 __all__ = ["build_questions", "question_id"]
@@ -154,12 +155,18 @@ def build_questions(
         draft.tags = tuple(dict.fromkeys(draft.tags))  # each tag once, as the schema wants
         qid = _identity(draft, bank_id, used, report)
         used.add(qid)
+        points: tuple[str, ...] = ()
+        marks: tuple[KeyPointMark, ...] = ()
+        if "key_points" in TYPES[kind].own_keys and len(answer) == 1:  # 得分点 the paper lists
+            reference, points, marks = listed_points(answer[0], draft.explanation)
+            answer = (reference,)
         question = Question(
             id=qid, number=draft.number, type=kind,
             stem=stem.strip(), answer=answer, points=draft.points, options=options,
             explanation=draft.explanation.strip(), tags=draft.tags,
             tolerance=draft.tolerance if "tolerance" in TYPES[kind].own_keys else None,
             doubt=draft.doubt.strip(),
+            key_points=points, key_point_marks=marks,
         )
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)

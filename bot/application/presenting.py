@@ -10,6 +10,7 @@ names never are.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bot.domain.doubts import explanation_text
 from bot.domain.kinds import AnswerStatus, OptionView, RevealPolicy, RoundKind
@@ -60,16 +61,33 @@ def build_receipt(
     )
     if round_.reveal is not RevealPolicy.PRACTICE:
         return receipt
+    fields: dict[str, Any] = {"points": stored.points}
+    if stored.verdict == "pending":
+        fields |= key_point_fields(question, stored.response, language)
     return replace(
         receipt,
         graded=True,
         verdict=stored.verdict,
-        points=stored.points,
         correct_label=correct_label(question, language),
         explanation=explanation_text(language, question),
         reference=TYPES[question.type].reference(question, language),
         key_points=tuple(bank_text(language, p) for p in question.key_points),
+        **fields,
     )
+
+
+def key_point_fields(question: Question, response: str, language: str) -> dict[str, Any]:
+    """The covered and missed key points of a response awaiting its self-grade, and the item's
+    points, as ReceiptView fields (none for an item not scored by key points)."""
+    coverage = TYPES[question.type].coverage(question, response)
+    if coverage is None:
+        return {}
+    return {
+        "covered": tuple(bank_text(language, question.key_points[i]) for i in coverage.covered),
+        "missed": tuple(bank_text(language, question.key_points[i]) for i in coverage.missed),
+        "out_of": question.points,
+        "points": question.points * coverage.fraction,
+    }
 
 
 def option_views(question: Question, language: str) -> tuple[OptionView, ...]:

@@ -343,6 +343,7 @@ class Quiz:
         if len(cmd.response) > self.settings.max_answer_chars:
             detail = t(lang, "error.answer_too_long", limit=self.settings.max_answer_chars)
             return ReceiptView(cmd.round_id, "invalid", lang, detail=detail)
+        await grading.prepare(question)
         try:
             # Typed in traditional characters, graded as the bank's simplified form.
             grade = grading.grade(question, simplified(cmd.response), partial_credit=round_.partial_credit)
@@ -358,7 +359,9 @@ class Quiz:
                 answered_at=now,
                 verdict=str(grade.verdict),
                 fraction=grade.fraction,
-                points=question.points * grade.fraction,
+                # A provisional key-point score is kept as the fraction only: points are
+                # earned (totals, leaderboards) by the learner's own grade.
+                points=question.points * grade.fraction if grade.is_final else 0.0,
                 week_key=week_key(now, tz),
                 month_key=month_key(now, tz),
                 scored_now=round_.reveal is RevealPolicy.PRACTICE,

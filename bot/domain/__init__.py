@@ -4,6 +4,7 @@ rounds, answers and the other stored records (`records`, `kinds`), contest scori
 leaderboard windows, daily times, FSRS cards (`spaced`, `study_records`), mock-exam papers
 (`paper`, `mock_exam_records`, `option_shuffle`), the mistake notebook, mastery and readiness.
 
-Pure values and functions. It may import the standard library, `fsrs`, and `bot.locales`
+Pure values and functions. It may import the standard library, `fsrs`, `jieba` and `rapidfuzz`
+(a short answer's key points), and `bot.locales`
 (the wording of the few sentences a type module owns); nothing else of the core.
 """

@@ -28,6 +28,7 @@ __all__ = [
     "grade",
     "normalize_text",
     "parse_number",
+    "prepare",
     "self_grade",
 ]
 
@@ -41,7 +42,8 @@ def canonical_response(question: Question, raw: str) -> str:
 
 
 def grade(question: Question, raw: str, *, partial_credit: bool = False) -> Grade:
-    """Grade raw against question. Short answers come back PENDING for self_grade().
+    """Grade raw against question. Short answers come back PENDING for self_grade(), with the
+    share of the points their key points give as the fraction (0 for an item without them).
 
     partial_credit only affects multi: a non-empty proper subset of the key with no wrong
     letter then earns PARTIAL 0.5 instead of WRONG. A fill item with a tolerance accepts a
@@ -49,7 +51,16 @@ def grade(question: Question, raw: str, *, partial_credit: bool = False) -> Grad
     """
     rules = TYPES[question.type]
     response = rules.read(question, raw)
-    return grade_of(rules.verdict(question, response, raw, partial_credit=partial_credit), response)
+    verdict = rules.verdict(question, response, raw, partial_credit=partial_credit)
+    covered = rules.coverage(question, response) if verdict is Verdict.PENDING else None
+    if covered is not None:  # a provisional score until the learner grades it
+        return Grade(verdict, covered.fraction, response)
+    return grade_of(verdict, response)
+
+
+async def prepare(question: Question) -> None:
+    """Make ready what grading `question` needs, off the event loop (call before grade())."""
+    await TYPES[question.type].prepare(question)
 
 
 _VERDICT_OF = {

@@ -32,6 +32,16 @@ class Erratum:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyPointMark:
+    """How a short answer shows one key point (bot/domain/key_points.py): any of `words` (a word
+    "a+b" needs both a and b; none: the point's own text and content words), worth `share`
+    of the item's points relative to its other key points."""
+
+    words: tuple[str, ...] = ()
+    share: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     """One bank item.
 
@@ -50,6 +60,8 @@ class Question:
     explanation: str = ""
     tags: tuple[str, ...] = ()
     key_points: tuple[str, ...] = ()
+    # short only: one per key point when the bank says how each is shown (else empty)
+    key_point_marks: tuple[KeyPointMark, ...] = ()
     errata: tuple[Erratum, ...] = ()
     completed_by_editor: bool = False  # truncated in the source, completed by the editors
     # fill only: a numeric answer accepts any number within this distance of an alternative

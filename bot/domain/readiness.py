@@ -7,7 +7,9 @@ The chance of one item, at a date:
   learner's own fitted parameters once they have them, bot/application/study/memory_fit.py: the forgetting
   curve's shape, FSRS-6's decay, is fitted per learner too);
 - a self-graded item (short answer): the mean of the learner's own grades of it (full 1, half ½,
-  none 0), the last `SELF_GRADES` of them; the grade says more than a recall the learner rated;
+  none 0), the last `SELF_GRADES` of them; the grade says more than a recall the learner rated.
+  An answer to an item with key points that still awaits its self-grade counts with its
+  key-point score (bot/domain/key_points.py), after the graded ones;
 - an item never answered: the mean of a Beta prior fitted on the learner's first answers (the
   first answer to an item is the best evidence of how they do on one they have not seen),
   Beta(1, 1) before any, so a few first answers do not make a certain 0 or 1.
@@ -178,6 +180,24 @@ class Evidence:
     @property
     def answers(self) -> int:
         return sum(len(g) for g in self.grades.values())
+
+
+def with_key_point_scores(
+    bank: Bank, grades: Mapping[str, Sequence[float]], ungraded: Mapping[str, Sequence[str]]
+) -> dict[str, list[float]]:
+    """The final answers' shares, followed by the key-point scores of the answers still awaiting
+    their self-grade to items scored by key points (the graded score where there is one)."""
+    out = {qid: list(shares) for qid, shares in grades.items()}
+    for qid, responses in ungraded.items():
+        try:
+            question = bank.question(qid)
+        except KeyError:
+            continue
+        rules = TYPES[question.type]
+        if rules.grades_by_key_points(question):
+            scores = (rules.coverage(question, r) for r in responses)
+            out.setdefault(qid, []).extend(s.fraction for s in scores if s is not None)
+    return out
 
 
 def evidence(cards: Mapping[str, Card], grades: Mapping[str, Sequence[float]],

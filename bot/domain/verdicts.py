@@ -19,7 +19,10 @@ class Verdict(StrEnum):
 @dataclass(frozen=True, slots=True)
 class Grade:
     verdict: Verdict
-    fraction: float  # 0.0, 0.5 or 1.0: share of the question's points earned
+    # share of the question's points earned: 0.0, 0.5 or 1.0 (multi and ordering partial credit
+    # 0.5 too); for a PENDING short answer with key points, the share of them it covers
+    # (bot/domain/key_points.py), provisional until the self-grade
+    fraction: float
     response: str  # canonical form of the answer, to store and to count
 
     @property

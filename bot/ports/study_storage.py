@@ -76,6 +76,11 @@ class StudyStore(Protocol):
         first (what bot/domain/readiness.py's prior and self-graded chances are fitted on)."""
         ...
 
+    async def ungraded(self, user_id: int, bank_id: str) -> dict[str, list[str]]:
+        """Per question: the responses of the person's answers still awaiting their self-grade,
+        oldest first (a short item with key points is scored from them until it is graded)."""
+        ...
+
     async def set_mistake_cause(self, user_id: int, bank_id: str, question_id: str, cause: str,
                                 at: datetime) -> None:  # fmt: skip
         """Keep the person's cause of a mistake (one per question; a new one replaces it)."""

@@ -77,6 +77,11 @@ class ReceiptView:
     reference: str = ""  # short items: the reference answer, for self-grading
     key_points: tuple[str, ...] = ()
     detail: str = ""  # why a response was refused (invalid answer)
+    # a short answer scored by its key points: those it covers and misses, and the item's
+    # points (`points` is then the provisional score)
+    covered: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()
+    out_of: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,13 +126,37 @@ def render_receipt(view: ReceiptView, m: Markup = PLAIN) -> str:
     if view.graded and str(view.status) in (AnswerStatus.ACCEPTED, AnswerStatus.DUPLICATE):
         if view.verdict == "pending":
             lines.append(m.escape(t(lang, "reveal.reference", answer=view.reference)))
-            lines += _key_points(view.key_points, lang, m)
+            if view.out_of:
+                lines += covered_lines(view.covered, view.missed, view.points, view.out_of, lang, m)
+            else:
+                lines += _key_points(view.key_points, lang, m)
         else:
             lines.append(m.escape(t(lang, "receipt.your_answer", choice=isolate(view.response_label))))
             lines.append(m.bold(m.escape(t(lang, "reveal.correct", answer=view.correct_label))))
         if view.explanation:
             lines.append(m.escape(t(lang, "reveal.explanation", text=view.explanation)))
     return "\n".join(lines)
+
+
+def covered_lines(
+    covered: tuple[str, ...],
+    missed: tuple[str, ...],
+    points: float,
+    out_of: float,
+    lang: str,
+    m: Markup = PLAIN,
+) -> list[str]:
+    """A short answer scored by its key points: the score, then the points covered and missed."""
+    count = len(covered) + len(missed)
+    score = t(lang, "keypoints.score", count=count, covered=len(covered),
+              points=format_points(round(points, 1)), out_of=format_points(out_of))  # fmt: skip
+    lines = [m.bold(m.escape(score))]
+    if covered:
+        lines += [m.escape(t(lang, "keypoints.covered"))] + [f"✅ {m.escape(p)}" for p in covered]
+    if missed:
+        lines += [m.escape(t(lang, "keypoints.missed"))] + [f"❌ {m.escape(p)}" for p in missed]
+    lines.append(m.escape(t(lang, "keypoints.disagree")))
+    return lines
 
 
 def _key_points(points: tuple[str, ...], lang: str, m: Markup) -> list[str]:

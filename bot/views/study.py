@@ -93,6 +93,12 @@ class MockReviewView:
     reference: str = ""  # a short answer's reference, shown for its self-grade
     key_points: tuple[str, ...] = ()
     wrong: tuple[int, ...] = ()  # all the wrong numbers, for "next wrong"
+    # a short answer scored by its key points (bot/domain/key_points.py): covered and missed, the
+    # provisional score and the item's points in this mock (0: not scored by them)
+    covered: tuple[str, ...] = ()
+    missed: tuple[str, ...] = ()
+    points: float = 0.0
+    out_of: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from bot.domain.readiness import DayForecast
 from bot.locales.i18n import t
 from bot.views.exam_text import countdown
 from bot.views.progress import TEXT_TAGS
-from bot.views.quiz_text import PLAIN, Markup, render_stats
+from bot.views.quiz_text import PLAIN, Markup, covered_lines, render_stats
 from bot.views.study import (
     FavouritesView,
     MistakesView,
@@ -216,7 +216,10 @@ def render_mock_review(view: MockReviewView, m: Markup = PLAIN) -> str:
     )
     if view.verdict == "pending":
         lines.append(t(lang, "mock.reference", answer=m.escape(view.reference)))
-        lines += [f"• {m.escape(p)}" for p in view.key_points]
+        if view.out_of:
+            lines += covered_lines(view.covered, view.missed, view.points, view.out_of, lang, m)
+        else:
+            lines += [f"• {m.escape(p)}" for p in view.key_points]
         lines.append(t(lang, "mock.grade_how", number=view.number))
     else:
         lines.append(t(lang, "mock.right_answer", answer=m.escape(shown_right)))

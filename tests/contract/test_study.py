@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from bot.application.study.feed import StudyFeed
@@ -252,6 +253,25 @@ async def test_grades_are_each_final_answers_share_oldest_first(storage):
     assert await study.grades(me, "sample") == {"s-1": [0.0, 1.0], "s-2": [1.0]}  # the miss came first
     assert await study.grades(you, "sample") == {"s-1": [1.0]}
     assert await study.grades(me, "other") == {}
+
+
+async def test_ungraded_answers_are_the_responses_awaiting_a_self_grade(storage):
+    store, study = storage.store, storage.study
+    chat = await store.ensure_chat(chat_ref("c1"), SETTINGS)
+    me, you = await store.ensure_users([user_ref("me"), user_ref("you")])
+    one = await store.open_round(new_round(chat.id, question="s-5"))
+    two = await store.open_round(new_round(chat.id, question="s-5", opened=T0 + timedelta(days=1)))
+    later = T0 + timedelta(days=1, minutes=1)
+    pending = [
+        replace(answer(r.id, me, text, at=at), verdict="pending", fraction=0.5, points=0.0)
+        for r, text, at in ((two, "later", later), (one, "first", T0))
+    ]
+    await store.record_answers([*pending, answer(one.id, you)])
+    assert await study.ungraded(me, "sample") == {"s-5": ["first", "later"]}
+    assert await study.ungraded(you, "sample") == {}  # graded
+    assert await study.grades(me, "sample") == {}  # nothing final yet
+    assert await store.self_grade(one.id, me, "correct", 1.0, 5.0)
+    assert await study.ungraded(me, "sample") == {"s-5": ["later"]}
 
 
 async def test_a_mistakes_cause_is_kept_per_person_and_replaced(storage):

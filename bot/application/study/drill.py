@@ -31,11 +31,12 @@ from bot.application.quiz_settings import QuizError, no_questions
 from bot.application.replies import Reply, TextView
 from bot.application.requests import Ask
 from bot.application.study.feed import StudyFeed
+from bot.domain import grading
 from bot.domain.kinds import ChatRef, RoundKind, UserRef
 from bot.domain.mastery import weak_items
 from bot.domain.next_question import matching
 from bot.domain.questions import Bank, Question, QuestionType
-from bot.domain.readiness import Evidence, evidence
+from bot.domain.readiness import Evidence, evidence, with_key_point_scores
 from bot.domain.records import Chat
 from bot.domain.study_records import PracticeRun
 from bot.locales.i18n import t
@@ -168,7 +169,12 @@ class Drill:
         cards = {key[2]: card for key, card in (await self.store.cards(keys)).items()}
         memory = (await self.feed.memories({user_id})).get(user_id)  # their own FSRS parameters
         parameters = memory.parameters if memory is not None else None
-        return evidence(cards, await self.store.grades(user_id, bank.id), parameters)
+        ungraded = await self.store.ungraded(user_id, bank.id)
+        for question in bank.questions:
+            if question.id in ungraded:
+                await grading.prepare(question)  # the segmenter, off the event loop
+        grades = with_key_point_scores(bank, await self.store.grades(user_id, bank.id), ungraded)
+        return evidence(cards, grades, parameters)
 
     async def pending_self_grade(self, chat_ref: ChatRef, user: UserRef) -> int | None:
         chat = await self.quiz.chat(chat_ref)

@@ -23,11 +23,18 @@ import logging
 import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from bot.application.clicks import AFTER, ON_ITEM, MockAct, MockClick
 from bot.application.firings import Firings
 from bot.application.outbox import Outbox
-from bot.application.presenting import correct_label, correct_tokens, option_views, response_label
+from bot.application.presenting import (
+    correct_label,
+    correct_tokens,
+    key_point_fields,
+    option_views,
+    response_label,
+)
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError
 from bot.application.study.feed import StudyFeed
@@ -185,6 +192,7 @@ class Mocks:
             raise QuizError("mock.empty_answer", number=index + 1)
         if len(text) > MAX_RESPONSE:
             raise QuizError("mock.answer_too_long", limit=MAX_RESPONSE)
+        await grading.prepare(question)
         try:  # read against the options as this person sees them
             read = grading.grade(shuffle.shown(question, order), text)
         except InvalidResponse as exc:
@@ -349,6 +357,7 @@ class Mocks:
                 raise QuizError("mock.none_wrong")
             number = wrong[0]
         index = self._index(mock, number)
+        await grading.prepare(self._question(mock, index))
         return self._review(mock, index, answers.get(index, MockAnswer(index)), wrong, language)
 
     def _review(
@@ -378,7 +387,20 @@ class Mocks:
             bank_text(language, question.answer[0]) if entry.verdict == "pending" else "",
             tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
             wrong,
+            **self._key_point_fields(mock, index, question, entry, language),
         )
+
+    @staticmethod
+    def _key_point_fields(
+        mock: Mock, index: int, question: Question, entry: MockAnswer, language: str
+    ) -> dict[str, Any]:
+        """A pending short answer's covered and missed key points, scored in this mock's points."""
+        if entry.verdict != "pending" or entry.response is None:
+            return {}
+        fields = key_point_fields(question, entry.response, language)
+        if fields:
+            fields |= {"points": (entry.fraction or 0.0) * mock.points(index), "out_of": mock.points(index)}
+        return fields
 
     async def click(self, chat_ref: ChatRef, user: UserRef, click: MockClick, language: str) -> MockClickView:
         """A mock button pressed (bot/application/clicks.py): None when it may not act (another
@@ -552,6 +574,7 @@ class Mocks:
             if given is None:
                 grades[index] = ("wrong", 0.0)
                 continue
+            await grading.prepare(question)
             graded = grading.grade(question, given)
             grades[index] = (str(graded.verdict), graded.fraction)
             if graded.is_final:

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from bot.domain.key_points import Coverage
 from bot.domain.kinds import InputKind, OptionCount, OptionView
 from bot.domain.questions import Question, QuestionType
 from bot.domain.verdicts import Verdict
@@ -193,6 +194,20 @@ class QuestionTypeRules(ABC):
     @abstractmethod
     def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:
         """The verdict on `response` (read from `raw`)."""
+
+    async def prepare(self, question: Question) -> None:
+        """Make ready, off the event loop, what grading `question` needs (a segmenter's
+        dictionary); called before grading from async code."""
+        return None
+
+    def grades_by_key_points(self, question: Question) -> bool:
+        """Whether an answer awaiting its self-grade is given a provisional score by the item's
+        key points (its Grade's fraction), which a mock and /ready count until the self-grade."""
+        return False
+
+    def coverage(self, question: Question, response: str) -> Coverage | None:
+        """Which of the item's key points `response` covers (None: not graded by them)."""
+        return None
 
     # ---------------------------------------------------------------- showing
 
