@@ -68,6 +68,9 @@ from bot.study.views import MockReviewView as MockReviewView
 from bot.study.views import MockSheetView as MockSheetView
 from bot.study.views import StudyView as StudyView
 from bot.study.views import WeakView as WeakView
+from bot.web_access import WebAccess as WebAccess  # re-exported: the web adapter signs people in with it
+from bot.web_access import WebGrant as WebGrant
+from bot.web_access import csrf_token as csrf_token
 from bot.windows import Window
 
 log = logging.getLogger("studybot.application")
@@ -196,6 +199,7 @@ class Application:
         self.study = study
         self.rounds = PostedRounds(quiz)
         self.uploads = uploads
+        self.web: WebAccess | None = None  # the web app's sign-in, when configured (bootstrap sets it)
         if study is not None:
             self.answering.mock_typed = study.typed_answer
             self.answering.favourite = study.favourite_click
@@ -368,6 +372,8 @@ class Application:
                 return self._contest_stop
             case AppUseCase.CONTEST_STATUS:
                 return self._contest_status
+            case AppUseCase.WEB:
+                return self._web
             case _:
                 no_handler(use_case)
 
@@ -496,6 +502,12 @@ class Application:
 
     async def _contest_status(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(await self.contests.status(caller.chat), language)
+
+    async def _web(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.web is None:
+            return Reply(TextView(t(language, "web.off")), language)
+        link = await self.web.issue_link(caller.chat, self._user(caller))
+        return Reply(TextView(t(language, "web.link", url=link)), language)
 
     async def _bank_list(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         current = self.quiz.bank_for(await self.quiz.chat(caller.chat))

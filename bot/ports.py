@@ -37,6 +37,8 @@ from bot.records import (
     UserTotals,
 )
 from bot.study.ports import StudyStore
+from bot.web_access import WebAccessStore as WebAccessStore  # re-exported: storage implements it
+from bot.web_access import WebGrant as WebGrant
 
 
 class DuplicateDaily(Exception):
@@ -372,6 +374,8 @@ class Storage(UnitOfWork, Protocol):
     def selections(self) -> SelectionStore: ...
     @property
     def throttles(self) -> ThrottleStore: ...
+    @property
+    def web(self) -> WebAccessStore: ...
     async def ping(self) -> None:
         """Run a trivial query (SELECT 1): raises when the database cannot be reached."""
         ...

@@ -26,7 +26,7 @@ from adapters.storage.backends import PostgresStorage, open_broadcast, open_stor
 from bank.compiled import CACHE_DIR_NAME
 from bank.loader import BankError, BankProblem, load_banks
 from bank.uploads import UploadCodec
-from bot.application import Application, NoHandler
+from bot.application import Application, NoHandler, WebAccess
 from bot.bank_uploads import BankUploads
 from bot.clock import Clock, SystemClock
 from bot.contests import Contests
@@ -300,6 +300,8 @@ async def bootstrap(
     except NoHandler:  # nothing has started yet but the store, whose thread would keep the process
         await storage.close()
         raise
+    if config.web_url:  # the web app's sign-in (bot/web_access.py); its pages are served by studybot/ops.py
+        application.web = WebAccess(storage.web, clock, config.web_url, config.telegram_token.value or "")
     app = App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,

@@ -104,5 +104,9 @@ async def start_server(app: App, config: Config, adapters: Sequence[object]) -> 
     ops = Operations(app, adapters)
     source = ops.metrics if isinstance(app.metrics, Exposition) else None
     server = OpsServer(ops.readiness, source, host=config.http_listen, port=config.http_port)
+    if app.application.web is not None:  # the web app, on the same server (docs/web.md)
+        from adapters.web import WebApp
+
+        server.subapps["/app"] = WebApp(app.application, app.application.web).build()
     await server.start()
     return server

@@ -25,6 +25,7 @@ from adapters.storage.selection_store import SqlSelectionStore
 from adapters.storage.sqlite.store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
+from adapters.storage.web_store import SqlWebStore
 from bot.ports import MissingExtra
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class SqlStorage:
         self.firings = SqlFiringStore(db)
         self.selections = SqlSelectionStore(db)
         self.throttles = SqlThrottleStore(db)
+        self.web = SqlWebStore(db)
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:
