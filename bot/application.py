@@ -66,6 +66,7 @@ from bot.study.views import MockQuestionView as MockQuestionView
 from bot.study.views import MockReportView as MockReportView
 from bot.study.views import MockReviewView as MockReviewView
 from bot.study.views import MockSheetView as MockSheetView
+from bot.study.views import ProgressView as ProgressView
 from bot.study.views import StudyView as StudyView
 from bot.study.views import WeakView as WeakView
 from bot.web_access import WebAccess as WebAccess  # re-exported: the web adapter signs people in with it
