@@ -7,7 +7,7 @@ mock (answers, a flag, jumps on the answer sheet, a reload mid-exam, the hand-in
 confirmation) and its report; the same mock then in the chat; a one-time link that works once;
 a tampered or stale initData refused; another learner's mock out of reach by changing its id.
 
-With STUDYBOT_WEB_SHOTS=<folder> it also saves each page at 390 px (docs/web.md's pictures).
+With WEB_SCREENSHOTS=<folder> it also saves each page at 390 px (docs/web.md's pictures).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ TOKEN = "123456:TEST-web-app-token"
 TIMEOUT = 30_000  # ms: a loaded CI machine
 PHONE = {"width": 390, "height": 844}
 SAMPLE = Path(__file__).resolve().parent / "banks" / "sample.yaml"
-SHOTS = os.environ.get("STUDYBOT_WEB_SHOTS")
+SHOTS = os.environ.get("WEB_SCREENSHOTS")
 if SHOTS:
     Path(SHOTS).mkdir(parents=True, exist_ok=True)
 THEME = {

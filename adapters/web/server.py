@@ -186,7 +186,7 @@ class WebApp:
     async def _sign_in(self, request: web.Request) -> web.StreamResponse:
         if request.headers.get("X-Studybot") != "1":
             return _json(403, {"error": "csrf"})
-        if not self.sign_ins.allow(request.remote or "?"):
+        if not self.sign_ins.allow(client_address(request)):
             return _json(429, {"error": "rate"})
         try:
             body = await self._body(request)
@@ -320,6 +320,13 @@ class WebApp:
         round_id = getattr(reply.view, "round_id", None)
         if isinstance(round_id, int):  # the question is on the page now: its answers are admitted
             await self.app.question_posted(round_id, f"web:{round_id}")
+
+
+def client_address(request: web.Request) -> str:
+    """Who is signing in, for the limit: behind the reverse proxy (docs/web.md) the address it
+    adds last to X-Forwarded-For, else the connection's."""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    return forwarded.split(",")[-1].strip() or request.remote or "?"
 
 
 def browser_language(accept: str) -> str:

@@ -23,7 +23,7 @@ from bot.application import (
 from bot.i18n import t
 from bot.messages import QuestionView
 from bot.reply_text import render_reply
-from bot.text import PLAIN, render_question, render_receipt
+from bot.text import PLAIN, question_header, render_receipt
 
 LABELS = (
     "title", "tab_mock", "tab_drill", "tab_mistakes", "tab_favorites", "tab_review", "tab_progress",
@@ -36,8 +36,12 @@ LABELS = (
 )  # fmt: skip
 
 
+# Labels the client fills in itself ({answer}), left as templates.
+TEMPLATES = {"your_answer": {"answer": "{answer}"}, "right_answer": {"answer": "{answer}"}}
+
+
 def labels(language: str) -> dict[str, str]:
-    return {key: t(language, f"web.{key}") for key in LABELS}
+    return {key: t(language, f"web.{key}", **TEMPLATES.get(key, {})) for key in LABELS}
 
 
 def _type_name(language: str, qtype: object) -> str:
@@ -83,7 +87,10 @@ def mock_confirm(view: MockConfirmView) -> dict[str, Any]:
     return {
         "kind": "mock_confirm", "mock_id": view.mock_id, "unanswered": list(view.unanswered),
         "count": view.count, "remaining": view.remaining, "position": view.position,
-        "text": render_reply(Reply(view, view.language), PLAIN),
+        "text": "\n".join((
+            t(view.language, "mock.confirm_title", count=len(view.unanswered), total=view.count),
+            t(view.language, "mock.sheet_blank", numbers=", ".join(str(n) for n in view.unanswered)),
+        )),
     }  # fmt: skip
 
 
@@ -122,7 +129,7 @@ def mock_review(view: MockReviewView) -> dict[str, Any]:
 def question(view: QuestionView) -> dict[str, Any]:
     return {
         "kind": "question", "round_id": view.round_id, "input": str(view.input_kind),
-        "text": render_question(view, PLAIN, how_to=False),
+        "header": question_header(view), "stem": view.stem,
         "options": [[o.token, o.label, o.text] for o in view.options],
     }  # fmt: skip
 

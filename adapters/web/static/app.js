@@ -20,6 +20,7 @@
     for (const kid of kids.flat(Infinity)) if (kid !== null && kid !== undefined) node.append(kid);
     return node;
   }
+  const fill = (label, answer) => label.replace("{answer}", answer);
   const text = (t, cls = "text") => el("div", { class: cls }, t || "");
 
   async function api(method, path, body) {
@@ -151,7 +152,7 @@
   function drawQuestion(v) {
     const nodes = [];
     if (v.intro) nodes.push(el("div", { class: "hint" }, v.intro.title + " · " + v.intro.sections.join(" · ")));
-    nodes.push(bar(v, `${v.number} / ${v.count} · ${v.type} · ${v.points}`));
+    nodes.push(bar(v, `${v.number} / ${v.count} · ${v.type}`));
     nodes.push(el("div", { class: "stem", id: "stem" }, v.stem));
     const chosen = new Set(v.chosen);
     if (v.input === "typed" || v.input === "self_graded") {
@@ -216,7 +217,6 @@
   }
 
   async function drawConfirm(v) {
-    main.replaceChildren(text(v.text));
     if (await ask(v.text)) act(v, "confirm", v.position);
     else act(v, "go", v.unanswered[0] || v.position);
   }
@@ -228,7 +228,7 @@
     if (r.wrong.length) nodes.push(el("h3", {}, L.wrong_items));
     for (const w of r.wrong) {
       nodes.push(el("div", { class: "wrong" }, el("p", {}, el("b", {}, `${w.number}. `), w.stem),
-        el("p", { class: "hint" }, `${L.your_answer}: ${w.given || L.blank} · ${L.right_answer}: ${w.right}`),
+        el("p", { class: "hint" }, fill(L.your_answer, w.given || L.blank) + " · " + fill(L.right_answer, w.right)),
         w.explanation ? el("p", {}, w.explanation) : null,
         el("button", { class: "secondary", on: () => api("GET", `mock/${r.mock_id}/review/${w.number}`).then(drawMock) }, L.review_item)));
     }
@@ -241,7 +241,7 @@
     main.replaceChildren(el("div", { class: "bar" }, el("span", {}, `${v.number} / ${v.count}`)),
       el("div", { class: "stem" }, v.stem),
       el("div", { class: "opts" }, v.options.map(([letter, t]) => el("div", { class: "opt" + (right.has(letter) ? " right" : "") }, el("b", {}, letter), el("span", {}, t)))),
-      el("p", {}, `${L.your_answer}: ${v.given || L.blank}`), el("p", {}, `${L.right_answer}: ${v.right}`),
+      el("p", {}, fill(L.your_answer, v.given || L.blank)), el("p", {}, fill(L.right_answer, v.right)),
       v.explanation ? text(v.explanation) : null,
       el("div", { class: "row" }, el("button", { class: "secondary", on: () => api("GET", "mock/report").then(drawMock) }, L.back_to_report)));
   }
@@ -282,20 +282,21 @@
           el("button", { class: "secondary", on: () => answer(round, level) }, label))));
       return main.replaceChildren(...(round && r.kind === "receipt" ? [round.node, ...nodes] : nodes));
     }
-    const node = el("div", {}, text(r.text, "stem"));
+    const node = el("div", {}, el("div", { class: "hint" }, r.header), el("div", { class: "stem" }, r.stem));
+    const option = (label, t) => [el("b", {}, label), el("span", {}, t)];
     const q = { id: r.round_id, node };
     if (r.input === "typed" || r.input === "self_graded") {
       const area = el("textarea", { placeholder: L.answer_placeholder, maxlength: "1000" });
       node.append(area, el("div", { class: "row" }, el("button", { on: () => answer(q, area.value) }, L.send)));
     } else if (r.input === "choose_many") {
       const picked = new Set();
-      node.append(el("div", { class: "opts" }, r.options.map(([token, label]) => {
-        const b = el("button", { class: "opt", on: () => { picked.has(token) ? picked.delete(token) : picked.add(token); b.classList.toggle("on"); } }, el("b", {}, label));
+      node.append(el("div", { class: "opts" }, r.options.map(([token, label, t]) => {
+        const b = el("button", { class: "opt", on: () => { picked.has(token) ? picked.delete(token) : picked.add(token); b.classList.toggle("on"); } }, option(label, t));
         return b;
       })), el("div", { class: "row" }, el("button", { on: () => answer(q, [...picked].sort().join(",")) }, L.send)));
     } else {
-      node.append(el("div", { class: "opts" }, r.options.map(([token, label]) =>
-        el("button", { class: "opt", "data-token": token, on: () => answer(q, token) }, el("b", {}, label)))));
+      node.append(el("div", { class: "opts" }, r.options.map(([token, label, t]) =>
+        el("button", { class: "opt", "data-token": token, on: () => answer(q, token) }, option(label, t)))));
     }
     main.replaceChildren(node);
   }
