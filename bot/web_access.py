@@ -33,6 +33,10 @@ SESSION_TTL = timedelta(days=7)
 INIT_DATA_MAX_AGE = timedelta(hours=1)  # an initData older than this starts no session
 MAX_INIT_DATA = 4096  # Telegram's are well under 1 KiB
 TOKEN_BYTES = 32
+# A session read from the store is believed this long without asking again (every request of the
+# web app names its session): a sign-out in another process is seen within this time.
+SESSION_CACHE = timedelta(seconds=30)
+MAX_CACHED = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +146,7 @@ class WebAccess:
         self.clock = clock
         self.base_url = base_url.rstrip("/")
         self.telegram_token = telegram_token
+        self._sessions: dict[str, tuple[WebGrant, datetime]] = {}  # token hash -> (grant, read at)
 
     @property
     def secure(self) -> bool:
@@ -188,7 +193,19 @@ class WebAccess:
     async def session(self, token: str) -> WebGrant | None:
         if not token or len(token) > 128:
             return None
-        return await self.store.web_session(token_hash(token), self.clock.now())
+        key, now = token_hash(token), self.clock.now()
+        cached = self._sessions.get(key)
+        if cached is not None and now - cached[1] < SESSION_CACHE and now < cached[0].expires_at:
+            return cached[0]
+        grant = await self.store.web_session(key, now)
+        if grant is None:
+            self._sessions.pop(key, None)
+            return None
+        if len(self._sessions) >= MAX_CACHED:
+            self._sessions.pop(next(iter(self._sessions)))
+        self._sessions[key] = (grant, now)
+        return grant
 
     async def sign_out(self, token: str) -> None:
+        self._sessions.pop(token_hash(token), None)
         await self.store.end_web_session(token_hash(token))

@@ -232,6 +232,8 @@ class WebApp:
         return _json(200, await self._with_sheet(current, caller))
 
     async def _with_sheet(self, reply: Reply, caller: Caller) -> dict[str, Any]:
+        """An item with the whole answer sheet (on opening the page; after that the page marks
+        what each reply says of the item on screen and the one just kept)."""
         out = views.reply(reply)
         if out["kind"] == "mock_question":
             sheet = await self.app.run_text("/mock sheet", caller)
@@ -260,16 +262,13 @@ class WebApp:
             result.language, "mock.button_refused"
         ):
             return _json(409, {"kind": "closed", "text": t(language, "web.closed")})
-        return _json(200, await self._with_sheet(result, self.caller(grant)))
+        return _json(200, views.reply(result))  # the page keeps its sheet up to date from the item
 
     async def _mock_flag(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         item = (await self._body(request)).get("item")
         if not _small_int(item):
             raise BadInput()
-        caller = self.caller(grant)
-        return _json(
-            200, await self._with_sheet(await self.app.run_text(f"/mock flag {item}", caller), caller)
-        )
+        return await self._run(f"/mock flag {item}", grant)
 
     async def _mock_report(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         return await self._run("/mock report", grant)

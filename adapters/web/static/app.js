@@ -9,6 +9,7 @@
   let tab = "mock";
   let timer = null;
   let deadline = 0;
+  let sheet = null; // the answer sheet as last sent whole, kept up to date from each item's reply
 
   function el(tag, attrs = {}, ...kids) {
     const node = document.createElement(tag);
@@ -170,11 +171,24 @@
       el("button", { class: "secondary flag" + (v.flagged ? " on" : ""), id: "flag",
         on: () => api("POST", "mock/flag", { item: v.number }).then(drawMock) }, v.flagged ? L.unflag : L.flag),
       el("button", { class: "secondary", id: "next", disabled: v.number >= v.count, on: () => act(v, "next", v.number) }, L.next)));
-    if (v.sheet) nodes.push(sheetGrid(v.sheet, v.number, v));
+    if (v.sheet) sheet = v.sheet;
+    if (sheet && sheet.mock_id === v.mock_id) {
+      mark(v.number, v.response !== null && v.response !== undefined, v.flagged);
+      if (v.saved) mark(v.saved, true, null);
+      nodes.push(sheetGrid(sheet, v.number, v));
+    }
     nodes.push(el("div", { class: "foot" }, el("div", { class: "row" },
       el("button", { id: "hand-in", on: () => handIn(v) }, L.hand_in))));
     main.replaceChildren(...nodes);
     startTimer(v.remaining);
+  }
+
+  function mark(number, answered, flagged) {
+    for (const row of sheet.rows) for (const it of row.items) if (it.number === number) {
+      it.answered = answered;
+      if (flagged !== null) it.flagged = flagged;
+    }
+    sheet.answered = sheet.rows.reduce((n, row) => n + row.items.filter((it) => it.answered).length, 0);
   }
 
   function sheetGrid(s, here, v) {
@@ -189,6 +203,7 @@
   }
 
   function drawSheetPage(s) {
+    sheet = s;
     main.replaceChildren(bar(s, L.sheet), sheetGrid(s, s.position, s),
       el("div", { class: "foot" }, el("div", { class: "row" },
         el("button", { class: "secondary", on: () => act(s, "go", s.position) }, L.back_to_paper),
@@ -209,8 +224,8 @@
   }
 
   async function handIn(v) {
-    const sheet = v.sheet || v;
-    if (sheet.answered !== undefined && sheet.answered < sheet.count) {
+    const s = sheet && sheet.mock_id === v.mock_id ? sheet : v;
+    if (s.answered === undefined || s.answered < s.count) {
       return act(v, "submit", v.number || v.position); // the server lists what is blank and asks
     }
     if (await ask(L.confirm_all)) act(v, "submit", v.number || v.position);
