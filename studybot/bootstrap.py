@@ -174,6 +174,7 @@ class App:
         before = self.clock.now() - FORGET_AFTER
         await self.storage.firings.forget_firings(before)
         await self.storage.throttles.forget_throttles(before.timestamp())
+        await self.storage.web.forget_web_access(self.clock.now())  # the web app's expired links and sessions
 
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)

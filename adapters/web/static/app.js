@@ -60,6 +60,16 @@
       if (map[k] && /^#[0-9a-fA-F]{3,8}$/.test(v)) document.documentElement.style.setProperty(map[k], v);
   }
 
+  // Telegram's Mini App events without its script (which would come from a CDN): "ready" and
+  // "expand" (the whole height for an exam), through whichever bridge the client has.
+  function telegramEvent(type) {
+    const data = JSON.stringify({});
+    try {
+      if (window.TelegramWebviewProxy) window.TelegramWebviewProxy.postEvent(type, data);
+      else if (window.parent !== window) window.parent.postMessage(JSON.stringify({ eventType: type, eventData: {} }), "https://web.telegram.org");
+    } catch (e) { /* not inside Telegram */ }
+  }
+
   async function signIn() {
     const hash = location.hash.slice(1);
     let body = null;
@@ -67,6 +77,8 @@
       const params = new URLSearchParams(hash);
       body = { init_data: params.get("tgWebAppData") };
       try { theme(JSON.parse(params.get("tgWebAppThemeParams") || "{}")); } catch (e) { /* no theme */ }
+      telegramEvent("web_app_ready");
+      telegramEvent("web_app_expand");
     } else if (location.pathname.endsWith("/login") && hash) {
       body = { link: hash };
     }
