@@ -68,8 +68,14 @@ def init_data(user_id: int, *, age: float = 0.0, name: str = "小明") -> str:
     return sign_init_data({"auth_date": str(int(time.time() - age)), "query_id": "AAE", "user": user}, TOKEN)
 
 
-def mini_app_url(base: str, data: str) -> str:
-    theme = quote(json.dumps(THEME))
+DARK = {
+    "bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "button_color": "#5288c1",
+    "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c", "link_color": "#6ab3f3",
+}  # fmt: skip
+
+
+def mini_app_url(base: str, data: str, colours: dict[str, str] = THEME) -> str:
+    theme = quote(json.dumps(colours))
     return f"{base}/app/#tgWebAppData={quote(data)}&tgWebAppVersion=7.0&tgWebAppThemeParams={theme}"
 
 
@@ -211,9 +217,12 @@ async def test_a_mock_started_in_the_chat_continues_in_the_web_app(browser, bot)
     await app.application.run_text("/mock start", caller)
     await app.application.run_text("/mock 1 A", caller)
     context, page = await page_of(browser)
-    await page.goto(mini_app_url(base, init_data(5151)))
+    await page.goto(mini_app_url(base, init_data(5151), DARK))  # Telegram's night theme
     await page.locator("#stem").wait_for()
     assert await item_number(page) == 2  # where the chat left it
+    background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(23, 33, 43)"  # the theme's bg_color
+    await shot(page, "mock-telegram-dark")
     assert "answered" in (await page.locator('.cell[data-number="1"]').get_attribute("class") or "")
     await context.close()
 
