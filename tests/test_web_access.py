@@ -160,3 +160,37 @@ async def test_the_web_command_says_the_web_app_is_off_without_an_address(tmp_pa
         assert render_reply(await app.application.run_text("/web", group)) == t("zh-CN", "error.private_only")
     finally:
         await app.close()
+
+
+async def test_a_short_answer_is_typed_and_self_graded_after_the_hand_in(served):
+    app, base = served
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+
+        async def act(**body):
+            async with session.post(f"{base}/api/mock/act", json=body, headers=headers) as r:
+                assert r.status == 200, await r.text()
+                return await r.json()
+
+        async with session.post(f"{base}/api/mock/start", headers=headers) as r:
+            mock_id = (await r.json())["mock_id"]
+        item = await act(act="go", mock_id=mock_id, item=61)  # the paper's short answers come last
+        assert item["input"] == "self_graded" and item["buttons"] == []
+        kept = await act(act="type", mock_id=mock_id, item=61, token="去重、处理缺失值")
+        assert kept["saved"] == 61
+        asked = await act(act="submit", mock_id=mock_id, item=1)
+        assert asked["kind"] == "mock_confirm" and 61 not in asked["unanswered"]
+        report = await act(act="confirm", mock_id=mock_id, item=1)
+        assert [p["number"] for p in report["pending"]] == [61] and report["passed"] is None
+        assert report["pending_text"] == t("zh-CN", "mock.awaiting_grade", count=1)
+        async with session.post(
+            f"{base}/api/mock/grade", json={"item": 61, "level": "best"}, headers=headers
+        ) as r:
+            assert r.status == 400
+        async with session.post(
+            f"{base}/api/mock/grade", json={"item": 61, "level": "full"}, headers=headers
+        ) as r:
+            graded = await r.json()
+        assert (
+            graded["pending"] == [] and graded["score"] == "10" and graded["passed"] is False
+        )  # pass mark 60

@@ -45,6 +45,7 @@ ACTS = {
     "pick": MockAct.PICK, "next": MockAct.NEXT, "back": MockAct.BACK, "sheet": MockAct.SHEET,
     "go": MockAct.GO, "submit": MockAct.SUBMIT, "confirm": MockAct.CONFIRM, "type": MockAct.TYPE,
 }  # fmt: skip
+GRADES = ("full", "half", "zero")  # a short answer's self-grade (the catalog's LEVEL choices)
 # What the web app's pages run: fixed command lines, never text from the client.
 PAGES = {
     "mistakes": "/mistakes list", "favorites": "/favorites list", "progress": "/stats", "ready": "/ready",
@@ -108,6 +109,7 @@ class WebApp:
         sub.router.add_post("/api/mock/act", self._guard(self._mock_act))
         sub.router.add_post("/api/mock/flag", self._guard(self._mock_flag))
         sub.router.add_get("/api/mock/report", self._guard(self._mock_report))
+        sub.router.add_post("/api/mock/grade", self._guard(self._mock_grade))
         sub.router.add_get("/api/mock/{mock_id}/review/{item}", self._guard(self._mock_review))
         sub.router.add_get("/api/page/{name}", self._guard(self._page_view))
         sub.router.add_post("/api/drill/start", self._guard(self._drill_start))
@@ -272,6 +274,14 @@ class WebApp:
 
     async def _mock_report(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         return await self._run("/mock report", grant)
+
+    async def _mock_grade(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
+        """A short answer of the handed-in mock graded by its author against the reference."""
+        body = await self._body(request)
+        item, level = body.get("item"), body.get("level")
+        if not _small_int(item) or level not in GRADES:
+            raise BadInput()
+        return await self._run(f"/mock grade {item} {level}", grant)
 
     async def _mock_review(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         try:

@@ -105,6 +105,10 @@ def mock_report(view: MockReportView) -> dict[str, Any]:
                      for q, s, f in view.sections],
         "wrong": [{"number": w.number, "stem": w.stem, "given": w.given, "right": w.right,
                    "explanation": w.explanation} for w in view.wrong],
+        "pending": [{"number": p.number, "stem": p.stem, "response": p.response, "reference": p.reference,
+                     "key_points": list(p.key_points)} for p in view.pending],
+        "pending_text": t(lang, "mock.awaiting_grade", count=len(view.pending)) if view.pending else "",
+        "grades": [[k, t(lang, f"button.self_{k}")] for k in ("full", "half", "zero")],
         "text": render_reply(Reply(view, lang), PLAIN),
     }  # fmt: skip
 

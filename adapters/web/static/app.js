@@ -252,6 +252,15 @@
     const nodes = [el("h2", {}, L.report), el("div", { class: "score", id: "score" }, r.headline)];
     if (r.verdict) nodes.push(el("div", { class: r.passed ? "pass" : "fail" }, r.verdict));
     nodes.push(el("table", { id: "sections" }, r.sections.map((s) => el("tr", {}, el("td", {}, s.type), el("td", {}, `${s.score} / ${s.total}`)))));
+    if (r.pending.length) nodes.push(el("h3", {}, r.pending_text));
+    for (const p of r.pending) {
+      nodes.push(el("div", { class: "wrong pending" }, el("p", {}, el("b", {}, `${p.number}. `), p.stem),
+        el("p", { class: "hint" }, fill(L.your_answer, p.response || L.blank)),
+        el("p", {}, fill(L.right_answer, p.reference)),
+        p.key_points.length ? el("p", { class: "hint" }, "• " + p.key_points.join("  • ")) : null,
+        el("div", { class: "row" }, r.grades.map(([level, label]) => el("button", { class: "secondary",
+          "data-grade": level, on: () => api("POST", "mock/grade", { item: p.number, level }).then(drawMock) }, label)))));
+    }
     if (r.wrong.length) nodes.push(el("h3", {}, L.wrong_items));
     for (const w of r.wrong) {
       nodes.push(el("div", { class: "wrong" }, el("p", {}, el("b", {}, `${w.number}. `), w.stem),
