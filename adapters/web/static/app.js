@@ -120,6 +120,13 @@
 
   // ---------------------------------------------------------------- the mock exam
 
+  function toast(message) {
+    const node = el("div", { class: "toast", role: "alert" }, message);
+    document.body.append(node);
+    setTimeout(() => node.remove(), 4000);
+    if (deadline && !timer) startTimer(Math.max(0, (deadline - performance.now()) / 1000));
+  }
+
   function stopTimer() { if (timer) clearInterval(timer); timer = null; }
 
   function startTimer(remaining) {
@@ -146,6 +153,7 @@
     stopTimer();
     if (v.kind === "closed") return api("GET", "mock").then(drawMock);
     if (v.kind === "signed_out") return;
+    if (v.kind === "error" && document.querySelector("#stem, #sheet")) return toast(v.text); // keep the paper on screen
     if (v.kind === "none" || v.kind === "text" || v.kind === "error") {
       return main.replaceChildren(text(v.text, v.kind === "error" ? "error" : "text"),
         el("div", { class: "row" }, el("button", { id: "start-mock", on: () => api("POST", "mock/start").then(drawMock) }, L.start_mock)));
