@@ -230,17 +230,19 @@ async def test_a_mock_started_in_the_chat_continues_in_the_web_app(browser, bot)
 async def test_a_one_time_link_works_once_and_never_twice(browser, bot):
     app, _base = bot
     dm = Caller(ChatRef(Platform.DISCORD, "dm-77", ChatKind.PRIVATE), UserRef(Platform.DISCORD, "77", "Ana"))
+    await app.application.run_text("/lang en", dm)  # the page speaks the chat's language
     text = render_reply(await app.application.run_text("/web", dm))
     link = re.search(r"http://\S+", text)
     assert link is not None, text
     first, page = await page_of(browser)
     await page.goto(link.group(0))
-    await page.get_by_role("button", name="开始模拟考试").wait_for()
+    await page.get_by_role("button", name="Start a mock exam").wait_for()
+    assert await page.get_by_role("button", name="Mistakes", exact=True).is_visible()
     assert "#" not in page.url  # the token left the address bar
     await first.close()
     second, page = await page_of(browser)
     await page.goto(link.group(0))
-    await page.get_by_text("登录失败").wait_for()
+    await page.get_by_text("登录失败").wait_for()  # signed out, the browser's language (zh-CN) speaks
     assert await page.locator("#tabs").is_hidden()
     await second.close()
 
