@@ -109,7 +109,6 @@ def mock_report(view: MockReportView) -> dict[str, Any]:
                      "key_points": list(p.key_points)} for p in view.pending],
         "pending_text": t(lang, "mock.awaiting_grade", count=len(view.pending)) if view.pending else "",
         "grades": [[k, t(lang, f"button.self_{k}")] for k in ("full", "half", "zero")],
-        "text": render_reply(Reply(view, lang), PLAIN),
     }  # fmt: skip
 
 
@@ -126,7 +125,7 @@ def mock_review(view: MockReviewView) -> dict[str, Any]:
         "stem": view.stem, "options": [list(o) for o in view.options],
         "right_tokens": list(view.right_tokens),
         "given": view.given, "right": view.right, "explanation": view.explanation, "verdict": view.verdict,
-        "wrong": list(view.wrong), "text": render_reply(Reply(view, view.language), PLAIN),
+        "wrong": list(view.wrong),
     }  # fmt: skip
 
 
