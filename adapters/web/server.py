@@ -15,6 +15,7 @@ cross-site form cannot send. Requests are limited per session (and sign-ins per 
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import time
@@ -29,6 +30,7 @@ from adapters.web import views
 from bot.application import Application, Caller, Reply, TextView, WebAccess, WebGrant, csrf_token
 from bot.clicks import MockAct, MockClick
 from bot.i18n import t
+from bot.ports import StoreFull, StoreUnavailable
 
 log = logging.getLogger("studybot.web")
 
@@ -135,18 +137,27 @@ class WebApp:
 
         async def guarded(request: web.Request) -> web.StreamResponse:
             token = request.cookies.get(COOKIE, "")
-            grant = await self.access.session(token)
+            try:
+                grant = await self.access.session(token)
+            except StoreUnavailable:  # the database is away: nobody can be signed in just now
+                return _json(503, {"error": "store"})
             if grant is None:
                 return _json(401, {"error": "signed_out"})
             language = await self.app.language(grant.chat)
-            if request.method == "POST" and request.headers.get("X-CSRF-Token", "") != csrf_token(token):
+            given = request.headers.get("X-CSRF-Token", "").encode("utf-8")
+            if request.method == "POST" and not hmac.compare_digest(given, csrf_token(token).encode("ascii")):
                 return _json(403, {"error": "csrf", "message": t(language, "web.closed")})
-            if not self.requests.allow(token):
+            person = f"{grant.platform}:{grant.user_key}"  # the limit is a person's, however many sessions
+            if not self.requests.allow(person):
                 return _json(429, {"error": "rate", "message": t(language, "web.rate_limited")})
             try:
                 return await handler(request, grant, language)
             except BadInput:
                 return _json(400, {"error": "bad_input", "message": t(language, "web.bad_input")})
+            except StoreUnavailable as exc:  # nothing was committed: the page may simply try again
+                full = isinstance(exc, StoreFull)
+                key = "error.store_full_command" if full else "error.store_unavailable_command"
+                return _json(503, {"error": "store", "message": t(language, key)})
 
         return guarded
 
@@ -196,10 +207,13 @@ class WebApp:
             return _json(400, {"error": "bad_input"})
         init_data, link = body.get("init_data"), body.get("link")
         session = None
-        if isinstance(init_data, str) and init_data:
-            session = await self.access.sign_in_telegram(init_data)
-        elif isinstance(link, str) and link:
-            session = await self.access.redeem_link(link)
+        try:
+            if isinstance(init_data, str) and init_data:
+                session = await self.access.sign_in_telegram(init_data)
+            elif isinstance(link, str) and link:
+                session = await self.access.redeem_link(link)
+        except StoreUnavailable:  # nothing was spent: the same link works once the database is back
+            return _json(503, {"error": "store"})
         if session is None:  # which check failed is not said; the token is never logged
             log.info("web sign-in refused (%s)", "initData" if init_data else "link")
             return _json(401, {"error": "sign_in_failed"})
