@@ -5,7 +5,8 @@ One browser for the module (the CI budget); each test its own bot and database. 
 sees: signing in with a Mini App's initData signed with the test bot's token, sitting a short
 mock (answers, a flag, jumps on the answer sheet, a reload mid-exam, the hand-in with its
 confirmation) and its report; the same mock then in the chat; a one-time link that works once;
-a tampered or stale initData refused; another learner's mock out of reach by changing its id.
+a tampered or stale initData refused; another learner's mock out of reach by changing its id;
+a paper whose countdown runs out handed in by the real scheduler, the page then on its report.
 
 With WEB_SCREENSHOTS=<folder> it also saves each page at 390 px (docs/web.md's pictures).
 """
@@ -27,6 +28,7 @@ import pytest_asyncio
 
 from bank.loader import load_bank
 from bot.application import Caller
+from bot.i18n import t
 from bot.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.model import Paper, PaperSection, QuestionType
 from bot.reply_text import render_reply
@@ -99,14 +101,13 @@ async def browser(tmp_path_factory):
         await launched.close()
 
 
-@pytest_asyncio.fixture(loop_scope="module")
-async def bot(tmp_path):
-    """The bot with the web app on, its HTTP server on a free port; (app, base URL)."""
+async def serve(folder: Path, minutes: float):
+    """The bot with the web app on, its HTTP server on a free port, a paper of `minutes`."""
     bank = load_bank(SAMPLE)
     sections = (PaperSection(QuestionType.SINGLE, 1, 1.0), PaperSection(QuestionType.MULTI, 1, 2.0),
                 PaperSection(QuestionType.JUDGE, 1, 1.0))  # fmt: skip
-    bank = replace(bank, paper=Paper(sections, 20, 2.0))
-    config = Config(data_dir=tmp_path, default_bank=bank.id, sqlite_synchronous="NORMAL", http_port=0,
+    bank = replace(bank, paper=Paper(sections, minutes, 2.0))
+    config = Config(data_dir=folder, default_bank=bank.id, sqlite_synchronous="NORMAL", http_port=0,
                     http_listen="127.0.0.1", web_url="http://127.0.0.1", telegram_token=TOKEN)  # fmt: skip
     app = await bootstrap(config, rng=random.Random(3), banks={bank.id: bank})
     app.add_port(RecordingPort())
@@ -116,6 +117,13 @@ async def bot(tmp_path):
     base = f"http://127.0.0.1:{server.port}"
     assert app.application.web is not None
     app.application.web.base_url = base  # the links it sends point at this server
+    return app, server, base
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def bot(tmp_path):
+    """(app, base URL) with a 20-minute paper."""
+    app, server, base = await serve(tmp_path, 20)
     yield app, base
     await server.stop()
     await app.close()
@@ -301,3 +309,21 @@ async def test_one_learner_cannot_read_or_change_anothers_mock_by_its_id(browser
     report = render_reply(await app.application.run_text("/mock report", owner))
     assert "1" in report
     await context.close()
+
+
+async def test_the_countdown_runs_out_and_the_scheduler_hands_the_paper_in(browser, tmp_path):
+    """A six-second paper: nobody taps anything; the server's job hands it in at the end and the
+    page, whose countdown reached 0:00, shows the report."""
+    app, server, base = await serve(tmp_path, 0.1)
+    try:
+        context, page = await page_of(browser)
+        await page.goto(mini_app_url(base, init_data(9191)))
+        await page.get_by_role("button", name="开始模拟考试").click()
+        await page.locator(".opt").first.click()  # one answer, so the paper is a result
+        await page.locator("#score").wait_for()  # within TIMEOUT: the end is six seconds away
+        in_chat = render_reply(await app.application.run_text("/mock report", telegram_caller(9191)))
+        assert t("zh-CN", "mock.time_used", minutes=0, seconds=6) in in_chat  # handed in at the end
+        await context.close()
+    finally:
+        await server.stop()
+        await app.close()
