@@ -67,6 +67,18 @@ def test_any_change_to_a_signed_init_data_is_refused(data):
         assert verify_init_data(changed, TOKEN, NOW) is None
 
 
+def test_links_cookies_and_init_data_signatures_never_reach_a_log():
+    from adapters.redaction import REDACTED, redact
+
+    link = "https://study.example/app/login#" + "x" * 43
+    cookie = "Cookie: studybot_session=" + "y" * 43
+    data = signed()
+    for text in (link, cookie, data, quote(data), f"init_data='{data}'"):
+        shown = redact(text)
+        assert REDACTED in shown and "x" * 43 not in shown and "y" * 43 not in shown
+        assert data.rsplit("hash=", 1)[1] not in shown
+
+
 def test_the_csrf_token_is_the_sessions_own():
     assert csrf_token("a") == csrf_token("a") != csrf_token("b")
 
