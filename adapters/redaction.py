@@ -31,6 +31,11 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+"""), r"\1" + REDACTED),
     # A Telegram bot token anywhere (even under a variable name we do not read)
     (re.compile(r"(?<![0-9])\d{5,}:[A-Za-z0-9_-]{30,}"), REDACTED),
+    # The web app's one-time sign-in link, its session cookie, and a Mini App initData's
+    # signature (adapters/web): each is a credential while it lasts
+    (re.compile(r"(/app/login#)[A-Za-z0-9_-]{20,}"), r"\1" + REDACTED),
+    (re.compile(r"(studybot_session=)[A-Za-z0-9_-]{20,}"), r"\1" + REDACTED),
+    (re.compile(r"((?:^|[&?#\s'\"]|%26)hash(?:=|%3D))[0-9a-f]{64}", re.IGNORECASE), r"\1" + REDACTED),
     # A Discord bot token anywhere: three base64url parts joined by dots
     (re.compile(r"\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}"), REDACTED),
 )

@@ -27,7 +27,7 @@ from adapters.storage.backends import open_broadcast, open_storage
 from bank.compiled import CACHE_DIR_NAME, load_banks
 from bank.loader import BankError, BankProblem
 from bank.uploads import UploadCodec
-from bot.application.app import Application, NoHandler
+from bot.application.app import Application, NoHandler, WebAccess
 from bot.application.bank_uploads import BankUploads
 from bot.application.contests import Contests
 from bot.application.daily import SWEEP_JOB, Dailies
@@ -182,6 +182,7 @@ class App:
         before = self.clock.now() - FORGET_AFTER
         await self.storage.firings.forget_firings(before)
         await self.storage.throttles.forget_throttles(before.timestamp())
+        await self.storage.web.forget_web_access(self.clock.now())  # the web app's expired links and sessions
 
     async def close(self) -> None:
         shutdown = getattr(self.scheduler, "shutdown", None)
@@ -318,6 +319,9 @@ async def bootstrap(
     except NoHandler:  # nothing has started yet but the store, whose thread would keep the process
         await storage.close()
         raise
+    # The web app's sign-in (bot/application/web_access.py); studybot/ops.py serves its pages.
+    if config.web_url:
+        application.web = WebAccess(storage.web, clock, config.web_url, config.telegram_token.value or "")
     app = App(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,

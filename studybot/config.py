@@ -271,6 +271,13 @@ class Config(BaseModel):
                                   description="a port number 1-65535 for /healthz, /readyz and /metrics "
                                   "(0: any free port; unset: no HTTP server)")  # fmt: skip
     http_listen: str = Field("0.0.0.0", description="an address to listen on")
+    # The web app (docs/web.md): its public address, served by the HTTP server under /app behind
+    # the operator's reverse proxy; unset: no web app, no /web link, no "open" buttons.
+    web_url: str | None = Field(
+        None,
+        pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$",
+        description="the public https:// address the HTTP server is reached at",
+    )
     telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,
                                        description="a port number 1-65535 (0: any free port)")  # fmt: skip

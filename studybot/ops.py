@@ -14,6 +14,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from bot.application.app import Application
 from bot.application.quiz import Quiz
 from bot.ports.metrics import NO_METRICS, Metrics, SchedulerStatus
 from bot.ports.storage import Storage
@@ -35,6 +36,9 @@ class App(Protocol):
 
     @property
     def quiz(self) -> Quiz: ...
+
+    @property
+    def application(self) -> Application: ...
 
     @property
     def metrics(self) -> Metrics: ...
@@ -124,5 +128,9 @@ async def start_server(app: App, config: Config, adapters: Sequence[object]) -> 
     ops = Operations(app, adapters)
     source = ops.metrics if isinstance(app.metrics, Exposition) else None
     server = OpsServer(ops.readiness, source, host=config.http_listen, port=config.http_port)
+    if app.application.web is not None:  # the web app, on the same server (docs/web.md)
+        from adapters.web import WebApp
+
+        server.subapps["/app"] = WebApp(app.application, app.application.web).build()
     await server.start()
     return server

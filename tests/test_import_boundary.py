@@ -48,6 +48,7 @@ PLATFORM_LIBRARIES = {
     "console": ("prompt_toolkit", "wcwidth"),
     "discord": ("discord", "aiohttp", "yarl"),
     "telegram": ("telegram", "httpx", "httpx_aiohttp", "aiohttp"),  # aiohttp: the webhook server
+    "web": ("aiohttp",),  # the web app's routes, on the bot's HTTP server
 }
 # Ports and what they speak in: storage keeps domain records (and the views the outbox owes);
 # the scheduler reads a schedule's time of day and zone.

@@ -32,12 +32,15 @@ class OpsServer:
         self.port = port
         self._started = time.monotonic()
         self._runner: web.AppRunner | None = None
+        self.subapps: dict[str, web.Application] = {}  # prefix -> app (the web app under /app)
 
     async def start(self) -> None:
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)
         app.router.add_get("/metrics", self._metrics)
+        for prefix, sub in self.subapps.items():
+            app.add_subapp(prefix, sub)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)

@@ -28,6 +28,7 @@ from adapters.storage.selection_store import SqlSelectionStore
 from adapters.storage.sqlite.store import SqliteStore
 from adapters.storage.study_store import SqlStudyStore
 from adapters.storage.throttle_store import SqlThrottleStore
+from adapters.storage.web_store import SqlWebStore
 from bot.ports.storage import MissingExtra
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ class SqlStorage:
         self.selections = SqlSelectionStore(db)
         self.throttles = SqlThrottleStore(db)
         self.item_answers = SqlItemAnswerStore(db)  # the question statistics' read
+        self.web = SqlWebStore(db)
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:

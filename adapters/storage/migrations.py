@@ -454,6 +454,29 @@ MIGRATIONS: tuple[str, ...] = (
         fitted_at TEXT
     );
     """,
+    # 18: the web app's one-time sign-in links and sessions (bot/application/web_access.py), each kept by
+    # the SHA-256 of its token, never the token itself
+    """
+    CREATE TABLE web_links (
+        token_hash TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_kind TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+    ) WITHOUT ROWID;
+    CREATE TABLE web_sessions (
+        token_hash TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_kind TEXT NOT NULL,
+        chat_key TEXT NOT NULL,
+        user_key TEXT NOT NULL,
+        display_name TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 
 # PostgreSQL's text for the versions the substitutions cannot produce, by version number.

@@ -49,6 +49,7 @@ from adapters.telegram.settings import TelegramSettings
 from adapters.telegram.transient import PollingErrors, describe, is_transient
 from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
+from adapters.telegram.web_button import set_menu_button, with_web_button
 from bot.application.app import Application
 from bot.application.replies import FileView, Reply, WelcomeView
 from bot.application.reply_text import render_reply
@@ -132,6 +133,7 @@ class TelegramAdapter:
                 await set_commands(self.bot)
             except TelegramError as exc:  # menus are a convenience; the bot works without them
                 log.warning("telegram command menus not set: %s", exc)
+            await set_menu_button(self.bot, self.app, self.settings.language)
             await self.application.start()
             self.live.start()
             if self.settings.webhook_url:
@@ -261,6 +263,7 @@ class TelegramAdapter:
             if html.strip():
                 markup = language_keyboard() if isinstance(view, WelcomeView) else (
                     weak_keyboard(view) or mock_keyboard(view))  # fmt: skip
+                markup = with_web_button(self.app, view, reply.language, markup, private=chat_id > 0)
                 await self.send(chat_id, html, markup, reply_to=reply_to)
         for file in reply.files:
             await self.send_file(chat_id, file)

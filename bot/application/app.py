@@ -49,11 +49,16 @@ from bot.application.requests import Ask, Caller, ShowLeaderboard, ShowStats
 from bot.application.store_faults import (
     log_failure as log_failure,  # re-exported: adapters log faults with it
 )
+from bot.application.web_access import (
+    WebAccess as WebAccess,  # re-exported: the web adapter signs people in with it
+)
+from bot.application.web_access import csrf_token as csrf_token
 from bot.domain.kinds import AnswerMode, ChatRef, RoundKind, UserRef
 from bot.domain.questions import QuestionType
 from bot.domain.windows import Window
 from bot.locales.i18n import bank_text, t
 from bot.ports.storage import StoreFull, StoreUnavailable
+from bot.ports.web_storage import WebGrant as WebGrant
 
 # The mock exam's views, for the chat adapters that add their buttons (re-exported: adapters see
 # the application layer only).
@@ -62,6 +67,7 @@ from bot.views.study import MockQuestionView as MockQuestionView
 from bot.views.study import MockReportView as MockReportView
 from bot.views.study import MockReviewView as MockReviewView
 from bot.views.study import MockSheetView as MockSheetView
+from bot.views.study import ProgressView as ProgressView
 from bot.views.study import StudyView as StudyView
 from bot.views.study import WeakView as WeakView
 
@@ -118,6 +124,7 @@ class Application:
         self.study = study
         self.rounds = PostedRounds(quiz)
         self.uploads = uploads
+        self.web: WebAccess | None = None  # the web app's sign-in, when configured (bootstrap sets it)
         if study is not None:
             self.answering.mock_typed = study.typed_answer
             self.answering.favourite = study.favourite_click
@@ -291,6 +298,8 @@ class Application:
                 return self._contest_stop
             case AppUseCase.CONTEST_STATUS:
                 return self._contest_status
+            case AppUseCase.WEB:
+                return self._web
             case _:
                 no_handler(use_case)
 
@@ -419,6 +428,12 @@ class Application:
 
     async def _contest_status(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return Reply(await self.contests.status(caller.chat), language)
+
+    async def _web(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        if self.web is None:
+            return Reply(TextView(t(language, "web.off")), language)
+        link = await self.web.issue_link(caller.chat, self._user(caller))
+        return Reply(TextView(t(language, "web.link", url=link)), language)
 
     async def _bank_list(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         current = self.quiz.bank_for(await self.quiz.chat(caller.chat))

@@ -20,7 +20,10 @@ from datetime import datetime
 
 from bot.domain.records import DailySchedule
 from bot.ports.scheduler import Action, Scheduler
-from bot.ports.storage import StoreUnavailable
+
+# Re-exported: what a front end catches when a request meets a database fault (the web app answers 503).
+from bot.ports.storage import StoreFull as StoreFull
+from bot.ports.storage import StoreUnavailable as StoreUnavailable
 
 
 def log_failure(log: logging.Logger, message: str, *args: object) -> None:

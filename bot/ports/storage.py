@@ -37,6 +37,8 @@ from bot.domain.records import (
 from bot.ports.exam_storage import ExamStore
 from bot.ports.missing_extra import MissingExtra as MissingExtra  # re-exported: a backend raises it
 from bot.ports.study_storage import LearnerMemoryStore, StudyStore
+from bot.ports.web_storage import WebAccessStore as WebAccessStore  # re-exported: storage implements it
+from bot.ports.web_storage import WebGrant as WebGrant
 from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
 
 
@@ -383,6 +385,8 @@ class Storage(UnitOfWork, Protocol):
     def selections(self) -> SelectionStore: ...
     @property
     def throttles(self) -> ThrottleStore: ...
+    @property
+    def web(self) -> WebAccessStore: ...
     async def ping(self) -> None:
         """Run a trivial query (SELECT 1): raises when the database cannot be reached."""
         ...

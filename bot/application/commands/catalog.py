@@ -49,6 +49,7 @@ class AppUseCase(Enum):
     CONTEST_START = auto()
     CONTEST_STOP = auto()
     CONTEST_STATUS = auto()
+    WEB = auto()  # a one-time link to the web app (bot/application/web_access.py)
 
 
 class StudyUseCase(Enum):
@@ -201,6 +202,8 @@ QUIET_OFF = Arg("quiet", ArgKind.CHOICE, choices=(Choice("off", "cmd.choice.off"
 CATALOG: tuple[Command, ...] = (
     Command(("start",), AppUseCase.START, scope=Scope.PRIVATE),
     Command(("help",), AppUseCase.HELP, (TOPIC,)),
+    # /web: a one-time sign-in link to the web app, only in a private chat (the link is the person's)
+    Command(("web",), AppUseCase.WEB, scope=Scope.PRIVATE, aliases=("网页", "網頁", "网页版", "網頁版")),
     Command(("quiz",), StudyUseCase.PRACTISE, (PRACTICE, NUMBER, QTYPE, TAGS)),
     Command(("memorise",), StudyUseCase.MEMORISE, (NUMBER, QTYPE, TAGS),
             aliases=("memorize", "背题", "背題")),

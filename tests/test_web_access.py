@@ -1,0 +1,208 @@
+"""Signing in to the web app (bot/application/web_access.py) and its API's guards, without a browser:
+initData believed only as Telegram signs it and while fresh (any change to it refused), the CSRF
+token on state changes, bad input answered with a catalog sentence, requests limited, /web off
+without a configured address."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime, timedelta
+from urllib.parse import parse_qsl, quote
+
+import aiohttp
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.application.reply_text import render_reply
+from bot.application.requests import Caller
+from bot.application.web_access import csrf_token, sign_init_data, verify_init_data
+from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+from bot.locales.i18n import t
+from studybot.bootstrap import PACKAGED_BANKS, bootstrap
+from studybot.config import Config
+from studybot.ops import start_server
+from tests.fakes.ports import ManualScheduler
+
+TOKEN = "123456:TEST-token"
+NOW = datetime(2026, 12, 4, 2, 0, tzinfo=UTC)
+USER = json.dumps({"id": 42, "first_name": "小明", "language_code": "zh-hans"}, ensure_ascii=False)
+
+
+def signed(age: timedelta = timedelta(0), token: str = TOKEN) -> str:
+    fields = {"auth_date": str(int((NOW - age).timestamp())), "query_id": "AAE", "user": USER}
+    return sign_init_data(fields, token)
+
+
+def test_a_fresh_init_data_signed_for_this_bot_names_its_user():
+    user = verify_init_data(signed(), TOKEN, NOW)
+    assert user is not None and (user.user_key, user.display_name) == ("42", "小明")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        signed(age=timedelta(hours=2)),  # stale
+        signed(age=-timedelta(minutes=5)),  # from the future
+        signed(token="999:OTHER"),  # another bot's
+        signed() + "&user=" + quote(USER),  # a field twice
+        "",
+        "hash=00",
+        "%%%",
+    ],
+)
+def test_stale_foreign_or_malformed_init_data_is_refused(data):
+    assert verify_init_data(data, TOKEN, NOW) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_any_change_to_a_signed_init_data_is_refused(data):
+    original = signed()
+    at = data.draw(st.integers(0, len(original) - 1))
+    char = data.draw(st.sampled_from("0123456789abcdefABCDEF%=&_x"))
+    changed = original[:at] + char + original[at + 1 :]
+    if parse_qsl(changed, keep_blank_values=True) != parse_qsl(original):  # %e5 is %E5: no change
+        assert verify_init_data(changed, TOKEN, NOW) is None
+
+
+def test_links_cookies_and_init_data_signatures_never_reach_a_log():
+    from adapters.redaction import REDACTED, redact
+
+    link = "https://study.example/app/login#" + "x" * 43
+    cookie = "Cookie: studybot_session=" + "y" * 43
+    data = signed()
+    for text in (link, cookie, data, quote(data), f"init_data='{data}'"):
+        shown = redact(text)
+        assert REDACTED in shown and "x" * 43 not in shown and "y" * 43 not in shown
+        assert data.rsplit("hash=", 1)[1] not in shown
+
+
+def test_the_csrf_token_is_the_sessions_own():
+    assert csrf_token("a") == csrf_token("a") != csrf_token("b")
+
+
+# ------------------------------------------------------------ the API's guards, on a real server
+
+DM = Caller(ChatRef(Platform.DISCORD, "dm-1", ChatKind.PRIVATE), UserRef(Platform.DISCORD, "1", "Ana"))
+
+
+@pytest.fixture
+async def served(tmp_path):
+    from bank.loader import load_bank
+
+    bank = load_bank(PACKAGED_BANKS / "ai_trainer_2025.yaml")
+    config = Config(
+        data_dir=tmp_path, default_bank=bank.id, sqlite_synchronous="NORMAL", http_port=0,
+        http_listen="127.0.0.1", web_url="https://study.example", telegram_token=TOKEN,
+    )  # fmt: skip
+    app = await bootstrap(
+        config, rng=random.Random(1), banks={bank.id: bank}, scheduler=ManualScheduler(None)
+    )
+    server = await start_server(app, config, [])
+    assert server is not None
+    yield app, f"http://127.0.0.1:{server.port}/app"
+    await server.stop()
+    await app.close()
+
+
+def secure_jar(base: str) -> aiohttp.CookieJar:
+    """A jar that sends the Secure cookie to the test's plain-HTTP server (as to HTTPS behind a proxy)."""
+    return aiohttp.CookieJar(unsafe=True, treat_as_secure_origin=[base.removesuffix("/app")])
+
+
+async def signed_in(app, base: str, session: aiohttp.ClientSession) -> str:
+    """Sign in through a /web link; the CSRF token."""
+    text = render_reply(await app.application.run_text("/web", DM))
+    token = text.rsplit("#", 1)[1].strip()
+    async with session.post(f"{base}/api/session", json={"link": token}, headers={"X-Studybot": "1"}) as r:
+        assert r.status == 200
+        cookie = r.headers["Set-Cookie"]
+        assert "HttpOnly" in cookie and "Secure" in cookie and "SameSite=Strict" in cookie
+        assert token not in cookie
+    async with session.get(f"{base}/api/me") as r:
+        return (await r.json())["csrf"]
+
+
+async def test_state_changes_need_the_csrf_token_and_bad_input_gets_a_catalog_sentence(served):
+    app, base = served
+    jar = secure_jar(base)
+    async with aiohttp.ClientSession(cookie_jar=jar) as session:
+        csrf = await signed_in(app, base, session)
+        async with session.post(f"{base}/api/mock/start") as r:
+            assert r.status == 403
+        headers = {"X-CSRF-Token": csrf}
+        bad = (
+            {"act": "pick", "mock_id": "1; DROP", "item": 1}, {"act": "nope", "mock_id": 1, "item": 1},
+            {"act": "go", "mock_id": 1, "item": -3}, [1, 2],
+        )  # fmt: skip
+        for body in bad:
+            async with session.post(f"{base}/api/mock/act", json=body, headers=headers) as r:
+                assert r.status == 400
+                assert (await r.json())["message"] == t("zh-CN", "web.bad_input")
+        async with session.post(f"{base}/api/drill/start", json={"mode": "../../etc"}, headers=headers) as r:
+            assert r.status == 400
+        async with session.post(f"{base}/api/mock/start", headers=headers) as r:
+            assert r.status == 200 and (await r.json())["kind"] == "mock_question"
+
+
+async def test_a_session_is_rate_limited(served):
+    app, base = served
+    jar = secure_jar(base)
+    async with aiohttp.ClientSession(cookie_jar=jar) as session:
+        await signed_in(app, base, session)
+        statuses = []
+        for _ in range(260):
+            async with session.get(f"{base}/api/page/favorites") as r:
+                statuses.append(r.status)
+        assert statuses[0] == 200 and statuses[-1] == 429
+        async with session.get(f"{base}/api/page/favorites") as r:
+            assert (await r.json())["message"] == t("zh-CN", "web.rate_limited")
+
+
+async def test_the_web_command_says_the_web_app_is_off_without_an_address(tmp_path):
+    config = Config(data_dir=tmp_path, sqlite_synchronous="NORMAL")
+    app = await bootstrap(config, scheduler=ManualScheduler(None))
+    try:
+        assert render_reply(await app.application.run_text("/web", DM)) == t("zh-CN", "web.off")
+        group = Caller(
+            ChatRef(Platform.TELEGRAM, "-100", ChatKind.GROUP), UserRef(Platform.TELEGRAM, "1", "A")
+        )
+        assert render_reply(await app.application.run_text("/web", group)) == t("zh-CN", "error.private_only")
+    finally:
+        await app.close()
+
+
+async def test_a_short_answer_is_typed_and_self_graded_after_the_hand_in(served):
+    app, base = served
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+
+        async def act(**body):
+            async with session.post(f"{base}/api/mock/act", json=body, headers=headers) as r:
+                assert r.status == 200, await r.text()
+                return await r.json()
+
+        async with session.post(f"{base}/api/mock/start", headers=headers) as r:
+            mock_id = (await r.json())["mock_id"]
+        item = await act(act="go", mock_id=mock_id, item=61)  # the paper's short answers come last
+        assert item["input"] == "self_graded" and item["buttons"] == []
+        kept = await act(act="type", mock_id=mock_id, item=61, token="去重、处理缺失值")
+        assert kept["saved"] == 61
+        asked = await act(act="submit", mock_id=mock_id, item=1)
+        assert asked["kind"] == "mock_confirm" and 61 not in asked["unanswered"]
+        report = await act(act="confirm", mock_id=mock_id, item=1)
+        assert [p["number"] for p in report["pending"]] == [61] and report["passed"] is None
+        assert report["pending_text"] == t("zh-CN", "mock.awaiting_grade", count=1)
+        async with session.post(
+            f"{base}/api/mock/grade", json={"item": 61, "level": "best"}, headers=headers
+        ) as r:
+            assert r.status == 400
+        async with session.post(
+            f"{base}/api/mock/grade", json={"item": 61, "level": "full"}, headers=headers
+        ) as r:
+            graded = await r.json()
+        assert (
+            graded["pending"] == [] and graded["score"] == "10" and graded["passed"] is False
+        )  # pass mark 60
