@@ -2,7 +2,8 @@
 text in the bank file changed since they were reported (or that left the bank), each with its
 reports, so an editor sees which reports a bank edit may have answered.
 
-A report keeps the content hash of its item at report time (bot/application/study/use_cases.question_hash);
+A report keeps the content hash of its item at report time
+(bot/application/study/error_reports.question_hash);
 reports from before that was kept compare the whole bank's version instead.
 """
 
@@ -19,7 +20,7 @@ from adapters.storage.sqlite.store import SqliteStore
 from bank.check import default_bank_dir, run_check
 from bank.compiled import default_cache_dir, load_bank_report_cached
 from bank.loader import bank_files
-from bot.application.study.use_cases import bank_version, question_hash
+from bot.application.study.error_reports import bank_version, question_hash
 from bot.domain.questions import Bank
 from bot.domain.study_records import Report
 

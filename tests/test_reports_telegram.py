@@ -62,7 +62,7 @@ async def test_a_private_report_reaches_the_operator_and_the_answer_names_the_re
     tg: TelegramHarness,
 ) -> None:
     app = await tg.start(language=ZH, admins={"telegram": [BOSS.id]})
-    await tg.say(BOSS.id, BOSS, "/help")  # the operator has a private chat with the bot
+    await tg.say(BOSS.id, BOSS, "/start")  # the operator has a private chat with the bot
     tg.server.user_message(LI.id, LI, "/quiz 1")
     await tg.question(LI.id)
     report_message = said(tg, LI.id, LI, "/report 选项 D 应该是 4")
@@ -110,8 +110,8 @@ async def test_an_uploaded_banks_reports_reach_the_admin_who_uploaded_it(tg: Tel
     ada = FakeUser(30, "Ada", "ada", "en")  # an operator: she looks after the configured banks only
     tg.server.set_member_status(GROUP.id, BOSS, "administrator")
     await tg.start(language="en", admins={"telegram": [ada.id]})
-    await tg.say(BOSS.id, BOSS, "/help")
-    await tg.say(ada.id, ada, "/help")
+    await tg.say(BOSS.id, BOSS, "/start")
+    await tg.say(ada.id, ada, "/start")
     tg.server.user_document(
         GROUP, BOSS, "physics.csv", (UPLOADS / "physics.csv").read_bytes(), "/bank import"
     )
