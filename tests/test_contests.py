@@ -163,7 +163,8 @@ async def test_stop_posts_results_and_one_contest_per_chat(make_app, clock):
     assert final.final and final.stopped and final.position == 1
     assert [(r.name, r.points) for r in final.rows] == [("Alice", 950)]
     assert not await app.contests.stop(CHAT)
-    periodic = {"sweep:practice", "outbox:age", "cluster:beat", "cluster:due", "cluster:forget"}
+    periodic = {"sweep:practice", "outbox:age", "cluster:beat", "cluster:due", "cluster:forget",
+                "fsrs-fit"}  # the weekly fit of each learner's FSRS parameters
     assert app.scheduler.jobs.keys() <= periodic
 
 

@@ -210,7 +210,10 @@ class Answering:
             if self.next_question is None:
                 return await self._closed(chat)
             return NextReply(await self.next_question(chat, user, context.round.id))
-        if await self.quiz.answerable(context.round.id) is None:
+        # The round is read once per click (admitted, above); a submit checks it still takes
+        # answers itself (and the commit refuses a closed round), a toggle or a form here.
+        submits = click.act not in (Act.TOGGLE, Act.OPEN_FORM)
+        if not submits and not context.round.takes_answers(self.quiz.clock.now()):
             return await self._closed(chat)
         language = context.chat.settings.language
         round_id = context.round.id
@@ -222,11 +225,11 @@ class Answering:
             chosen = await self.quiz.selections.take(round_id, user)
             if not chosen:
                 return SelectionReply("", language)
-            return await self._submit(round_id, user, ",".join(chosen))
+            return await self._submit(round_id, user, ",".join(chosen), context)
         if click.act is Act.OPEN_FORM:
             self_graded = TYPES[context.question.type].input_kind is InputKind.SELF_GRADED
             return FormReply(round_id, self_graded, language)
-        return await self._submit(round_id, user, click.token or "")
+        return await self._submit(round_id, user, click.token or "", context)
 
     async def typed(self, chat: ChatRef, user: UserRef, text: str, *, round_id: int | None = None,
                     reply_to: str | None = None) -> AnswerReply:  # fmt: skip
@@ -297,8 +300,10 @@ class Answering:
             return None
         return await self.quiz.store.user_answer(context.round.id, await self.quiz.user_id(user))
 
-    async def _submit(self, round_id: int, user: UserRef, response: str) -> ReceiptReply:
-        return ReceiptReply(await self.quiz.submit(SubmitAnswer(round_id, user, response)))
+    async def _submit(
+        self, round_id: int, user: UserRef, response: str, context: RoundContext | None = None
+    ) -> ReceiptReply:
+        return ReceiptReply(await self.quiz.submit(SubmitAnswer(round_id, user, response), context))
 
     async def _self_grade(self, context: RoundContext, user: UserRef, level: str) -> ReceiptReply:
         return ReceiptReply(await self.quiz.self_grade(SelfGrade(context.round.id, user, level)))

@@ -331,8 +331,11 @@ class Quiz:
 
     # ------------------------------------------------------------ answering
 
-    async def submit(self, cmd: SubmitAnswer) -> ReceiptView:
-        context = await self.round_context(cmd.round_id)
+    async def submit(self, cmd: SubmitAnswer, context: RoundContext | None = None) -> ReceiptView:
+        """Grade and record an answer; `context`: the round as the caller just read it (a click),
+        so it is not read again."""
+        if context is None or context.round.id != cmd.round_id:
+            context = await self.round_context(cmd.round_id)
         if context is None:
             return ReceiptView(cmd.round_id, AnswerStatus.UNKNOWN_ROUND, self.settings.language)
         round_, chat, question = context.round, context.chat, context.question
