@@ -28,7 +28,8 @@ from tests.test_import_boundary import imported_modules, module_name  # noqa: E4
 
 # Boxes: (package, label, what it holds, x, y); drawn in rows, the outer packages on top.
 BOXES = [
-    ("adapters", "adapters/", "console · discord · telegram · web\nstorage · scheduling · charts · ops · optimizer", 1.0, 6.0),
+    ("adapters", "adapters/", "console · discord · telegram · web\n"
+        "storage · scheduling · charts · ops · optimizer", 1.0, 6.0),
     ("studybot", "studybot/", "config · bootstrap · CLI", 4.0, 6.0),
     ("bank", "bank/", "loading · checks\nimporters · exporters", 7.0, 6.0),
     (
@@ -42,13 +43,16 @@ BOXES = [
     (
         "bot.application.study",
         "application.study",
-        "use_cases · drill · mock_exam · exam\nreadiness · mistake_notebook · error_reports",
+        "use_cases · drill · mock_exam · exam\n"
+        "readiness · mistake_notebook · error_reports",
         7.8,
         4.5,
     ),
-    ("bot.ports", "bot.ports", "storage · study_storage · exam_storage\nchat · scheduler · broadcast · charts · web", 4.0, 3.0),
+    ("bot.ports", "bot.ports", "storage · study_storage · exam_storage\n"
+     "chat · scheduler · broadcast · charts · web", 4.0, 3.0),
     ("bot.views", "bot.views", "quiz · quiz_text · study\nstudy_text · progress · charts", 4.0, 1.8),
-    ("bot.domain", "bot.domain", "questions · grading · records · spaced\npaper · readiness · exam_plan · key_points", 2.2, 0.5),
+    ("bot.domain", "bot.domain", "questions · grading · records · spaced\n"
+        "paper · readiness · exam_plan · key_points", 2.2, 0.5),
     (
         "bot.domain.question_types",
         "domain.question_types",

@@ -279,7 +279,7 @@ class ConsoleAdapter:
         if self.scripted and self._open is not None and self._open.kind is RoundKind.CONTEST:
             await self._wait_for_unanswered_contest_question()
         round_id = self._open.round_id if self._open is not None else None
-        reply = await self.app.answering.typed(self.chat, self.user, text, round_id=round_id)
+        reply = await self.app.typed(self.chat, self.user, text, round_id=round_id)
         if isinstance(reply, ReceiptReply) and reply.receipt.status in ANSWERED and round_id is not None:
             self._answered.add(round_id)
         if isinstance(reply, NextReply) and isinstance(reply.reply.view, QuestionView):

@@ -81,7 +81,7 @@ class Answering:
             chat_key=chat_ref(interaction).chat_key, control=control or _custom_id(interaction),
             controls=frozenset(cid for _, cid in carried(message)),
         )  # fmt: skip
-        reply = await self.application.mock_click(chat_ref(interaction), user_ref(interaction.user), click)
+        reply = await self.application.click(chat_ref(interaction), user_ref(interaction.user), click)
         if isinstance(reply.view, TextView):
             await send(interaction, Reply(reply.view.text))
             return
@@ -114,9 +114,7 @@ class Answering:
     # ------------------------------------------------------------ the steps
 
     async def _result(self, interaction: discord.Interaction, click: Click) -> AnswerReply:
-        return await self.application.answering.click(
-            click, user_ref(interaction.user), chat_ref(interaction)
-        )
+        return await self.application.click(chat_ref(interaction), user_ref(interaction.user), click)
 
     async def _answer(self, interaction: discord.Interaction, click: Click) -> Reply:
         return self._rendered(interaction, await self._result(interaction, click))
@@ -150,7 +148,7 @@ class Answering:
             controls = frozenset(cid for _, cid in carried(message)) if message is not None else frozenset()
             chat = chat_ref(interaction)
             click = WeakClick(Platform.DISCORD, chat.chat_key, _custom_id(interaction), controls)
-            reply = await self.application.weak_click(chat, user_ref(interaction.user), click)
+            reply = await self.application.click(chat, user_ref(interaction.user), click)
             if isinstance(reply.view, QuestionView):
                 posted.append(reply.view)
                 self.counts.remember(reply.view)

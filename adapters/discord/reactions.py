@@ -142,7 +142,7 @@ class Reactions:
                 )
                 # One user's reactions one after another, so the first one is the one recorded.
                 async with self._locks.hold((round_id, event.user_id)):
-                    result = await self.application.answering.click(click, user, chat)
+                    result = await self.application.click(chat, user, click)
                 closed = (AnswerStatus.CLOSED, AnswerStatus.UNKNOWN_ROUND)
                 if not isinstance(result, ReceiptReply) or result.receipt.status in closed:
                     return  # the reveal is coming (or came): reactions no longer need hiding

@@ -107,7 +107,7 @@ class Callbacks:
             return
         if isinstance(action, cd.WeakPractice):  # the clicker's weak-point run, posted as /quiz weak's
             weak = WeakClick(Platform.TELEGRAM, str(tg_chat.id), str(query.data), _controls(message))
-            reply = await self.app.weak_click(chat, user, weak)
+            reply = await self.app.click(chat, user, weak)
             if isinstance(reply.view, TextView):
                 await toast(reply.view.text)
             else:
@@ -127,7 +127,7 @@ class Callbacks:
             message_ref=message_ref(tg_chat.id, message.message_id), act=act,
             token=_token(action), control=str(query.data), controls=_controls(message),
         )  # fmt: skip
-        answer = await self.app.answering.click(click, user, chat)
+        answer = await self.app.click(chat, user, click)
         await self._show(toast, answer, act, tg_chat, message.message_id)
 
     async def _mock(self, toast: Toast, query: CallbackQuery, message: MaybeInaccessibleMessage,
@@ -140,7 +140,7 @@ class Callbacks:
             platform=Platform.TELEGRAM, chat_key=str(tg_chat.id), control=str(query.data),
             controls=_controls(message),
         )  # fmt: skip
-        reply = await self.app.mock_click(chat_ref(tg_chat), user_ref(query.from_user), click)
+        reply = await self.app.click(chat_ref(tg_chat), user_ref(query.from_user), click)
         if isinstance(reply.view, TextView):
             await toast(reply.view.text)
             return

@@ -122,7 +122,7 @@ class Handlers:
             await self.command(update, context)
             return
         chat = chat_ref(message.chat, message.from_user)
-        answer = await self.app.answering.typed(chat, user_ref(message.from_user), message.text)
+        answer = await self.app.typed(chat, user_ref(message.from_user), message.text)
         await self._typed(message, answer)
 
     async def group_reply(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -134,7 +134,7 @@ class Handlers:
         if replied is None or replied.from_user is None or replied.from_user.id != self.adapter.bot.id:
             return
         round_id = self.adapter.rounds.by_message(message.chat.id, replied.message_id)
-        answer = await self.app.answering.typed(
+        answer = await self.app.typed(
             chat_ref(message.chat), user_ref(message.from_user), message.text, round_id=round_id,
             reply_to=message_ref(message.chat.id, replied.message_id) if round_id is None else None,
         )  # fmt: skip

@@ -17,11 +17,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Never, NoReturn, Protocol
+from typing import Never, NoReturn, Protocol, overload
 
-from bot.application.answering import Answering, TextReply
+from bot.application.answering import Answering, AnswerReply, TextReply
 from bot.application.attachments import Attachment, OpenFile, attach
-from bot.application.clicks import MockClick, WeakClick
+from bot.application.clicks import Click, MockClick, WeakClick
 from bot.application.commands.catalog import (
     CATALOG,
     AppUseCase,
@@ -153,6 +153,36 @@ class Application:
                 return self._without_uploads(use_case)
             return self.uploads.handler(use_case)
         no_handler(use_case)
+
+    # ------------------------------------------------------------ the ways in: clicks, typed text
+
+    @overload
+    async def click(self, chat: ChatRef, user: UserRef, click: Click) -> AnswerReply: ...
+    @overload
+    async def click(self, chat: ChatRef, user: UserRef, click: MockClick | WeakClick) -> Reply: ...
+
+    async def click(
+        self, chat: ChatRef, user: UserRef, click: Click | MockClick | WeakClick
+    ) -> AnswerReply | Reply:
+        """Every button press (and form submit) a chat adapter receives, whatever it is under: a
+        question's, a mock exam's, or /weak's. The click rule (bot/application/clicks.py) decides
+        whether it may act."""
+        match click:
+            case MockClick():
+                return await self.mock_click(chat, user, click)
+            case WeakClick():
+                return await self.weak_click(chat, user, click)
+            case _:
+                return await self.answering.click(click, user, chat)
+
+    async def typed(
+        self, chat: ChatRef, user: UserRef, text: str, *,
+        round_id: int | None = None, reply_to: str | None = None,
+    ) -> AnswerReply:  # fmt: skip
+        """A message that is not a command: an answer (to `round_id`, to the question `reply_to`
+        answers, to the person's mock here, else to the chat's open question), a self-grade word,
+        or "next"."""
+        return await self.answering.typed(chat, user, text, round_id=round_id, reply_to=reply_to)
 
     async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
         """A button under a mock exam's item, sheet, hand-in prompt or report (the study tools'
