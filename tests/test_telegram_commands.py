@@ -100,8 +100,9 @@ async def test_settings_commands_in_a_private_chat(tg: TelegramHarness) -> None:
     assert (await tg.say(ANN.id, ANN, "/lang klingon"))["text"].startswith("参数“语言”有误")
     assert (await tg.say(ANN.id, ANN, "/lang en"))["text"] == t("en", "lang.set")
     help_text = (await tg.say(ANN.id, ANN, "/help"))["text"]
-    while "/help quiz" not in help_text:  # the whole help is two Telegram messages (4,096 characters each)
-        help_text += (await tg.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == ANN.id))["text"]
+    while "/help quiz" not in help_text:  # the whole help takes two Telegram messages (4,096 each)
+        rest = await tg.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == ANN.id)
+        help_text += rest["text"]
     assert help_text.startswith(HTML.bold(t("en", "help.title")))
     assert "/start — " in help_text
     assert "/daily set &lt;time&gt; [deadline] [tag] [timezone] [mode]" in help_text
