@@ -1,7 +1,8 @@
 """Signing in to the web app (bot/application/web_access.py) and its API's guards, without a browser:
 initData believed only as Telegram signs it and while fresh (any change to it refused), the CSRF
 token on state changes, bad input answered with a catalog sentence, requests limited, /web off
-without a configured address."""
+without a configured address; a bank's admin pages for its owners only (its statistics and open
+reports; resolving one tells the reporter), refused to anyone else whatever the id asked."""
 
 from __future__ import annotations
 

@@ -377,13 +377,13 @@
     const v = await api("GET", "admin/bank/" + encodeURIComponent(id));
     if (tab !== "admin" || v.kind === "signed_out") return;
     const back = many ? el("div", { class: "row" }, el("button", { class: "secondary", on: drawBanks }, L.all_banks)) : null;
-    if (v.kind !== "bank_admin") return main.replaceChildren(text(v.text, "error"), back);
+    if (v.kind !== "bank_admin") return main.replaceChildren(...[text(v.text, "error"), back].filter((n) => n));
     const [title, ...rest] = v.header;
     const nodes = [el("h2", {}, title), rest.map((line) => el("p", { class: "hint" }, line)),
       el("h3", {}, v.flagged_title)];
     for (const c of v.cards) {
       nodes.push(el("section", { class: "card" + (c.flagged ? " flagged" : ""), "data-number": c.number },
-        el("p", { class: "heading" }, el("b", {}, c.heading)),
+        el("p", { class: "heading" }, c.mark ? el("span", { class: "badge" }, c.mark) : null, el("b", {}, c.heading)),
         el("p", { class: "hint" }, c.stem),
         c.why.map((w) => el("p", { class: "why" }, w)),
         c.options.length ? el("div", { class: "picks" }, c.options.map((o) =>
@@ -395,7 +395,7 @@
     if (v.orphans.length) nodes.push(el("h3", {}, L.orphan_reports), v.orphans.map((r) => reportBox(r, id, many)));
     if (v.others.length) nodes.push(el("details", { class: "others" }, el("summary", {}, v.others_title),
       v.others.map((o) => el("div", { class: "hint" }, o.line))));
-    main.replaceChildren(back, ...nodes.flat());
+    main.replaceChildren(...[back, ...nodes].flat().filter((n) => n));
   }
 
   // Through the CSSOM: the page's CSP refuses style attributes.
