@@ -317,3 +317,39 @@ async def test_a_person_who_owns_no_bank_is_refused_its_page_and_its_reports(own
             assert r.status == 404
     assert [r.id for r in await app.storage.reports.open_reports(BANK_ID)] == [r.id for r in reports]
     assert telegram.of("notice") == []
+
+
+async def test_an_uploader_owns_the_bank_they_uploaded_and_only_that_one(owned):
+    """A bank uploaded in a private chat is its uploader's on the web; the configured bank's
+    operator does not own it, nor the uploader the configured one."""
+    from pathlib import Path
+
+    from bot.application.attachments import Attachment
+    from tests.item_stats_session import BANK_ID
+
+    app, base, _telegram = owned
+    uploader = Caller(
+        ChatRef(Platform.DISCORD, "dm-3", ChatKind.PRIVATE), UserRef(Platform.DISCORD, "3", "Cy"), admin=True
+    )
+    data = (Path(__file__).parent / "banks" / "upload" / "physics.csv").read_bytes()
+    imported = await app.application.run_text(
+        "/bank import", uploader, attachment=Attachment.of_bytes("physics.csv", data)
+    )
+    confirmed = await app.application.run_text("/bank confirm", uploader)
+    uploaded = [b for b in app.quiz.banks if b.startswith("up-")]
+    assert len(uploaded) == 1, (render_reply(imported), render_reply(confirmed))
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        await signed_in(app, base, session, uploader)
+        async with session.get(f"{base}/api/admin/banks") as r:
+            assert [b["id"] for b in (await r.json())["banks"]] == uploaded
+        async with session.get(f"{base}/api/admin/bank/{uploaded[0]}") as r:
+            page = await r.json()
+            assert r.status == 200 and page["header"][1] == t("zh-CN", "itemstats.no_answers")
+        async with session.get(f"{base}/api/admin/bank/{BANK_ID}") as r:
+            assert r.status == 403
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        await signed_in(app, base, session)  # the operator
+        async with session.get(f"{base}/api/admin/banks") as r:
+            assert [b["id"] for b in (await r.json())["banks"]] == [BANK_ID]
+        async with session.get(f"{base}/api/admin/bank/{uploaded[0]}") as r:
+            assert r.status == 403
