@@ -35,6 +35,7 @@ from bot.application.firings import Firings
 from bot.application.outbox import Outbox
 from bot.application.quiz import CoreSettings, Quiz
 from bot.application.store_faults import QuietJobs
+from bot.application.study.bank_admin import BankAdmin
 from bot.application.study.bank_owners import BankOwners
 from bot.application.study.feed import StudyFeed
 from bot.application.study.memory_fit import LearnerFitting
@@ -93,6 +94,7 @@ class App:
     metrics: Metrics
     ports: list[ChatPort] = field(default_factory=list)
     fitting: LearnerFitting | None = None  # each learner's FSRS parameters, fitted weekly
+    bank_admin: BankAdmin | None = None  # the web app's admin pages for a bank's owners
     broadcast: Any = None  # the Broadcast port's adapter (started and closed here)
     owner: str = "solo"  # this process, in the database's firings, leases and members
     # Filled by whatever decides which process runs due work; /readyz and the metrics report it.
@@ -326,7 +328,7 @@ async def bootstrap(
         config=config, storage=storage, store=store, quiz=quiz, clock=clock, rng=rng, banks=banks,
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
         feed=feed, mocks=mocks, study=study, metrics=metrics, broadcast=broadcast, owner=owner,
-        fitting=fitting,
+        fitting=fitting, bank_admin=BankAdmin(study, storage.item_answers),
     )  # fmt: skip
     if shared:
         app.scheduler_status = app.shared_status

@@ -21,6 +21,7 @@ from bot.ports.storage import Storage
 
 if TYPE_CHECKING:
     from adapters.ops.http_server import OpsServer
+    from bot.application.study.bank_admin import BankAdmin
     from studybot.config import Config
 
 log = logging.getLogger("studybot.ops")
@@ -42,6 +43,9 @@ class App(Protocol):
 
     @property
     def metrics(self) -> Metrics: ...
+
+    @property
+    def bank_admin(self) -> BankAdmin | None: ...
 
     @property
     def scheduler_status(self) -> Callable[[], SchedulerStatus] | None: ...
@@ -131,6 +135,6 @@ async def start_server(app: App, config: Config, adapters: Sequence[object]) -> 
     if app.application.web is not None:  # the web app, on the same server (docs/web.md)
         from adapters.web import WebApp
 
-        server.subapps["/app"] = WebApp(app.application, app.application.web).build()
+        server.subapps["/app"] = WebApp(app.application, app.application.web, app.bank_admin).build()
     await server.start()
     return server

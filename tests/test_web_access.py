@@ -1,7 +1,8 @@
 """Signing in to the web app (bot/application/web_access.py) and its API's guards, without a browser:
 initData believed only as Telegram signs it and while fresh (any change to it refused), the CSRF
 token on state changes, bad input answered with a catalog sentence, requests limited, /web off
-without a configured address."""
+without a configured address; a bank's admin pages for its owners only (its statistics and open
+reports; resolving one tells the reporter), refused to anyone else whatever the id asked."""
 
 from __future__ import annotations
 
@@ -112,9 +113,9 @@ def secure_jar(base: str) -> aiohttp.CookieJar:
     return aiohttp.CookieJar(unsafe=True, treat_as_secure_origin=[base.removesuffix("/app")])
 
 
-async def signed_in(app, base: str, session: aiohttp.ClientSession) -> str:
+async def signed_in(app, base: str, session: aiohttp.ClientSession, caller: Caller = DM) -> str:
     """Sign in through a /web link; the CSRF token."""
-    text = render_reply(await app.application.run_text("/web", DM))
+    text = render_reply(await app.application.run_text("/web", caller))
     token = text.rsplit("#", 1)[1].strip()
     async with session.post(f"{base}/api/session", json={"link": token}, headers={"X-Studybot": "1"}) as r:
         assert r.status == 200
@@ -206,3 +207,149 @@ async def test_a_short_answer_is_typed_and_self_graded_after_the_hand_in(served)
         assert (
             graded["pending"] == [] and graded["score"] == "10" and graded["passed"] is False
         )  # pass mark 60
+
+
+# ------------------------------------------------------------ a bank's admin pages (its owners only)
+
+
+@pytest.fixture
+async def owned(tmp_path):
+    """The bot over tests/item_stats_session.py's answers (300 learners, item 17's key swapped,
+    an open report on it from a Telegram group) with Ana (DM) the configured bank's operator;
+    a Telegram port records what the reporter is told."""
+    from tests.fakes.ports import RecordingPort
+    from tests.item_stats_session import BANK_ID, seed
+
+    bank, _true_key = await seed(tmp_path / "studybot.db")
+    config = Config(
+        data_dir=tmp_path, default_bank=BANK_ID, sqlite_synchronous="NORMAL", http_port=0,
+        http_listen="127.0.0.1", web_url="https://study.example", telegram_token=TOKEN,
+        admins={"discord": ["1"]},
+    )  # fmt: skip
+    app = await bootstrap(
+        config, rng=random.Random(1), banks={bank.id: bank}, scheduler=ManualScheduler(None)
+    )
+    telegram = RecordingPort(platform="telegram")
+    app.add_port(telegram)
+    server = await start_server(app, config, [])
+    assert server is not None
+    yield app, f"http://127.0.0.1:{server.port}/app", telegram
+    await server.stop()
+    await app.close()
+
+
+async def test_an_owner_sees_the_flagged_item_beside_its_report_and_resolving_tells_the_reporter(owned):
+    from tests.item_stats_session import BANK_ID, REPORT, SWAPPED
+
+    app, base, telegram = owned
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        csrf = await signed_in(app, base, session)
+        async with session.get(f"{base}/api/me") as r:
+            assert (await r.json())["admin"] is True  # the page's link is shown
+        async with session.get(f"{base}/api/admin/banks") as r:
+            assert [b["id"] for b in (await r.json())["banks"]] == [BANK_ID]
+        async with session.get(f"{base}/api/admin/bank/{BANK_ID}") as r:
+            assert r.status == 200
+            page = await r.json()
+        first = page["cards"][0]  # the flagged item first, with its numbers and its report
+        assert first["number"] == SWAPPED and first["flagged"]
+        assert first["mark"] == t("zh-CN", "itemstats.mark.key")
+        assert "%" in first["heading"] and len(first["options"]) == 4
+        assert sum(o["correct"] for o in first["options"]) == 1 and any(o["rival"] for o in first["options"])
+        assert [REPORT in rep["line"] for rep in first["reports"]] == [True]
+        report_id = first["reports"][0]["id"]
+        # A note that is no string, an action that is none: refused, nothing closed.
+        for body in ({"id": report_id, "action": "resolve", "note": 3}, {"id": report_id, "action": "fix"}):
+            async with session.post(
+                f"{base}/api/admin/report", json=body, headers={"X-CSRF-Token": csrf}
+            ) as r:
+                assert r.status == 400
+        async with session.post(
+            f"{base}/api/admin/report", json={"id": report_id, "action": "resolve", "note": "已改正答案"}
+        ) as r:
+            assert r.status == 403  # no CSRF token
+        async with session.post(
+            f"{base}/api/admin/report", json={"id": report_id, "action": "resolve", "note": "已改正答案"},
+            headers={"X-CSRF-Token": csrf},
+        ) as r:  # fmt: skip
+            assert r.status == 200
+            assert (await r.json())["text"] == t("zh-CN", "reports.resolved", id=report_id)
+        # The reporter hears back in the group they reported in, exactly as /reports resolve says it.
+        told = (await telegram.wait_for("notice", timeout=30))[-1]
+        assert told.key == "report.resolved_named"
+        assert told.param_dict()["note"] == "已改正答案" and told.param_dict()["number"] == SWAPPED
+        async with session.get(f"{base}/api/admin/bank/{BANK_ID}") as r:
+            assert (await r.json())["cards"][0]["reports"] == []  # closed: off the page
+        async with session.post(
+            f"{base}/api/admin/report",
+            json={"id": report_id, "action": "dismiss"},
+            headers={"X-CSRF-Token": csrf},
+        ) as r:
+            assert r.status == 404
+            assert (await r.json())["message"] == t("zh-CN", "reports.not_open", id=report_id)
+
+
+async def test_a_person_who_owns_no_bank_is_refused_its_page_and_its_reports(owned):
+    from tests.item_stats_session import BANK_ID
+
+    app, base, telegram = owned
+    stranger = Caller(
+        ChatRef(Platform.DISCORD, "dm-2", ChatKind.PRIVATE), UserRef(Platform.DISCORD, "2", "Bo")
+    )
+    reports = await app.storage.reports.open_reports(BANK_ID)
+    assert reports
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        csrf = await signed_in(app, base, session, stranger)
+        async with session.get(f"{base}/api/me") as r:
+            assert (await r.json())["admin"] is False  # no link to the page
+        async with session.get(f"{base}/api/admin/banks") as r:
+            assert (await r.json())["banks"] == []
+        for bank_id in (BANK_ID, "no-such-bank"):  # the id changed by hand: refused alike
+            async with session.get(f"{base}/api/admin/bank/{bank_id}") as r:
+                assert r.status == 403
+                body = await r.text()
+                assert json.loads(body)["message"] == t("zh-CN", "itemstats.not_owner")
+                assert "cards" not in body and reports[0].text not in body
+        async with session.post(
+            f"{base}/api/admin/report", json={"id": reports[0].id, "action": "dismiss", "note": "x"},
+            headers={"X-CSRF-Token": csrf},
+        ) as r:  # fmt: skip
+            assert r.status == 404
+    assert [r.id for r in await app.storage.reports.open_reports(BANK_ID)] == [r.id for r in reports]
+    assert telegram.of("notice") == []
+
+
+async def test_an_uploader_owns_the_bank_they_uploaded_and_only_that_one(owned):
+    """A bank uploaded in a private chat is its uploader's on the web; the configured bank's
+    operator does not own it, nor the uploader the configured one."""
+    from pathlib import Path
+
+    from bot.application.attachments import Attachment
+    from tests.item_stats_session import BANK_ID
+
+    app, base, _telegram = owned
+    uploader = Caller(
+        ChatRef(Platform.DISCORD, "dm-3", ChatKind.PRIVATE), UserRef(Platform.DISCORD, "3", "Cy"), admin=True
+    )
+    data = (Path(__file__).parent / "banks" / "upload" / "physics.csv").read_bytes()
+    imported = await app.application.run_text(
+        "/bank import", uploader, attachment=Attachment.of_bytes("physics.csv", data)
+    )
+    confirmed = await app.application.run_text("/bank confirm", uploader)
+    uploaded = [b for b in app.quiz.banks if b.startswith("up-")]
+    assert len(uploaded) == 1, (render_reply(imported), render_reply(confirmed))
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        await signed_in(app, base, session, uploader)
+        async with session.get(f"{base}/api/admin/banks") as r:
+            assert [b["id"] for b in (await r.json())["banks"]] == uploaded
+        async with session.get(f"{base}/api/admin/bank/{uploaded[0]}") as r:
+            page = await r.json()
+            assert r.status == 200 and page["header"][1] == t("zh-CN", "itemstats.no_answers")
+        async with session.get(f"{base}/api/admin/bank/{BANK_ID}") as r:
+            assert r.status == 403
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        await signed_in(app, base, session)  # the operator
+        async with session.get(f"{base}/api/admin/banks") as r:
+            assert [b["id"] for b in (await r.json())["banks"]] == [BANK_ID]
+        async with session.get(f"{base}/api/admin/bank/{uploaded[0]}") as r:
+            assert r.status == 403

@@ -6,7 +6,8 @@ sees: signing in with a Mini App's initData signed with the test bot's token, si
 mock (answers, a flag, jumps on the answer sheet, a reload mid-exam, the hand-in with its
 confirmation) and its report; the same mock then in the chat; a one-time link that works once;
 a tampered or stale initData refused; another learner's mock out of reach by changing its id;
-a paper whose countdown runs out handed in at its end (real scheduler), the page on its report.
+a paper whose countdown runs out handed in at its end (real scheduler), the page on its report;
+a bank's owner on its admin page (the flagged item, its report resolved), refused to others.
 
 With WEB_SCREENSHOTS=<folder> it also saves each page at 390 px (docs/web.md's pictures).
 """
@@ -324,6 +325,61 @@ async def test_the_countdown_runs_out_and_the_paper_is_handed_in_at_its_end(brow
         await page.locator("#score").wait_for()  # within TIMEOUT: the end is six seconds away
         in_chat = render_reply(await app.application.run_text("/mock report", telegram_caller(9191)))
         assert t("zh-CN", "mock.time_used", minutes=0, seconds=6) in in_chat  # handed in at the end
+        await context.close()
+    finally:
+        await server.stop()
+        await app.close()
+
+
+async def test_a_banks_owner_opens_its_admin_page_and_resolves_the_report_on_the_flagged_item(
+    browser, tmp_path
+):
+    """tests/item_stats_session.py's answers (item 17's key swapped, an open report on it from a
+    Telegram group): the bank's operator sees 题库管理, item 17 first with its picks and the
+    report, and resolves it with a note (the reporter is told in the group); another learner has
+    no such tab, and asking for the bank by its id is refused."""
+    from tests.item_stats_session import BANK_ID, REPORT, SWAPPED, seed
+
+    bank, _ = await seed(tmp_path / "studybot.db")
+    config = Config(data_dir=tmp_path, default_bank=BANK_ID, sqlite_synchronous="NORMAL", http_port=0,
+                    http_listen="127.0.0.1", web_url="http://127.0.0.1", telegram_token=TOKEN,
+                    admins={"telegram": ["4343"]})  # fmt: skip
+    app = await bootstrap(config, rng=random.Random(3), banks={bank.id: bank})
+    telegram = RecordingPort(platform="telegram")
+    app.add_port(telegram)
+    server = await start_server(app, config, [])
+    assert server is not None
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        context, page = await page_of(browser)
+        await page.goto(mini_app_url(base, init_data(4343, name="老师")))
+        await page.get_by_role("button", name="题库管理", exact=True).click()
+        card = page.locator(".card").first
+        await card.wait_for()
+        assert await card.get_attribute("data-number") == str(SWAPPED)
+        assert "flagged" in (await card.get_attribute("class") or "")
+        assert t("zh-CN", "itemstats.mark.key").strip("⚠ ") in await card.inner_text()
+        assert await card.locator(".pick").count() == 4 and await card.locator(".pick.rival").count() == 1
+        assert REPORT in await card.locator(".report").inner_text()
+        await shot(page, "admin")
+        await card.locator(".report .note").fill("答案已改正，谢谢")
+        await card.locator(".report .resolve").click()
+        await page.locator(".toast.ok").wait_for()
+        await playwright_api.expect(page.locator(".report")).to_have_count(0)
+        told = (await telegram.wait_for("notice", timeout=30))[-1]
+        assert told.key == "report.resolved_named" and told.param_dict()["note"] == "答案已改正，谢谢"
+        await context.close()
+        # Another learner: no tab, and the bank's page by its id is refused with the catalog's sentence.
+        context, page = await page_of(browser)
+        await page.goto(mini_app_url(base, init_data(4444, name="乙")))
+        await page.get_by_role("button", name="开始模拟考试").wait_for()
+        assert await page.get_by_role("button", name="题库管理").count() == 0
+        seen = await page.evaluate(
+            "async (id) => { const r = await fetch(`/app/api/admin/bank/${id}`);"
+            " return [r.status, await r.json()] }",
+            BANK_ID,
+        )
+        assert seen[0] == 403 and seen[1]["message"] == t("zh-CN", "itemstats.not_owner")
         await context.close()
     finally:
         await server.stop()

@@ -11,6 +11,10 @@ Sign-in: POST /api/session with a Mini App's `initData` or a one-time link's tok
 session cookie (HttpOnly, SameSite=Strict, Secure behind HTTPS). Every other POST carries the
 session's CSRF token in `X-CSRF-Token`; the sign-in POST needs the `X-Studybot` header, which a
 cross-site form cannot send. Requests are limited per session (and sign-ins per address).
+
+A bank's admin pages (/api/admin/…) are for its owners only: bot/application/study/bank_admin.py
+asks `BankOwners` (the rule of /reports and /bank stats) on every request, so a bank id changed
+by hand is refused (403, `itemstats.not_owner`) and a report not theirs is not closed.
 """
 
 from __future__ import annotations
@@ -26,12 +30,14 @@ from typing import Any
 
 from aiohttp import web
 
-from adapters.web import views
+from adapters.web import admin_views, views
 from bot.application.app import Application, WebAccess, WebGrant, csrf_token
 from bot.application.clicks import MockAct, MockClick
+from bot.application.quiz_settings import QuizError
 from bot.application.replies import Reply, TextView
 from bot.application.requests import Caller
 from bot.application.store_faults import StoreFull, StoreUnavailable
+from bot.application.study.bank_admin import BankAdmin
 from bot.locales.i18n import t
 
 log = logging.getLogger("studybot.web")
@@ -59,6 +65,9 @@ DRILLS = {
     "random": "/quiz", "sequential": "/quiz next", "mistakes": "/mistakes practice",
     "favorites": "/favorites practice", "review": "/review",
 }  # fmt: skip
+
+CLOSES = {"resolve": "resolved", "dismiss": "dismissed"}  # a report's close, as /reports names it
+MAX_BANK_ID = 200
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -93,9 +102,10 @@ class Limiter:
 class WebApp:
     """The /app sub-application over one `Application` and its `WebAccess`."""
 
-    def __init__(self, application: Application, access: WebAccess) -> None:
+    def __init__(self, application: Application, access: WebAccess, admin: BankAdmin | None = None) -> None:
         self.app = application
         self.access = access
+        self.admin = admin  # a bank's admin pages, for its owners (None: no such pages)
         self.requests = Limiter(REQUESTS_PER_MINUTE)
         self.sign_ins = Limiter(SIGN_INS_PER_MINUTE)
 
@@ -118,6 +128,9 @@ class WebApp:
         sub.router.add_get("/api/page/{name}", self._guard(self._page_view))
         sub.router.add_post("/api/drill/start", self._guard(self._drill_start))
         sub.router.add_post("/api/drill/answer", self._guard(self._drill_answer))
+        sub.router.add_get("/api/admin/banks", self._guard(self._admin_banks))
+        sub.router.add_get("/api/admin/bank/{bank_id}", self._guard(self._admin_bank))
+        sub.router.add_post("/api/admin/report", self._guard(self._admin_close))
         return sub
 
     # ------------------------------------------------------------ plumbing
@@ -233,8 +246,9 @@ class WebApp:
 
     async def _me(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         token = request.cookies.get(COOKIE, "")
+        admin = self.admin is not None and bool(self.admin.owned(self.caller(grant)))
         return _json(200, {"name": grant.display_name, "language": language, "csrf": csrf_token(token),
-                           "labels": views.labels(language)})  # fmt: skip
+                           "labels": views.labels(language), "admin": admin})  # fmt: skip
 
     # ------------------------------------------------------------ the mock exam
 
@@ -340,6 +354,40 @@ class WebApp:
         if isinstance(next_reply, Reply):
             await self._posted(next_reply)
         return _json(200, out)
+
+    # ------------------------------------------------------------ a bank's admin pages (its owners only)
+
+    async def _admin_banks(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
+        owned = self.admin.owned(self.caller(grant)) if self.admin is not None else ()
+        return _json(200, admin_views.banks(owned, language))
+
+    async def _admin_bank(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
+        bank_id = request.match_info["bank_id"]
+        if len(bank_id) > MAX_BANK_ID:
+            raise BadInput()
+        if self.admin is None:
+            return _json(403, {"error": "not_owner", "message": t(language, "itemstats.not_owner")})
+        try:
+            view = await self.admin.statistics(self.caller(grant), bank_id, language)
+        except QuizError as exc:  # not one of the banks this person owns: nothing of it is shown
+            return _json(403, {"error": "not_owner", "message": exc.render(language)})
+        return _json(200, admin_views.bank_admin(view))
+
+    async def _admin_close(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
+        """Resolve or dismiss a report with a note, as /reports resolve|dismiss does (the
+        reporter is told where they reported)."""
+        body = await self._body(request)
+        report_id, state, note = body.get("id"), CLOSES.get(str(body.get("action"))), body.get("note", "")
+        if not _small_int(report_id) or state is None or not isinstance(note, str) or len(note) > MAX_TEXT:
+            raise BadInput()
+        assert isinstance(report_id, int)
+        if self.admin is None:
+            return _json(403, {"error": "not_owner", "message": t(language, "itemstats.not_owner")})
+        try:
+            said = await self.admin.close(self.caller(grant), report_id, state, note, language)
+        except QuizError as exc:  # not open, or not a report of a bank this person owns
+            return _json(404, {"error": "not_open", "message": exc.render(language)})
+        return _json(200, {"kind": "text", "text": said})
 
     async def _posted(self, reply: Reply) -> None:
         round_id = getattr(reply.view, "round_id", None)

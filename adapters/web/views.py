@@ -38,7 +38,8 @@ LABELS = (
     "send", "next_question", "answer_placeholder", "error_network", "rate_limited", "sign_in_needed",
     "sign_in_failed", "closed", "drill_random", "drill_sequential", "practise_mistakes",
     "practise_favorites", "review_due", "sheet", "prev", "next", "right_answer", "your_answer", "blank",
-    "sign_out", "charts", "back_to_paper", "bad_input",
+    "sign_out", "charts", "back_to_paper", "bad_input", "tab_admin", "resolve", "dismiss",
+    "note_placeholder", "all_banks", "orphan_reports",
 )  # fmt: skip
 
 

@@ -10,6 +10,7 @@
   let timer = null;
   let deadline = 0;
   let sheet = null; // the answer sheet as last sent whole, kept up to date from each item's reply
+  let admin = false; // the person owns a bank: the admin tab is shown (the server checks every request)
 
   function el(tag, attrs = {}, ...kids) {
     const node = document.createElement(tag);
@@ -91,7 +92,7 @@
     }
     const me = await api("GET", "me");
     if (me.kind === "signed_out" || me.kind === "error") return;
-    L = me.labels; csrf = me.csrf;
+    L = me.labels; csrf = me.csrf; admin = !!me.admin;
     document.documentElement.lang = me.language;
     document.title = L.title;
     tabs();
@@ -99,7 +100,7 @@
   }
 
   function tabs() {
-    const names = ["mock", "drill", "mistakes", "favorites", "progress"];
+    const names = ["mock", "drill", "mistakes", "favorites", "progress"].concat(admin ? ["admin"] : []);
     const nav = $("#tabs");
     nav.replaceChildren(...names.map((n) => el("button", { "data-tab": n, class: n === tab ? "on" : "",
       on: () => show(n) }, L["tab_" + n])));
@@ -115,6 +116,7 @@
     if (name === "drill") return drawDrillMenu();
     if (name === "mistakes") return page("mistakes", [["practise_mistakes", "mistakes"]]);
     if (name === "favorites") return page("favorites", [["practise_favorites", "favorites"]]);
+    if (name === "admin") return drawBanks();
     if (name === "progress") return page("progress", []).then(() => api("GET", "page/ready").then((r) => main.append(drawText(r))));
   }
 
@@ -351,6 +353,65 @@
       for (const b of round.node.querySelectorAll("button")) b.disabled = true;
     }
     drawDrill(r, r.kind === "question" ? null : round);
+  }
+
+  // ---------------------------------------------------------------- a bank's admin page (its owners)
+
+  function notice(message, ok) {
+    const node = el("div", { class: "toast" + (ok ? " ok" : ""), role: "status" }, message);
+    document.body.append(node);
+    setTimeout(() => node.remove(), 4000);
+  }
+
+  async function drawBanks() {
+    const r = await api("GET", "admin/banks");
+    if (tab !== "admin") return;
+    if (r.kind === "error") return main.replaceChildren(text(r.text, "error"));
+    const banks = r.banks || [];
+    if (banks.length === 1) return drawBank(banks[0].id, false);
+    main.replaceChildren(el("h2", {}, L.tab_admin), el("div", { class: "banks" }, banks.map((b) =>
+      el("button", { class: "secondary bank", "data-bank": b.id, on: () => drawBank(b.id, true) }, b.title))));
+  }
+
+  async function drawBank(id, many) {
+    const v = await api("GET", "admin/bank/" + encodeURIComponent(id));
+    if (tab !== "admin" || v.kind === "signed_out") return;
+    const back = many ? el("div", { class: "row" }, el("button", { class: "secondary", on: drawBanks }, L.all_banks)) : null;
+    if (v.kind !== "bank_admin") return main.replaceChildren(...[text(v.text, "error"), back].filter((n) => n));
+    const [title, ...rest] = v.header;
+    const nodes = [el("h2", {}, title), rest.map((line) => el("p", { class: "hint" }, line)),
+      el("h3", {}, v.flagged_title)];
+    for (const c of v.cards) {
+      nodes.push(el("section", { class: "card" + (c.flagged ? " flagged" : ""), "data-number": c.number },
+        el("p", { class: "heading" }, c.mark ? el("span", { class: "badge" }, c.mark) : null, el("b", {}, c.heading)),
+        el("p", { class: "hint" }, c.stem),
+        c.why.map((w) => el("p", { class: "why" }, w)),
+        c.options.length ? el("div", { class: "picks" }, c.options.map((o) =>
+          el("div", { class: "pick" + (o.correct ? " key" : "") + (o.rival ? " rival" : "") },
+            el("b", {}, o.label), el("span", { class: "track" }, pickBar(o.width)),
+            el("span", {}, o.share + (o.correct ? " ✓" : ""))))) : null,
+        c.reports.map((r) => reportBox(r, id, many))));
+    }
+    if (v.orphans.length) nodes.push(el("h3", {}, L.orphan_reports), v.orphans.map((r) => reportBox(r, id, many)));
+    if (v.others.length) nodes.push(el("details", { class: "others" }, el("summary", {}, v.others_title),
+      v.others.map((o) => el("div", { class: "hint" }, o.line))));
+    main.replaceChildren(...[back, ...nodes].flat().filter((n) => n));
+  }
+
+  // Through the CSSOM: the page's CSP refuses style attributes.
+  function pickBar(width) { const i = el("i"); i.style.width = width + "%"; return i; }
+
+  function reportBox(r, bank, many) {
+    const note = el("textarea", { class: "note", placeholder: L.note_placeholder, maxlength: "500" });
+    const close = async (action) => {
+      const done = await api("POST", "admin/report", { id: r.id, action, note: note.value });
+      if (done.kind === "signed_out") return;
+      notice(done.text, done.kind !== "error");
+      if (done.kind !== "error") drawBank(bank, many);
+    };
+    return el("div", { class: "report", "data-report": r.id }, el("p", {}, r.line), note,
+      el("div", { class: "row" }, el("button", { class: "resolve", on: () => close("resolve") }, L.resolve),
+        el("button", { class: "secondary dismiss", on: () => close("dismiss") }, L.dismiss)));
   }
 
   signIn();

@@ -16,8 +16,9 @@ from bot.application.quiz_settings import QuizError
 from bot.application.replies import FileView, Reply, TextView
 from bot.application.requests import Caller
 from bot.application.study.bank_owners import BankOwners
-from bot.domain.item_statistics import compute
+from bot.domain.item_statistics import BankStatistics, compute
 from bot.domain.questions import Bank
+from bot.domain.study_records import Report
 from bot.locales.i18n import bank_text, t
 from bot.ports.study_storage import ItemAnswerStore, ReportStore
 from bot.views.item_statistics_text import chat_text, csv_bytes
@@ -44,6 +45,19 @@ def _named(quiz: Quiz, owners: BankOwners | None, caller: Caller, name: str) -> 
     return None
 
 
+async def owned_statistics(
+    answers: ItemAnswerStore, reports: ReportStore, owners: BankOwners | None, caller: Caller, bank: Bank
+) -> tuple[BankStatistics, list[Report]]:
+    """The statistics of `bank` and its open reports, for one of its owners only (else
+    `itemstats.not_owner`): what `/bank stats` shows and the web app's admin page
+    (bot/application/study/bank_admin.py)."""
+    if owners is None or bank.id not in owners.banks_of(caller):
+        raise QuizError("itemstats.not_owner")
+    read = await answers.item_answers(bank.id)
+    stats = await asyncio.to_thread(compute, bank, read)
+    return stats, await reports.open_reports(bank.id)
+
+
 async def bank_stats(
     quiz: Quiz, answers: ItemAnswerStore, reports: ReportStore, owners: BankOwners | None,
     caller: Caller, named: str | None, language: str,
@@ -51,11 +65,7 @@ async def bank_stats(
     bank = _named(quiz, owners, caller, named) if named else quiz.bank_for(await quiz.chat(caller.chat))
     if bank is None:
         raise QuizError("error.unknown_bank", bank=named, banks=", ".join(sorted(quiz.banks)))
-    if owners is None or bank.id not in owners.banks_of(caller):
-        raise QuizError("itemstats.not_owner")
-    read = await answers.item_answers(bank.id)
-    stats = await asyncio.to_thread(compute, bank, read)
-    open_reports = await reports.open_reports(bank.id)
+    stats, open_reports = await owned_statistics(answers, reports, owners, caller, bank)
     text = chat_text(stats, open_reports, language)
     data = await asyncio.to_thread(csv_bytes, stats, open_reports, language)
     caption = t(language, "itemstats.file_caption", bank=bank_text(language, bank.title or bank.id))

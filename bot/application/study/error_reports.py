@@ -145,8 +145,16 @@ class ErrorReports(StudyContext):
         return await self._close_report(parsed, caller, language, "dismissed")
 
     async def _close_report(self, parsed: Parsed, caller: Caller, language: str, state: str) -> Reply:
-        report_id = int(str(parsed.args["id"]))
-        note = str(parsed.args.get("note") or "").strip()[:REPORT_LIMIT]
+        note = str(parsed.args.get("note") or "")
+        return await self.close_report(caller, int(str(parsed.args["id"])), state, note, language)
+
+    async def close_report(
+        self, caller: Caller, report_id: int, state: str, note: str, language: str
+    ) -> Reply:
+        """Resolve or dismiss (`state`) an open report the caller looks after, with a note; the
+        reporter is told where they reported. `reports.not_open` for one they do not look after
+        (or that is not open): `/reports resolve|dismiss` and the web app's admin page."""
+        note = note.strip()[:REPORT_LIMIT]
         report = await self.reports.get_report(report_id)
         chat = await self.quiz.store.get_chat(report.chat_id) if report is not None else None
         chat_id, guild, banks = await self._scope(caller)
