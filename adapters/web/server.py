@@ -289,7 +289,7 @@ class WebApp:
         click = MockClick(
             mock_id, item, act, token, grant.platform, grant.chat_key, control="web", controls=None
         )
-        result = await self.app.mock_click(grant.chat, grant.user, click)
+        result = await self.app.click(grant.chat, grant.user, click)
         if isinstance(result.view, TextView) and result.view.text == t(
             result.language, "mock.button_refused"
         ):
@@ -321,7 +321,7 @@ class WebApp:
         if not (_small_int(mock_id) and _small_int(item)):
             raise BadInput()
         click = MockClick(mock_id, item, MockAct.REVIEW, None, grant.platform, grant.chat_key, "web", None)
-        result = await self.app.mock_click(grant.chat, grant.user, click)
+        result = await self.app.click(grant.chat, grant.user, click)
         if isinstance(result.view, TextView):  # another person's mock, or none: nothing of it is shown
             return _json(404, {"kind": "closed", "text": t(language, "web.closed")})
         return _json(200, views.reply(result))
@@ -348,7 +348,7 @@ class WebApp:
         if not _small_int(round_id) or not isinstance(text, str) or len(text) > MAX_TEXT:
             raise BadInput()
         assert isinstance(round_id, int)
-        result = await self.app.answering.typed(grant.chat, grant.user, text, round_id=round_id)
+        result = await self.app.typed(grant.chat, grant.user, text, round_id=round_id)
         out = views.answer(result)
         next_reply = getattr(result, "reply", None)
         if isinstance(next_reply, Reply):

@@ -169,9 +169,9 @@ class Application:
         whether it may act."""
         match click:
             case MockClick():
-                return await self.mock_click(chat, user, click)
+                return await self._mock_click(chat, user, click)
             case WeakClick():
-                return await self.weak_click(chat, user, click)
+                return await self._weak_click(chat, user, click)
             case _:
                 return await self.answering.click(click, user, chat)
 
@@ -184,7 +184,7 @@ class Application:
         or "next"."""
         return await self.answering.typed(chat, user, text, round_id=round_id, reply_to=reply_to)
 
-    async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
+    async def _mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply:
         """A button under a mock exam's item, sheet, hand-in prompt or report (the study tools'
         bot/application/study/use_cases.py carries it out; without them it is closed)."""
         if self.study is None:
@@ -192,7 +192,7 @@ class Application:
             return Reply(TextView(t(language, "receipt.closed")), language)
         return await self.study.mock_click(chat, user, click)
 
-    async def weak_click(self, chat: ChatRef, user: UserRef, click: WeakClick) -> Reply:
+    async def _weak_click(self, chat: ChatRef, user: UserRef, click: WeakClick) -> Reply:
         """The "practise these" button under /weak: the clicker's weak-point run here (closed
         when the message does not carry the button, or without the study tools)."""
         elsewhere = (str(click.platform), click.chat_key) != (str(chat.platform), chat.chat_key)
