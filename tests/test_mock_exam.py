@@ -218,7 +218,7 @@ async def test_the_sheet_fits_a_phone_screen(make):
     sheet = await run(app, "/mock sheet")
     lines = sheet.splitlines()
     assert len(lines) <= 16 and max(display_width(line) for line in lines) <= 46, sheet
-    assert t("zh-CN", "mock.sheet_blank", numbers="4–8, 10–30, 32, 34–49, 51–62") in sheet
+    assert t("zh-CN", "mock.sheet_blank", numbers="4–8、10–30、32、34–49、51–62") in sheet
     assert t("zh-CN", "mock.sheet_flagged", numbers="12") in sheet
 
 

@@ -22,6 +22,7 @@ from bot.domain.item_statistics import (
 from bot.domain.question_types import TYPES
 from bot.domain.study_records import Report
 from bot.locales.i18n import bank_text, t
+from bot.views.study_text import numbers
 
 CHAT_BUDGET = 1800  # characters: under Discord's 2,000 for a message, with room for the header
 
@@ -138,7 +139,9 @@ def chat_text(stats: BankStatistics, reports: Iterable[Report], language: str) -
         return "\n".join([header_lines(stats, language)[0], t(language, "itemstats.no_answers")])
     grouped = by_question(reports)
     lines = [*header_lines(stats, language), "", *flagged_block(stats, grouped, language)]
-    rest = [item for item in stats.items if not item.flags]
+    rest = [item for item in stats.items if not item.flags and item.learners]
+    # Items nobody answered yet take one line, not one each.
+    unanswered = [item.question.number for item in stats.items if not item.flags and not item.learners]
     if rest:
         lines += ["", t(language, "itemstats.others", count=len(rest))]
         used = sum(len(line) + 1 for line in lines)
@@ -154,6 +157,9 @@ def chat_text(stats: BankStatistics, reports: Iterable[Report], language: str) -
                 break
             lines.append(line)
             used += len(line) + 1
+    if unanswered:
+        listed = numbers(unanswered, language)
+        lines += ["", t(language, "itemstats.unanswered", count=len(unanswered), numbers=listed)]
     lines += ["", t(language, "itemstats.file_note")]
     return "\n".join(lines)
 

@@ -36,9 +36,9 @@ def clock(seconds: int) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
-def numbers(values: tuple[int, ...] | list[int], limit: int = 40) -> str:
-    """1 2 3 5 7 8 9 as "1–3, 5, 7–9": a run of consecutive numbers as one range, so a list of
-    unanswered items stays one line on a phone; past `limit` ranges, "…"."""
+def numbers(values: tuple[int, ...] | list[int], language: str = "en", limit: int = 40) -> str:
+    """1 2 3 5 7 8 9 as "1–3, 5, 7–9" ("1–3、5、7–9" in Chinese): a run of consecutive numbers as
+    one range, so a list of unanswered items stays one line on a phone; past `limit` ranges, "…"."""
     runs: list[list[int]] = []
     for value in sorted(values):
         if runs and value == runs[-1][1] + 1:
@@ -46,7 +46,8 @@ def numbers(values: tuple[int, ...] | list[int], limit: int = 40) -> str:
         else:
             runs.append([value, value])
     parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:limit]]
-    return ", ".join(parts) + (", …" if len(runs) > limit else "")
+    comma = "、" if language.startswith("zh") else ", "
+    return comma.join(parts) + (comma + "…" if len(runs) > limit else "")
 
 
 def pressed(key: str, m: Markup) -> str:
@@ -131,7 +132,7 @@ def render_mock_sheet(view: MockSheetView, m: Markup = PLAIN) -> str:
                 lang,
                 "mock.sheet_section",
                 qtype=t(lang, f"type.{row.qtype}"),
-                items=numbers([n for n, _, _ in row.items]),
+                items=numbers([n for n, _, _ in row.items], lang),
                 answered=done,
                 count=len(row.items),
             )
@@ -142,9 +143,12 @@ def render_mock_sheet(view: MockSheetView, m: Markup = PLAIN) -> str:
             lines += [" ".join(tens[i : i + 2]) for i in range(0, len(tens), 2)]
         blank += [n for n, answered, _ in row.items if not answered]
         flagged += [n for n, _, flag in row.items if flag]
-    lines.append(t(lang, "mock.sheet_blank", numbers=numbers(blank)) if blank else t(lang, "mock.sheet_full"))
+    if blank:
+        lines.append(t(lang, "mock.sheet_blank", numbers=numbers(blank, lang)))
+    else:
+        lines.append(t(lang, "mock.sheet_full"))
     if flagged:
-        lines.append(t(lang, "mock.sheet_flagged", numbers=numbers(flagged)))
+        lines.append(t(lang, "mock.sheet_flagged", numbers=numbers(flagged, lang)))
     lines.append(t(lang, "mock.sheet_how", number=view.position))
     return "\n".join(lines)
 
@@ -154,7 +158,7 @@ def render_mock_confirm(view: MockConfirmView, m: Markup = PLAIN) -> str:
     return "\n".join(
         [
             m.bold(t(lang, "mock.confirm_title", count=len(view.unanswered), total=view.count)),
-            t(lang, "mock.sheet_blank", numbers=numbers(view.unanswered)),
+            t(lang, "mock.sheet_blank", numbers=numbers(view.unanswered, lang)),
             t(lang, pressed("mock.confirm_how", m),
               number=view.unanswered[0] if view.unanswered else view.position, left=clock(view.remaining)),
         ]
@@ -185,12 +189,12 @@ def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
     blank = [w.number for w in view.wrong if not w.given]
     if answered_wrong:
         lines.append(
-            t(lang, "mock.wrong_numbers", count=len(answered_wrong), numbers=numbers(answered_wrong))
+            t(lang, "mock.wrong_numbers", count=len(answered_wrong), numbers=numbers(answered_wrong, lang))
         )
     if blank:
-        lines.append(t(lang, "mock.blank_numbers", count=len(blank), numbers=numbers(blank)))
+        lines.append(t(lang, "mock.blank_numbers", count=len(blank), numbers=numbers(blank, lang)))
     if view.pending:
-        lines.append(t(lang, "mock.pending_numbers", numbers=numbers([p.number for p in view.pending])))
+        lines.append(t(lang, "mock.pending_numbers", numbers=numbers([p.number for p in view.pending], lang)))
     if view.wrong or view.pending:
         first = (view.pending or view.wrong)[0].number
         lines.append(t(lang, "mock.review_how", number=first))
