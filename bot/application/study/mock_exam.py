@@ -23,68 +23,53 @@ import logging
 import random
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from bot.application.clicks import AFTER, ON_ITEM, MockAct, MockClick
 from bot.application.firings import Firings
 from bot.application.outbox import Outbox
 from bot.application.presenting import (
-    correct_label,
-    correct_tokens,
-    key_point_fields,
     option_views,
-    response_label,
 )
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError
 from bot.application.study.feed import StudyFeed
+from bot.application.study.mock_exam_clock import MockClock
+from bot.application.study.mock_exam_parts import _OUTCOMES, _late, _points
+from bot.application.study.mock_exam_views import MockViews
 from bot.domain import grading
 from bot.domain import option_shuffle as shuffle
 from bot.domain.clock import Clock
-from bot.domain.doubts import explanation_text
 from bot.domain.kinds import ChatRef, InputKind, UserRef
 from bot.domain.mock_exam_records import Mock, MockAnswer, MockState, NewMock
 from bot.domain.paper import draw, paper_of
 from bot.domain.question_types import TYPES
-from bot.domain.questions import Bank, Question
+from bot.domain.questions import Bank
 from bot.domain.reading.invalid_response import InvalidResponse
-from bot.domain.study_records import Outcome, StudyAnswer
-from bot.locales.i18n import bank_text
+from bot.domain.study_records import StudyAnswer
 from bot.ports.broadcast import RESYNC, Broadcast
 from bot.ports.scheduler import Scheduler
 from bot.ports.study_storage import MockOpen, MockStore
-from bot.views.quiz import notice
 from bot.views.study import (
     MockConfirmView,
-    MockIntro,
     MockQuestionView,
     MockReportView,
     MockReviewView,
     MockSheetView,
-    PendingShort,
-    SheetRow,
-    WrongItem,
 )
 
 log = logging.getLogger("studybot.mock")
 
 REMIND_BEFORE = timedelta(minutes=10)
 MAX_RESPONSE = 1000
-_OUTCOMES = {"correct": Outcome.RIGHT, "partial": Outcome.PARTLY, "wrong": Outcome.WRONG}
 # The banks a chat may name, as /bank list names them: (name, bank) (bot/application/bank_uploads.py).
 BankNames = Callable[[ChatRef], list[tuple[str, Bank]]]
 MockClickView = MockQuestionView | MockSheetView | MockConfirmView | MockReportView | MockReviewView | None
 
 
-def end_job(mock_id: int) -> str:
-    return f"mock-end:{mock_id}"
+class Mocks(MockClock, MockViews):
+    """Mock exams: sitting one (start, answer, flag, the sheet, hand-in), with its clock
+    (mock_exam_clock.py) and what it shows (mock_exam_views.py)."""
 
-
-def remind_job(mock_id: int) -> str:
-    return f"mock-remind:{mock_id}"
-
-
-class Mocks:
     def __init__(
         self,
         quiz: Quiz,
@@ -237,27 +222,6 @@ class Mocks:
     async def sheet(self, user: UserRef, language: str) -> MockSheetView:
         return await self.sheet_of(await self._sitting(user), language)
 
-    async def sheet_of(self, mock: Mock, language: str) -> MockSheetView:
-        mock = await self.store.get_mock(mock.id) or mock  # its position now
-        answers = await self.store.answers(mock.id)
-        rows = []
-        for number, section in enumerate(mock.sections):
-            items = tuple(
-                (
-                    i + 1,
-                    answers.get(i, MockAnswer(i)).response is not None,
-                    answers.get(i, MockAnswer(i)).flagged,
-                )
-                for i, item in enumerate(mock.items)
-                if item.section == number
-            )
-            rows.append(SheetRow(section.type, items))
-        answered = sum(1 for a in answers.values() if a.response is not None)
-        return MockSheetView(
-            language, tuple(rows), answered, len(mock.items), self._remaining(mock), mock.id,
-            mock.position + 1,
-        )  # fmt: skip
-
     async def submit(
         self, user: UserRef, language: str, *, confirmed: bool = False
     ) -> MockReportView | MockConfirmView | None:
@@ -360,48 +324,6 @@ class Mocks:
         await grading.prepare(self._question(mock, index))
         return self._review(mock, index, answers.get(index, MockAnswer(index)), wrong, language)
 
-    def _review(
-        self, mock: Mock, index: int, entry: MockAnswer, wrong: tuple[int, ...], language: str
-    ) -> MockReviewView:
-        question = self._question(mock, index)
-        order = mock.items[index].order
-        seen = shuffle.shown(question, order)
-        given = (
-            response_label(seen, shuffle.to_shown(question, order, entry.response), language)
-            if entry.response is not None
-            else ""
-        )
-        return MockReviewView(
-            language,
-            mock.id,
-            index + 1,
-            len(mock.items),
-            question.type,
-            bank_text(language, question.stem),
-            tuple((letter, bank_text(language, text)) for letter, text in seen.options),
-            correct_tokens(seen) if seen.options else (),
-            given,
-            correct_label(seen, language),
-            explanation_text(language, question),
-            entry.verdict,
-            bank_text(language, question.answer[0]) if entry.verdict == "pending" else "",
-            tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
-            wrong,
-            **self._key_point_fields(mock, index, question, entry, language),
-        )
-
-    @staticmethod
-    def _key_point_fields(
-        mock: Mock, index: int, question: Question, entry: MockAnswer, language: str
-    ) -> dict[str, Any]:
-        """A pending short answer's covered and missed key points, scored in this mock's points."""
-        if entry.verdict != "pending" or entry.response is None:
-            return {}
-        fields = key_point_fields(question, entry.response, language)
-        if fields:
-            fields |= {"points": (entry.fraction or 0.0) * mock.points(index), "out_of": mock.points(index)}
-        return fields
-
     async def click(self, chat_ref: ChatRef, user: UserRef, click: MockClick, language: str) -> MockClickView:
         """A mock button pressed (bot/application/clicks.py): None when it may not act (another
         person's mock, another chat, a button the message does not carry, a stale item)."""
@@ -471,278 +393,6 @@ class Mocks:
 
     # ------------------------------------------------------------ the clock
 
-    async def restore(self) -> None:
-        """Rebuild the reminder and hand-in jobs of open mocks; hand in those whose time ran out
-        while the bot was down."""
-        now = self.clock.now()
-        for mock in await self.store.open_mocks():
-            if mock.ends_at <= now:
-                await self._time_up(mock.id)
-            else:
-                self._schedule(mock)
-
-    def _schedule(self, mock: Mock) -> None:
-        # Coroutine functions, not lambdas returning a coroutine: APScheduler awaits only the
-        # former and would run a lambda in a thread, dropping the hand-in it builds.
-        mock_id = mock.id
-
-        async def remind() -> None:
-            await self._remind(mock_id)
-
-        async def time_up() -> None:
-            await self._time_up(mock_id)
-
-        remind_at = mock.ends_at - self.remind_before
-        if remind_at > self.clock.now() and remind_at > mock.started_at:
-            self.scheduler.at(remind_job(mock_id), remind_at, remind)
-        self.scheduler.at(end_job(mock_id), mock.ends_at, time_up)
-
-    async def _tell(self, mock_id: int) -> None:
-        if self.broadcast is not None:
-            await self.broadcast.publish("mock", str(mock_id))
-
-    async def _changed(self, key: str) -> None:
-        """Another process started or handed in a mock: keep (or drop) its jobs here too."""
-        mock = await self.store.get_mock(int(key))
-        if mock is not None and mock.state is MockState.OPEN:
-            self._schedule(mock)
-        else:
-            self._unschedule(int(key))
-
-    async def _resync(self, _key: str) -> None:
-        await self.restore()
-
-    def _unschedule(self, mock_id: int) -> None:
-        self.scheduler.cancel(remind_job(mock_id))
-        self.scheduler.cancel(end_job(mock_id))
-
-    async def _remind(self, mock_id: int) -> None:
-        mock = await self.store.get_mock(mock_id)
-        if mock is None or mock.state is not MockState.OPEN:
-            return
-        chat = await self.quiz.store.get_chat(mock.chat_id)
-        if chat is None:
-            return
-        answers = await self.store.answers(mock.id)
-        left = len(mock.items) - sum(1 for a in answers.values() if a.response is not None)
-        minutes = max(1, round(self._remaining(mock) / 60))
-        async with self.quiz.store.unit_of_work():
-            if not await self.firings.once(f"mock:{mock.id}:remind"):
-                return  # another process reminded them
-            await self.outbox.owe(
-                chat, notice("mock.reminder", chat.settings.language, count=minutes, unanswered=left)
-            )
-        await self.outbox.drain(chat.id)
-
-    async def _time_up(self, mock_id: int) -> None:
-        mock = await self.store.get_mock(mock_id)
-        if mock is None or mock.state is not MockState.OPEN:
-            return
-        handed = await self._hand_in(mock, timed_out=True)
-        chat = await self.quiz.store.get_chat(mock.chat_id)
-        if chat is None:
-            return
-        language = chat.settings.language
-        if handed.state is MockState.QUIT:  # nothing was answered: no result to tell
-            told = notice("mock.time_up_empty", language)
-        else:
-            score, total = _points(handed.score or 0), _points(handed.total)
-            told = notice("mock.timed_out", language, score=score, total=total)
-        async with self.quiz.store.unit_of_work():
-            if not await self.firings.once(f"mock:{mock.id}:timed-out"):
-                return  # another process told them
-            await self.outbox.owe(chat, told)
-        await self.outbox.drain(chat.id)
-
-    async def _hand_in(self, mock: Mock, *, timed_out: bool) -> Mock:
-        now = self.clock.now()
-        at = min(now, mock.ends_at) if timed_out else now
-        answers = await self.store.answers(mock.id)
-        if all(a.response is None for a in answers.values()):
-            # Nothing answered: no result (not a 0 in the history), closed like a quit.
-            if await self.store.quit(mock.id, at):
-                self._unschedule(mock.id)
-                await self._tell(mock.id)
-            closed = await self.store.get_mock(mock.id)
-            assert closed is not None
-            return closed
-        grades: dict[int, tuple[str, float]] = {}
-        studied: list[StudyAnswer] = []
-        for index, item in enumerate(mock.items):
-            question = self._question(mock, index)
-            given = answers.get(index, MockAnswer(index)).response
-            if given is None:
-                grades[index] = ("wrong", 0.0)
-                continue
-            await grading.prepare(question)
-            graded = grading.grade(question, given)
-            grades[index] = (str(graded.verdict), graded.fraction)
-            if graded.is_final:
-                studied.append(
-                    StudyAnswer(
-                        mock.user_id, mock.bank_id, item.question_id, _OUTCOMES[str(graded.verdict)], at
-                    )
-                )
-        merged = {i: MockAnswer(i, None, False, v, f) for i, (v, f) in grades.items()}
-        score = self._score(mock, merged)
-        state = MockState.GRADING if any(v == "pending" for v, _ in grades.values()) else MockState.DONE
-        if await self.store.hand_in(mock.id, at, grades, score, state):
-            self._unschedule(mock.id)
-            await self._tell(mock.id)
-            await self.feed.study(studied)
-        handed = await self.store.get_mock(mock.id)
-        assert handed is not None
-        return handed
-
     # ------------------------------------------------------------ reading
 
-    async def _open(self, user_id: int) -> Mock | None:
-        """The open mock, after handing in one whose time is up (then None)."""
-        mock = await self.store.open_mock(user_id)
-        if mock is not None and self.clock.now() >= mock.ends_at:
-            await self._hand_in(mock, timed_out=True)
-            return None
-        return mock
 
-    async def _sitting(self, user: UserRef) -> Mock:
-        user_id = await self.quiz.user_id(user)
-        mock = await self.store.open_mock(user_id)
-        if mock is None:
-            raise QuizError("mock.none")
-        if self.clock.now() >= mock.ends_at:
-            handed = await self._hand_in(mock, timed_out=True)
-            raise _late(handed)
-        return mock
-
-    def _bank(self, mock: Mock) -> Bank:
-        bank = self.quiz.banks.get(mock.bank_id)
-        if bank is None:
-            raise QuizError("error.unknown_bank", bank=mock.bank_id, banks=", ".join(sorted(self.quiz.banks)))
-        return bank
-
-    def _question(self, mock: Mock, index: int) -> Question:
-        return self._bank(mock).question(mock.items[index].question_id)
-
-    def _index(self, mock: Mock, number: int) -> int:
-        if not 1 <= number <= len(mock.items):
-            raise QuizError("mock.no_such_item", number=number, count=len(mock.items))
-        return number - 1
-
-    def _remaining(self, mock: Mock) -> int:
-        return max(0, int((mock.ends_at - self.clock.now()).total_seconds()))
-
-    @staticmethod
-    def _score(mock: Mock, answers: dict[int, MockAnswer]) -> float:
-        return round(
-            sum((a.fraction or 0.0) * mock.points(i) for i, a in answers.items() if i < len(mock.items)), 2
-        )
-
-    async def _view(
-        self,
-        mock: Mock,
-        index: int,
-        language: str,
-        *,
-        intro: bool = False,
-        resumed: bool = False,
-        saved: int | None = None,
-    ) -> MockQuestionView:
-        question = self._question(mock, index)
-        self._shown[mock.id] = self.clock.now()
-        order = mock.items[index].order
-        seen = shuffle.shown(question, order)
-        entry = (await self.store.answers(mock.id)).get(index, MockAnswer(index))
-        given = shuffle.to_shown(question, order, entry.response) if entry.response is not None else None
-        bank = self._bank(mock)
-        shown_intro = None
-        if intro:
-            shown_intro = MockIntro(
-                bank_text(language, bank.title),
-                tuple((s.type, s.count, s.points) for s in mock.sections),
-                mock.total,
-                round((mock.ends_at - mock.started_at).total_seconds() / 60),
-                mock.pass_mark,
-                resumed,
-            )
-        return MockQuestionView(
-            language,
-            index + 1,
-            len(mock.items),
-            question.type,
-            TYPES[question.type].input_kind,
-            mock.points(index),
-            bank_text(language, question.stem),
-            tuple((letter, bank_text(language, text)) for letter, text in seen.options),
-            response_label(seen, given, language) if given is not None else None,
-            entry.flagged,
-            self._remaining(mock),
-            shown_intro,
-            saved,
-            mock.id,
-            tuple((o.token, o.label) for o in option_views(seen, language)),
-            tuple(given.split(",")) if given and TYPES[seen.type].is_choice else (),
-        )
-
-    async def _report(self, mock: Mock, language: str, *, timed_out: bool = False) -> MockReportView:
-        answers = await self.store.answers(mock.id)
-        per_section = [0.0] * len(mock.sections)
-        wrong: list[WrongItem] = []
-        pending: list[PendingShort] = []
-        for index, _item in enumerate(mock.items):
-            question = self._question(mock, index)
-            entry = answers.get(index, MockAnswer(index))
-            per_section[mock.items[index].section] += (entry.fraction or 0.0) * mock.points(index)
-            order = mock.items[index].order
-            seen = shuffle.shown(question, order)
-            shown_response = shuffle.to_shown(question, order, entry.response or "")
-            given = response_label(seen, shown_response, language) if entry.response is not None else ""
-            if entry.verdict == "pending":
-                pending.append(
-                    PendingShort(
-                        index + 1,
-                        bank_text(language, question.stem),
-                        given,
-                        bank_text(language, question.answer[0]),
-                        tuple(bank_text(language, p) for p in question.key_points),
-                    )
-                )
-            elif entry.verdict != "correct":
-                wrong.append(
-                    WrongItem(
-                        index + 1,
-                        bank_text(language, question.stem),
-                        given,
-                        correct_label(seen, language),
-                        explanation_text(language, question),
-                    )
-                )
-        score = mock.score or 0.0
-        ended = mock.submitted_at or self.clock.now()
-        used = int((min(ended, mock.ends_at) - mock.started_at).total_seconds())
-        return MockReportView(
-            language,
-            score,
-            mock.total,
-            mock.pass_mark,
-            None if mock.state is MockState.GRADING else score >= mock.pass_mark,
-            tuple(
-                (s.type, round(per_section[i], 2), s.count * s.points) for i, s in enumerate(mock.sections)
-            ),
-            used,
-            tuple(wrong),
-            tuple(pending),
-            timed_out,
-            mock.id,
-        )
-
-
-def _points(value: float) -> str:
-    return f"{value:g}"
-
-
-def _late(handed: Mock) -> QuizError:
-    """What a command arriving after the end is told: the paper was handed in by the clock (or,
-    with nothing answered, closed as no result)."""
-    if handed.state is MockState.QUIT:
-        return QuizError("mock.time_up_empty")
-    return QuizError("mock.time_was_up", score=_points(handed.score or 0), total=_points(handed.total))
