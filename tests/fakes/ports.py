@@ -23,6 +23,7 @@ from bot.clock import ManualClock
 from bot.daily_times import next_occurrence
 from bot.ports import Action, PaceLimits, PostError
 from bot.records import DailySchedule
+from tests.waits import HANG
 
 
 @dataclass
@@ -113,7 +114,7 @@ class RecordingPort:
         self.posted.append((kind, chat, view))
         self.changed.set()
 
-    async def wait_for(self, kind: str, count: int = 1, timeout: float = 10.0) -> list:
+    async def wait_for(self, kind: str, count: int = 1, timeout: float = HANG) -> list:
         """Wait until `count` posts of `kind` were made (event-driven, bounded by timeout)."""
         async with asyncio.timeout(timeout):
             while len(self.of(kind)) < count:
