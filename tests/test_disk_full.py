@@ -10,6 +10,7 @@ then got no contest and no word), so the contest runs."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -75,10 +76,14 @@ def fill(disk: Path) -> Path:
 
 async def fill_until_refused(server: FakeTelegramServer, disk: Path) -> Path:
     """Fill the disk, then write until the bot is refused: SQLite reuses the WAL it has, so the
-    first writes may still fit. Filled once more after (the bot folds its WAL into the file
-    when it can, which may free a little)."""
+    first writes may still fit, and how many depends on where the WAL was in its cycle (up to
+    its size limit, a quarter of the disk: 40 writes were sometimes not enough). Bounded by
+    time, not by a count. Filled once more after (the bot folds its WAL into the file when it
+    can, which may free a little)."""
     fill(disk)
-    for _ in range(40):
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + HANG
+    while loop.time() < give_up:
         if await say(server, ANN, "/stats") == t(ZH, "error.store_full_command"):
             return fill(disk)
     raise AssertionError("the bot kept writing on a full disk")
