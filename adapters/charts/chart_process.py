@@ -3,9 +3,8 @@
 matplotlib holds the GIL through long stretches of its drawing (text layout, Agg), so a chart
 drawn in a thread still stalls the event loop: with 20 charts at once the loop woke up to 100 ms
 late (benchmarks/study.py). A separate process has its own interpreter: the loop only waits for
-the PNG. One worker, started on the first chart (spawned: no fork of a process with threads),
-draws the charts one after another, at a lower priority than the bot; it is started again if it
-dies.
+the PNG. One worker (spawned: no fork of a process with threads) draws the charts one after
+another, at a lower priority than the bot; it is started again if it dies, and ends with the bot.
 
 The worker is started and warmed when the bot starts (`warm`, called by App.start), not on the
 first chart: spawning it, importing matplotlib and loading the 19 MB CJK font take a second of
