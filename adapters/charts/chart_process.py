@@ -98,16 +98,18 @@ def _draw(data: ChartData | ReadinessChart) -> bytes:
     return _renderer().render(data)
 
 
-def _warm() -> None:
-    """In the child: what the first chart would otherwise pay for (matplotlib, every chart font)."""
+def _warm() -> int:
+    """In the child: what the first chart would otherwise pay for (matplotlib, every chart font);
+    the worker's process id."""
     from adapters.charts.fonts import CJK_FACES, chart_fonts
 
     _renderer()
     for language in CJK_FACES:
         chart_fonts(language)
+    return os.getpid()
 
 
-def _warmed(future: Future[None]) -> None:
+def _warmed(future: Future[int]) -> None:
     if not future.cancelled() and future.exception() is not None:  # the first chart will say more
         log.warning("chart process: warming up failed: %s", future.exception())
 
@@ -118,14 +120,15 @@ class ChartProcess:
         self._context = multiprocessing.get_context("spawn")
         self._log: Queue[logging.LogRecord] | None = None
         self._listener: logging.handlers.QueueListener | None = None
-        self._warm: Future[None] | None = None  # the warm-up of the current worker
+        self._warm: Future[int] | None = None  # the warm-up of the current worker
 
-    def warm(self) -> None:
+    def warm(self) -> Future[int]:
         """Start the worker and have it load matplotlib and the fonts, without waiting for it
-        (once per worker: a second call does nothing)."""
+        (once per worker: a second call returns the same warm-up); it ends in the worker's pid."""
         if self._warm is None:
             self._warm = self._executor().submit(_warm)
             self._warm.add_done_callback(_warmed)
+        return self._warm
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._log is None:
