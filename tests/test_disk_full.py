@@ -76,17 +76,19 @@ def fill(disk: Path) -> Path:
 
 async def fill_until_refused(server: FakeTelegramServer, disk: Path) -> Path:
     """Fill the disk, then write until the bot is refused: SQLite reuses the WAL it has, so the
-    first writes may still fit, and how many depends on where the WAL was in its cycle (up to
-    its size limit, a quarter of the disk: 40 writes were sometimes not enough). Bounded by
-    time, not by a count. Filled once more after (the bot folds its WAL into the file when it
-    can, which may free a little)."""
-    fill(disk)
+    first writes may still fit. Filled again before each write and once more after: the bot
+    folds its WAL into the file when it can (a checkpoint that truncates the WAL), which frees
+    what it held; filled only once, the bot sometimes wrote on for a whole minute in the space
+    its own WAL had given back. Bounded by time, not by a count."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + HANG
+    replies: list[str] = []
     while loop.time() < give_up:
-        if await say(server, ANN, "/stats") == t(ZH, "error.store_full_command"):
+        fill(disk)
+        replies.append(await say(server, ANN, "/stats"))
+        if replies[-1] == t(ZH, "error.store_full_command"):
             return fill(disk)
-    raise AssertionError("the bot kept writing on a full disk")
+    raise AssertionError(f"the bot kept writing on a full disk: {len(replies)} replies, the last {replies[-1]!r}")
 
 
 @contextlib.asynccontextmanager
