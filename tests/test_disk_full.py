@@ -88,7 +88,7 @@ async def fill_until_refused(server: FakeTelegramServer, disk: Path) -> Path:
         replies.append(await say(server, ANN, "/stats"))
         if replies[-1] == t(ZH, "error.store_full_command"):
             return fill(disk)
-    raise AssertionError(f"the bot kept writing on a full disk: {len(replies)} replies, the last {replies[-1]!r}")
+    raise AssertionError(f"the bot kept writing on a full disk: {len(replies)} replies, last {replies[-1]!r}")
 
 
 @contextlib.asynccontextmanager
