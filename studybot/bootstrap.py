@@ -101,6 +101,7 @@ class App:
     scheduler_status: Callable[[], SchedulerStatus] | None = None
     started: bool = False
     alive: int = 0  # processes alive on the database at the last heartbeat (0: it did not answer)
+    charts: ChartProcess | None = None  # the chart worker, warmed by start
     _feeding: asyncio.Task[None] | None = None
     _resuming: asyncio.Task[None] | None = None
 
@@ -125,6 +126,8 @@ class App:
             await self.broadcast.start()
         self._feeding = asyncio.create_task(self.feed.run(), name="study-feed")
         self._resuming = asyncio.create_task(self.outbox.resume(), name="outbox-resume")
+        if self.charts is not None:  # the first /stats should not wait for matplotlib and fonts
+            self.charts.warm()
         self.scheduler.every(SWEEP_JOB, SWEEP_SECONDS, self.dailies.sweep_practice)
         self.scheduler.every(OUTBOX_AGE_JOB, OUTBOX_AGE_SECONDS, self._check_outbox)
         self.scheduler.every(BEAT_JOB, BEAT_SECONDS, self._keep_beating)
@@ -231,6 +234,7 @@ async def bootstrap(
     banks: dict[str, Bank] | None = None,
     scheduler: Scheduler | None = None,
     metrics: Metrics | None = None,
+    charts: ChartProcess | None = None,
 ) -> App:
     clock = clock or SystemClock()
     rng = rng or random.Random()
@@ -299,7 +303,7 @@ async def bootstrap(
         quiz, storage.mocks, feed, scheduler, outbox, clock, rng, firings, broadcast,
         remind_before=timedelta(minutes=config.study.mock_reminder_minutes),
     )  # fmt: skip
-    charts = ChartProcess()
+    charts = charts or ChartProcess()
     reminders = ReviewReminders(quiz, storage.study, feed, scheduler, outbox, clock, firings, broadcast)
     uploads = BankUploads(quiz, storage.banks, UploadCodec(), max_bytes=int(config.upload_max_mb * 2**20))
     # The console's one user is whoever runs the bot: an operator of the configured banks.
@@ -329,6 +333,7 @@ async def bootstrap(
         scheduler=scheduler, outbox=outbox, dailies=dailies, contests=contests, application=application,
         feed=feed, mocks=mocks, study=study, metrics=metrics, broadcast=broadcast, owner=owner,
         fitting=fitting, bank_admin=BankAdmin(study, storage.item_answers),
+        charts=charts,
     )  # fmt: skip
     if shared:
         app.scheduler_status = app.shared_status

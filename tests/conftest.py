@@ -36,6 +36,15 @@ def make_bank() -> Bank:
     )  # fmt: skip
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _one_chart_worker():
+    """The chart worker the harnesses' apps share (tests/fakes/charts.py), stopped at the end."""
+    from tests.fakes.charts import shut_down_shared_charts
+
+    yield
+    shut_down_shared_charts()
+
+
 @pytest.fixture
 def bank() -> Bank:
     return make_bank()
@@ -70,6 +79,7 @@ async def make_app(tmp_path, bank, clock):
     """Build apps over one database file, as a restart would; each with a hand-driven scheduler."""
     from studybot.bootstrap import bootstrap
     from studybot.config import Config
+    from tests.fakes.charts import shared_charts
     from tests.fakes.ports import ManualScheduler, RecordingPort
 
     apps = []
@@ -80,7 +90,7 @@ async def make_app(tmp_path, bank, clock):
         cfg = Config(data_dir=tmp_path, default_bank="sample", **config)
         app = await bootstrap(
             cfg, clock=clock, rng=random.Random(len(apps)), banks={bank.id: bank},
-            scheduler=ManualScheduler(clock),
+            scheduler=ManualScheduler(clock), charts=shared_charts(),
         )  # fmt: skip
         app.port = RecordingPort()
         app.add_port(app.port)

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from tests.waits import HANG
+
 
 class BotProcess:
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
@@ -45,7 +47,7 @@ class BotProcess:
         assert self.proc.stdin is not None
         self.proc.stdin.write((line + "\n").encode())
 
-    async def wait_for(self, text: str, *, count: int = 1, timeout: float = 20.0) -> str:
+    async def wait_for(self, text: str, *, count: int = 1, timeout: float = HANG) -> str:
         """Wait until `text` has appeared `count` times in the output."""
         try:
             async with asyncio.timeout(timeout):
@@ -59,7 +61,7 @@ class BotProcess:
             raise AssertionError(shown) from None
         return self.output
 
-    async def wait_until(self, predicate: Callable[[str], bool], *, timeout: float = 20.0) -> str:
+    async def wait_until(self, predicate: Callable[[str], bool], *, timeout: float = HANG) -> str:
         """Wait until `predicate(output so far)` holds, re-checked whenever the output grows."""
         try:
             async with asyncio.timeout(timeout):

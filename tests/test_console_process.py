@@ -17,6 +17,7 @@ from bot.locales.i18n import t
 from tests.process import BotProcess
 from tests.short_mock import ITEMS, REMIND_MINUTES, TIMEOUT, TOTAL, short_paper_file
 from tests.test_console import run_console
+from tests.waits import HANG
 
 SAMPLE_BANK = Path(__file__).resolve().parent / "banks" / "sample.yaml"
 READY = "studybot console"
@@ -41,7 +42,7 @@ async def test_a_signal_stops_the_console_at_once_while_it_waits_for_input(tmp_p
     bot.send("/quiz loss")
     await bot.wait_for("Practice · Q")
     bot.proc.send_signal(sig)  # stdin stays open: the console is blocked reading it
-    await bot.wait_for("Bye!", timeout=10)
+    await bot.wait_for("Bye!", timeout=HANG)
     async with asyncio.timeout(10):
         code = await bot.proc.wait()
     assert code == 0
@@ -56,7 +57,7 @@ async def test_sigint_in_the_middle_of_a_scripted_contest_stops_it_too(tmp_path)
     bot.send("/quit")  # a script's /quit waits for the contest to finish...
     await bot.wait_for("Question 1 of 3")
     bot.proc.send_signal(signal.SIGINT)  # ...but Ctrl-C does not
-    await bot.wait_for("Bye!", timeout=10)
+    await bot.wait_for("Bye!", timeout=HANG)
     async with asyncio.timeout(10):
         assert await bot.proc.wait() == 0
 

@@ -22,6 +22,7 @@ import wcwidth
 
 from bot.application.commands.catalog import CATALOG
 from tests.test_console_process import sample_config
+from tests.waits import HANG
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
@@ -80,7 +81,7 @@ class TerminalProcess:
     def type(self, keys: str) -> None:
         os.write(self.master, keys.encode())
 
-    async def wait_for(self, text: str, *, count: int = 1, timeout: float = 20.0) -> str:
+    async def wait_for(self, text: str, *, count: int = 1, timeout: float = HANG) -> str:
         try:
             async with asyncio.timeout(timeout):
                 while self.screen.count(text) < count:
@@ -92,7 +93,7 @@ class TerminalProcess:
             raise AssertionError(f"{text!r} not shown within {timeout} s:\n{self.screen}") from None
         return self.screen
 
-    async def prompt(self, after: str, timeout: float = 20.0) -> None:
+    async def prompt(self, after: str, timeout: float = HANG) -> None:
         """Wait for `after`, then for the prompt drawn below it (keys typed before that would
         meet the terminal in its ordinary line mode, not the line editor)."""
         try:
@@ -105,7 +106,7 @@ class TerminalProcess:
         except TimeoutError:
             raise AssertionError(f"no prompt after {after!r} within {timeout} s:\n{self.screen}") from None
 
-    async def exit_code(self, timeout: float = 15.0) -> int:
+    async def exit_code(self, timeout: float = HANG) -> int:
         async with asyncio.timeout(timeout):
             return await self.proc.wait()
 

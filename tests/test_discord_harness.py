@@ -24,6 +24,7 @@ from bot.ports.chat import PaceLimits
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
 from tests.conftest import START, make_bank
+from tests.fakes.charts import shared_charts
 from tests.fakes.discord_fixtures import (  # noqa: F401  (fixtures)
     StudyWorld,
     discord_to_fake,
@@ -33,6 +34,7 @@ from tests.fakes.discord_fixtures import (  # noqa: F401  (fixtures)
 from tests.fakes.discord_models import FakeChannel, FakeMember, InteractionRecord, MessageRecord
 from tests.fakes.discord_server import FakeDiscord
 from tests.fakes.ports import ManualScheduler
+from tests.waits import HANG
 
 EPHEMERAL, LOADING = 64, 128
 # Pacing is the outbox's job, tested in test_outbox; here it would only make the tests wait.
@@ -62,6 +64,7 @@ class Harness:
         self.app = app = await bootstrap(
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
             scheduler=ManualScheduler(self.clock) if isinstance(self.clock, ManualClock) else None,
+            charts=shared_charts(),
         )  # fmt: skip
         shards = cfg.discord_shards
         settings = DiscordSettings(self.server.token, api_base=cfg.discord_api_base,
@@ -112,7 +115,7 @@ class Harness:
         record = await self.server.click(channel or self.general, member, message_id, custom_id)
         return await self.reply(record)
 
-    async def reply(self, record: InteractionRecord, timeout: float = 5.0) -> MessageRecord | None:
+    async def reply(self, record: InteractionRecord, timeout: float = HANG) -> MessageRecord | None:
         """The interaction's answer once complete: a message (deferred ones once filled in)."""
         server = self.server
 
@@ -155,7 +158,7 @@ class Harness:
                     return round_.message_ref
                 await self.server.wait_for(lambda: True, 1.0)  # the next change in the fake
 
-        message_ref = await asyncio.wait_for(ref(), 5.0)
+        message_ref = await asyncio.wait_for(ref(), HANG)
         return self.server.messages[int(message_ref.split(":")[1])]
 
     def answer(self, round_: Round) -> tuple[str, ...]:

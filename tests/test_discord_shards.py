@@ -31,6 +31,7 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     embed_text,
     fake_discord,
 )
+from tests.waits import HANG
 
 
 def shard_world(server: FakeDiscord, shard: int, count: int = 2) -> StudyWorld:
@@ -267,7 +268,7 @@ async def test_two_studybot_processes_split_the_shards_and_dms_go_to_shard_0(
             await bot.wait_for(f"shards {shard} of 2", timeout=30)
         for shard, world in enumerate(worlds):
             record = await server.slash_command(world.general, world.student, "quiz")
-            reply = await server.wait_for(lambda r=record: completed(server, r.original_message_id), 10)
+            reply = await server.wait_for(lambda r=record: completed(server, r.original_message_id), HANG)
             assert embed_text(reply).startswith("Practice · Q")
             assert receivers(server, record) == [(shard, 2)]
         record = await server.slash_command(*server.dm(server.add_user("erin")), "quiz")

@@ -10,6 +10,7 @@ then got no contest and no word), so the contest runs."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -26,6 +27,7 @@ from tests.fakes.telegram_model import FakeChat, FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer
 from tests.process import BotProcess, terminate, wait_until
 from tests.test_telegram_harness import _is_question
+from tests.waits import HANG
 
 GROUP = FakeChat(-1001000000091, "supergroup", title="小磁盘")
 BOSS = FakeUser(31, "Boss", "boss", "zh-hans")
@@ -35,6 +37,10 @@ FULL_WARNING = "database: cannot write"
 RECOVERED = "database: writing again"
 SETTLE = 10  # seconds without a failed write before the recovery is logged (fault_episodes.py)
 SWEEP = 5 + 2  # the due-work sweep's period and the contest step's slack (bootstrap, contests)
+# A question's time: long enough that the disk is filled, two commands refused and the click
+# answered before it runs out, on a loaded machine too (at 5 s the round sometimes closed before
+# the click, whose toast then said so instead of "the disk is full").
+QUESTION_SECONDS = 20
 
 
 @contextlib.contextmanager
@@ -70,13 +76,19 @@ def fill(disk: Path) -> Path:
 
 async def fill_until_refused(server: FakeTelegramServer, disk: Path) -> Path:
     """Fill the disk, then write until the bot is refused: SQLite reuses the WAL it has, so the
-    first writes may still fit. Filled once more after (the bot folds its WAL into the file
-    when it can, which may free a little)."""
-    fill(disk)
-    for _ in range(40):
-        if await say(server, ANN, "/stats") == t(ZH, "error.store_full_command"):
+    first writes may still fit. Filled again before each write and once more after: the bot
+    folds its WAL into the file when it can (a checkpoint that truncates the WAL), which frees
+    what it held; filled only once, the bot sometimes wrote on for a whole minute in the space
+    its own WAL had given back. Bounded by time, not by a count."""
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + HANG
+    replies: list[str] = []
+    while loop.time() < give_up:
+        fill(disk)
+        replies.append(await say(server, ANN, "/stats"))
+        if replies[-1] == t(ZH, "error.store_full_command"):
             return fill(disk)
-    raise AssertionError("the bot kept writing on a full disk")
+    raise AssertionError(f"the bot kept writing on a full disk: {len(replies)} replies, last {replies[-1]!r}")
 
 
 @contextlib.asynccontextmanager
@@ -105,7 +117,7 @@ async def say(server: FakeTelegramServer, user: FakeUser, text: str) -> str:
         replying_to = params.get("reply_parameters", {}).get("message_id")
         return params["chat_id"] == GROUP.id and replying_to == message_id
 
-    return (await server.wait_for_request("sendMessage", replied, timeout=20))["text"]
+    return (await server.wait_for_request("sendMessage", replied, timeout=HANG))["text"]
 
 
 async def start_contest(server: FakeTelegramServer, questions: int, seconds: int) -> None:
@@ -114,17 +126,18 @@ async def start_contest(server: FakeTelegramServer, questions: int, seconds: int
     assert reply.startswith(t(ZH, "contest.status", position=1, total=questions, seconds=seconds,
                               count=0)), reply  # fmt: skip
     started = t(ZH, "contest.started", count=questions, seconds=seconds)
-    await server.wait_for_request("sendMessage", lambda p: p["text"] == started, timeout=20)
+    await server.wait_for_request("sendMessage", lambda p: p["text"] == started, timeout=HANG)
 
 
 async def contest_question(server: FakeTelegramServer, number: int, total: int) -> int:
-    """Wait for the contest's question `number` of `total`; its message id."""
+    """Wait for the contest's question `number` of `total`; its message id (the bot posted it
+    before this returns, so its time runs out before now + the question's seconds)."""
     position = t(ZH, "question.contest_position", n=number, total=total)
 
     def asked(params: dict) -> bool:
         return params["chat_id"] == GROUP.id and _is_question(params["text"]) and position in params["text"]
 
-    params = await server.wait_for_request("sendMessage", asked, timeout=30)
+    params = await server.wait_for_request("sendMessage", asked, timeout=HANG)
     return next(m.message_id for m in server.messages_in(GROUP.id) if m.params is params)
 
 
@@ -144,10 +157,10 @@ async def test_a_disk_full_while_a_contest_runs(telegram_server: FakeTelegramSer
     server = telegram_server
     with small_disk(tmp_path / "disk", "4m") as disk:
         async with bot_on(disk, server) as bot:
-            await start_contest(server, 2, 5)
+            await start_contest(server, 2, QUESTION_SECONDS)
             first = await contest_question(server, 1, 2)
+            closes_by = datetime.now(UTC) + timedelta(seconds=QUESTION_SECONDS)
             filler = await fill_until_refused(server, disk)
-            full_at = datetime.now(UTC)
 
             # Everything that writes is refused in the chat's language; nothing is lost.
             assert await say(server, BOSS, "/stats") == t(ZH, "error.store_full_command")
@@ -156,18 +169,18 @@ async def test_a_disk_full_while_a_contest_runs(telegram_server: FakeTelegramSer
             assert question is not None
             answer = next(data for data in question.callback_data if data.startswith("a"))
             click = server.user_click(GROUP, ANN, first, answer)
-            toast = await server.wait_for_callback_answer(click, timeout=20)
+            toast = await server.wait_for_callback_answer(click, timeout=HANG)
             assert toast["text"] == t(ZH, "error.store_full")
             # The question's time runs out meanwhile: its closing and the sweeps fail quietly.
-            await wait_until(full_at + timedelta(seconds=5 + SWEEP + 1))
+            await wait_until(closes_by + timedelta(seconds=SWEEP + 1))
             assert bot.output.count(FULL_WARNING) == 1 and RECOVERED not in bot.output, bot.output
 
             filler.unlink()  # space again: the sweep takes the contest's step, and the bot answers
             await contest_question(server, 2, 2)
             final = t(ZH, "standings.final")
-            await server.wait_for_request("sendMessage", lambda p: final in p["text"], timeout=40)
+            await server.wait_for_request("sendMessage", lambda p: final in p["text"], timeout=HANG)
             assert (await say(server, ANN, "/stats")).startswith("<b>" + t(ZH, "stats.title", name="Ann"))
-            await wait_for_output(bot, RECOVERED, timeout=SETTLE + 15)
+            await wait_for_output(bot, RECOVERED, timeout=SETTLE + HANG)
         one_fault_episode(bot.output)
 
 
@@ -185,12 +198,12 @@ async def test_a_disk_of_512_kib(telegram_server: FakeTelegramServer, tmp_path: 
             reply = await say(server, BOSS, "/contest start 2 3")
             assert reply == t(ZH, "error.store_full_command")
             filler.unlink()
-            await wait_for_output(bot, RECOVERED, timeout=SETTLE + 15)
+            await wait_for_output(bot, RECOVERED, timeout=SETTLE + HANG)
 
             await start_contest(server, 2, 3)
             final = t(ZH, "standings.final")
             await server.wait_for_request("sendMessage", lambda p: p["text"].startswith(f"<b>{final}"),
-                                          timeout=40)  # fmt: skip
+                                          timeout=HANG)  # fmt: skip
         one_fault_episode(bot.output)
 
 

@@ -22,6 +22,7 @@ from tests.fakes.discord_fixtures import (  # noqa: F401  (fixtures)
 )
 from tests.fakes.discord_rules import Perm
 from tests.fakes.discord_server import FakeDiscord
+from tests.waits import HANG
 
 
 class Probe:
@@ -33,7 +34,7 @@ class Probe:
     def put(self, key: str, value: Any = None) -> None:
         self._queues[key].put_nowait(value)
 
-    async def get(self, key: str, timeout: float = 5.0) -> Any:
+    async def get(self, key: str, timeout: float = HANG) -> Any:
         return await asyncio.wait_for(self._queues[key].get(), timeout)
 
 

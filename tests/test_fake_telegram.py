@@ -42,6 +42,7 @@ from telegram.ext import (
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeChat, FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer
+from tests.waits import HANG
 
 ANN = FakeUser(7, "Ann", "ann", "en")
 GROUP = FakeChat(-1001234, "supergroup", title="Study group")
@@ -129,7 +130,7 @@ async def test_get_updates_offset_and_long_poll(
     await telegram_server.wait_until(lambda: telegram_server.waiting_polls)
     started = time.monotonic()
     telegram_server.user_message(ANN.id, ANN, "/help")
-    (update,) = await asyncio.wait_for(poll, timeout=5)
+    (update,) = await asyncio.wait_for(poll, timeout=HANG)
     assert time.monotonic() - started < 2
     assert update.message.text == "/help" and update.message.entities[0].type == "bot_command"
 
@@ -144,9 +145,9 @@ async def test_a_second_poller_ends_the_first_with_conflict(
     async with Bot(telegram_server.token, base_url=telegram_server.base_url) as other_instance:
         second = asyncio.create_task(other_instance.get_updates(timeout=30))
         with pytest.raises(Conflict, match="terminated by other getUpdates"):
-            await asyncio.wait_for(first, timeout=5)
+            await asyncio.wait_for(first, timeout=HANG)
         telegram_server.user_message(ANN.id, ANN, "hi")
-        assert len(await asyncio.wait_for(second, timeout=5)) == 1
+        assert len(await asyncio.wait_for(second, timeout=HANG)) == 1
 
 
 async def test_callback_query_is_answered_once(

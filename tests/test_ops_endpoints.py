@@ -19,6 +19,7 @@ from tests.fakes.telegram_model import FakeUser
 from tests.fakes.telegram_server import DEFAULT_TOKEN, FakeTelegramServer
 from tests.pg_server import PgServer, find_bin_dir
 from tests.process import BotProcess
+from tests.waits import HANG
 
 SAMPLE_BANK = Path(__file__).resolve().parent / "banks" / "sample.yaml"
 ANN = FakeUser(7, "Ann", "ann", "en")
@@ -113,7 +114,7 @@ async def test_health_readiness_and_metrics_with_the_database_up_then_down(
             assert sample(before, "studybot_scheduler_leader") == 1
 
             telegram_server.user_message(ANN.id, ANN, "/quiz loss")
-            await telegram_server.wait_for_request("sendMessage", lambda p: "____" in p["text"], timeout=20)
+            await telegram_server.wait_for_request("sendMessage", lambda p: "____" in p["text"], timeout=HANG)
             telegram_server.user_message(ANN.id, ANN, "交叉熵")
             await telegram_server.wait_for_request(
                 "sendMessage", lambda p: "Correct" in p["text"], timeout=20

@@ -24,6 +24,7 @@ from tests.test_outbox_process import answer_buttons
 from tests.test_outbox_process_discord import CHANNEL_POSTS
 from tests.test_outbox_process_discord import kind_of as kind
 from tests.test_telegram_harness import BOSS, GROUP, TelegramHarness, tg_fixture  # noqa: F401
+from tests.waits import HANG
 
 REVEAL = t("en", "reveal.title")
 
@@ -54,7 +55,7 @@ async def test_a_reveal_sent_again_after_a_crash_in_the_window_is_shown_once(tg:
 
     app = await tg.restart()  # resumes the outbox: the reveal is sent again
     again = await server.wait_for_request(
-        "editMessageText", lambda p: p["message_id"] == daily.message_id, include_failed=True, timeout=10
+        "editMessageText", lambda p: p["message_id"] == daily.message_id, include_failed=True, timeout=HANG
     )
     async with asyncio.timeout(10):
         await app.outbox.drain(owed.chat_id)  # waits for the resumed delivery to commit

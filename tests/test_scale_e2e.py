@@ -37,6 +37,7 @@ from tests.test_discord_shards import receivers, shard_world
 from tests.test_outbox_process import answer_buttons
 from tests.test_outbox_storm import kind_of
 from tests.test_telegram_harness import _is_question, round_of
+from tests.waits import HANG
 
 SECRET = "one-secret-for-every-process_e2e"
 URL = "https://bot.example.org/tg/hook"
@@ -241,7 +242,7 @@ async def test_two_processes_post_once_answer_every_click_once_and_survive_a_res
     at = (datetime.now(UTC) + timedelta(seconds=DAILY_LEAD)).replace(microsecond=0)
     tg.user_message(GROUP, BOSS, f"/daily set {at:%H:%M:%S} {DAILY_DEADLINE}s")
     await tg.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id and "Daily question set"
-                              in p["text"], timeout=20)  # fmt: skip
+                              in p["text"], timeout=HANG)  # fmt: skip
     for world in worlds:
         options = {"time": f"{at:%H:%M:%S}", "deadline": f"{DAILY_DEADLINE}s"}
         record = await dc.slash_command(world.general, world.admin, "daily", options, subcommand="set")
@@ -263,7 +264,7 @@ async def test_two_processes_post_once_answer_every_click_once_and_survive_a_res
         tg.user_click(GROUP, player, tg_daily.message_id, f"a1:{round_id}:{choice}")
         for player, choice in zip(PLAYERS, choices, strict=True)
     ]
-    toasts = [(await tg.wait_for_callback_answer(q, timeout=20)).get("text", "") for q in queries]
+    toasts = [(await tg.wait_for_callback_answer(q, timeout=HANG)).get("text", "") for q in queries]
     assert toasts == [t("en", "receipt.recorded", choice=c) for c in choices]
     assert cluster.served_by(since) == {"A", "B"}
 
@@ -291,7 +292,7 @@ async def test_two_processes_post_once_answer_every_click_once_and_survive_a_res
 
     tg.user_message(GROUP, BOSS, "/leaderboard")
     board = await tg.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id
-                                      and "Leaderboard" in p["text"], timeout=20)  # fmt: skip
+                                      and "Leaderboard" in p["text"], timeout=HANG)  # fmt: skip
     for name, right in (("Player0", 1), ("Player1", 1), ("Player3", 1), ("Player2", 0)):
         assert f"{name} — {right} pt ({right}/1)" in board["text"], board["text"]
     for world, members in zip(worlds, students, strict=True):

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from adapters.storage.sqlite.store import SqliteStore
+from tests.waits import HANG
 
 
 async def test_a_commit_cancelled_in_flight_is_kept_and_raises_only_the_cancellation(tmp_path: Path) -> None:
@@ -37,7 +38,7 @@ async def test_a_commit_cancelled_in_flight_is_kept_and_raises_only_the_cancella
             await asyncio.sleep(0)
         release.set()
         try:
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, HANG)
         except asyncio.CancelledError:
             pass  # the cancellation, and nothing else, reaches the caller
         assert task.cancelled()

@@ -27,6 +27,7 @@ from tests.test_telegram_harness import (
     tg_fixture,  # noqa: F401
     tg_live_fixture,  # noqa: F401
 )
+from tests.waits import HANG
 
 ZH = "zh-CN"
 LI = FakeUser(21, "小李", "xiaoli", "zh-hans")  # her Telegram speaks Chinese: so does her chat
@@ -54,7 +55,7 @@ async def click_answer(tg: TelegramHarness, message: FakeMessage, right: bool) -
     return toast
 
 
-async def notice(tg: TelegramHarness, chat_id: int, text: str, timeout: float = 5) -> dict[str, Any]:
+async def notice(tg: TelegramHarness, chat_id: int, text: str, timeout: float = HANG) -> dict[str, Any]:
     """The bot's next message in `chat_id` with `text` in it (whatever else it sent meanwhile)."""
     return await tg.server.wait_for_request(
         "sendMessage", lambda p: p["chat_id"] == chat_id and text in p["text"], timeout=timeout

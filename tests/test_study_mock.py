@@ -4,6 +4,7 @@ hand-in, the reminder and the automatic hand-in, and each bad input answered cle
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -251,3 +252,25 @@ async def test_bad_input_in_a_chinese_chat_gets_chinese_and_loses_nothing(make, 
     number = SHIPPED.question(asked.question_id).number
     assert await run(app, "/纠错 选项有误", member) == t(zh, "report.thanks", id=1, number=number)
     assert await run(app, "/reports", member) == t(zh, "error.not_admin")
+
+
+async def test_two_mock_starts_at_once_give_one_paper(make):
+    """Two /mock at the same moment for one learner (a double tap, two devices): the second sees
+    the first (the one-open-mock index, then a resume), not a second paper or an error."""
+    app = await make()
+    store, tries = app.mocks.store, []
+    create = store.create_mock
+
+    async def counted(new):
+        tries.append(new)
+        return await create(new)
+
+    store.create_mock = counted
+    first, second = await asyncio.gather(run(app, "/mock"), run(app, "/mock"))
+    assert len(tries) == 2  # both got past "is one open?" before either had stored its paper
+    assert sorted("Resuming" in reply for reply in (first, second)) == [False, True], (first, second)
+    assert first.splitlines()[-3:] == second.splitlines()[-3:]  # the same first item
+    me = await app.quiz.user_id(ME.user)
+    (open_mock,) = [m for m in await app.mocks.store.open_mocks() if m.user_id == me]
+    assert await run(app, "/mock sheet") == await run(app, "/mock sheet")  # still the one paper
+    assert open_mock.position == 0

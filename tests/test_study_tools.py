@@ -4,8 +4,11 @@ reports with admins and the reporter told."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
+import os
+import sys
 
 import pytest
 
@@ -17,6 +20,7 @@ from bot.application.requests import Caller, SubmitAnswer
 from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.views.charts import ChartData, MockPoint, TagBar
 from bot.views.quiz import QuestionView
+from tests.waits import HANG
 
 # The recording port speaks for the console.
 PRIVATE = ChatRef(Platform.CONSOLE, "10", ChatKind.PRIVATE, title="Ann")
@@ -226,3 +230,54 @@ async def test_private_practice_never_moves_a_group_board(app):
     await answer(app, view, right=True)
     board = render_reply(await ask(app, "/leaderboard", Caller(GROUP, BOB)))
     assert "Ann" not in board
+
+
+async def test_the_chart_worker_is_warmed_once_at_start_and_then_draws():
+    charts = ChartProcess()
+    try:
+        warming = charts.warm()
+        assert charts.warm() is warming  # once per worker
+        worker = await asyncio.wrap_future(warming)  # matplotlib and the fonts loaded, no error
+        assert worker != os.getpid()
+        assert (await charts.render(CHINESE)).startswith(b"\x89PNG")
+    finally:
+        await charts.close()
+
+
+KILLED_BOT = """
+import asyncio, sys
+from adapters.charts.chart_process import ChartProcess
+
+async def main():
+    charts = ChartProcess()
+    print(await asyncio.wrap_future(charts.warm()), flush=True)
+    await asyncio.Event().wait()  # until killed
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+async def test_the_chart_worker_ends_when_the_bot_is_killed(tmp_path):
+    """A pool worker would wait forever on its queue, an orphan holding the bot's stdout open."""
+    script = tmp_path / "killed_bot.py"  # not bot.py: that would hide the bot package
+    script.write_text(KILLED_BOT, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), stdout=asyncio.subprocess.PIPE, env=env
+    )
+    assert bot.stdout is not None
+    async with asyncio.timeout(HANG):
+        worker = int(await bot.stdout.readline())
+    gone = asyncio.get_running_loop().create_future()
+    pidfd = os.pidfd_open(worker)  # readable once the worker has exited
+    asyncio.get_running_loop().add_reader(pidfd, lambda: gone.done() or gone.set_result(None))
+    try:
+        bot.kill()
+        await bot.wait()
+        async with asyncio.timeout(HANG):
+            await gone
+            assert await bot.stdout.read() == b""  # and nothing holds the bot's stdout open
+    finally:
+        asyncio.get_running_loop().remove_reader(pidfd)
+        os.close(pidfd)

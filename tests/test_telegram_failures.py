@@ -22,6 +22,7 @@ from tests.test_telegram_harness import (
     TelegramHarness,
     tg_fixture,  # noqa: F401
 )
+from tests.waits import HANG
 
 
 async def test_flood_control_delays_but_delivers_and_a_blocked_user_is_paused(tg: TelegramHarness) -> None:
@@ -151,8 +152,8 @@ async def test_a_bad_gateway_is_one_warning_line_per_failure_and_the_bot_recover
     def bad_polls() -> int:
         return sum(1 for e in server.log if e.method == "getUpdates" and e.status == 502)
 
-    await server.wait_until(lambda: bad_polls() == 2, timeout=10)
-    reply = await tg.say(ANN.id, ANN, "/stats", timeout=10)  # polling again: the bot recovered
+    await server.wait_until(lambda: bad_polls() == 2, timeout=HANG)
+    reply = await tg.say(ANN.id, ANN, "/stats", timeout=HANG)  # polling again: the bot recovered
     assert reply["text"].startswith("<b>Stats for Ann</b>")
 
     server.fail_next("sendMessage", code=502)  # a reply lost to a 502: the user is told
@@ -200,8 +201,8 @@ async def test_a_bad_gateway_page_that_is_not_json_is_one_warning_line_and_the_b
     def bad_polls() -> int:
         return sum(1 for e in server.log if e.method == "getUpdates" and e.status == 502)
 
-    await server.wait_until(lambda: bad_polls() == 2, timeout=10)
-    reply = await tg.say(ANN.id, ANN, "/stats", timeout=10)  # polling again: the bot recovered
+    await server.wait_until(lambda: bad_polls() == 2, timeout=HANG)
+    reply = await tg.say(ANN.id, ANN, "/stats", timeout=HANG)  # polling again: the bot recovered
     assert reply["text"].startswith("<b>Stats for Ann</b>")
 
     server.fail_next("sendMessage", code=502, html=NGINX_502)  # a reply lost to the page: the user is told

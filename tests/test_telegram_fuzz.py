@@ -19,6 +19,7 @@ from tests.test_telegram_harness import (
     round_of,
     tg_fixture,  # noqa: F401
 )
+from tests.waits import HANG
 
 ALPHABET = "at sgl1:0123456789ABCDEFZabz-_/\\%&<>\"'\n\x00é试😀"
 
@@ -320,7 +321,7 @@ async def test_thousands_of_updates_of_every_kind_leave_no_traceback(tg: Telegra
     await server.wait_until(lambda: not server.pending_updates, timeout=50)
     await tg.settle()
     for query_id in click_ids:
-        await server.wait_for_callback_answer(query_id, timeout=10)
+        await server.wait_for_callback_answer(query_id, timeout=HANG)
     elapsed = time.monotonic() - started
     # The callback queries without `from` were forged on purpose: Telegram never sends them.
     server.fake_errors[:] = [

@@ -26,9 +26,11 @@ from bot.locales.i18n import LANGUAGES, t
 from studybot.bootstrap import App, bootstrap
 from studybot.config import Config, Secret
 from studybot.runner import telegram_settings
+from tests.fakes.charts import shared_charts
 from tests.fakes.ports import ManualScheduler
 from tests.fakes.telegram_model import FakeChat, FakeMessage, FakeUser
 from tests.fakes.telegram_server import FakeTelegramServer
+from tests.waits import HANG
 
 ANN = FakeUser(7, "Ann", "ann", "en")
 BOB = FakeUser(8, "Bob", "bob", "en")
@@ -65,6 +67,7 @@ class TelegramHarness:
         app = await bootstrap(
             cfg, clock=self.clock, rng=random.Random(3), banks={self.bank.id: self.bank},
             scheduler=ManualScheduler(self.clock) if isinstance(self.clock, ManualClock) else None,
+            charts=shared_charts(),
         )  # fmt: skip
         settings = replace(telegram_settings(cfg), poll_timeout=5, **self._adapter_options)
         adapter = TelegramAdapter(app.application, settings)
@@ -110,7 +113,7 @@ class TelegramHarness:
 
     async def say(
         self, chat: FakeChat | int, user: FakeUser, text: str, reply_to: int | None = None,
-        timeout: float = 5,
+        timeout: float = HANG,
     ) -> dict[str, Any]:  # fmt: skip
         """A user writes; returns the bot's next message into that chat (sendMessage params)."""
         chat_id = chat if isinstance(chat, int) else chat.id
@@ -126,14 +129,14 @@ class TelegramHarness:
         answer = await self.server.wait_for_callback_answer(query_id)
         return answer.get("text", "")
 
-    async def question(self, chat_id: int, timeout: float = 5) -> FakeMessage:
+    async def question(self, chat_id: int, timeout: float = HANG) -> FakeMessage:
         """The next question the bot posts into the chat (a message starting with a round header)."""
         params = await self.server.wait_for_request(
             "sendMessage", lambda p: p["chat_id"] == chat_id and _is_question(p["text"]), timeout=timeout
         )
         return next(m for m in reversed(self.server.messages_in(chat_id)) if m.params is params)
 
-    async def reveal(self, message: FakeMessage, timeout: float = 5) -> dict[str, Any]:
+    async def reveal(self, message: FakeMessage, timeout: float = HANG) -> dict[str, Any]:
         """Wait for the edit that turns a question message into its reveal."""
         return await self.server.wait_for_request(
             "editMessageText",

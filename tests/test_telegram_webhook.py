@@ -32,6 +32,7 @@ from tests.test_telegram_harness import (
     round_of,
     tg_fixture,  # noqa: F401
 )
+from tests.waits import HANG
 
 SECRET = "same-secret-in-every-process_0123"
 URL = "https://bot.example.org/tg/hook"
@@ -117,7 +118,7 @@ async def test_two_processes_behind_one_url_keep_a_chats_order_and_count_each_an
         def replies() -> list[str]:
             return [p["text"] for p in server.calls("sendMessage") if p["chat_id"] == ANN.id]
 
-        await server.wait_until(lambda: len(replies()) >= len(commands), timeout=10)
+        await server.wait_until(lambda: len(replies()) >= len(commands), timeout=HANG)
         await server.wait_until(lambda: not server.pending_updates)
         streak = t("en", "streak.body", count=0, best=0)
         stats = [text.startswith("<b>Stats for Ann</b>") for text in replies()]
@@ -133,7 +134,7 @@ async def test_two_processes_behind_one_url_keep_a_chats_order_and_count_each_an
         round_id = round_of(question)
         members = [FakeUser(200 + i, f"Member{i}", f"member{i}", "en") for i in range(6)]
         clicks = [server.user_click(GROUP, m, question.message_id, f"a1:{round_id}:B") for m in members]
-        toasts = [await server.wait_for_callback_answer(q, timeout=10) for q in clicks]
+        toasts = [await server.wait_for_callback_answer(q, timeout=HANG) for q in clicks]
         assert all(toast.get("text") for toast in toasts)
         stored = await one.app.store.round_answers(round_id)
         assert sorted(a.user_id for a in stored) == sorted({a.user_id for a in stored}) and len(stored) == 6
@@ -141,7 +142,7 @@ async def test_two_processes_behind_one_url_keep_a_chats_order_and_count_each_an
         # Telegram sends a click again when its answer was lost; the other process counts it once.
         server.webhook_delivery.targets = [address(two)]
         again = server.user_click(GROUP, members[0], question.message_id, f"a1:{round_id}:B")
-        assert (await server.wait_for_callback_answer(again, timeout=10)).get("text")
+        assert (await server.wait_for_callback_answer(again, timeout=HANG)).get("text")
         assert len(await two.app.store.round_answers(round_id)) == 6
         assert all(d.status == 200 for d in server.webhook_delivery.log)
     finally:
@@ -182,19 +183,19 @@ async def test_two_studybot_processes_on_one_database_share_the_webhook_and_surv
 
         server.set_member_status(GROUP.id, ANN, "member")
         server.user_message(GROUP, ANN, "/quiz single")
-        await server.wait_until(lambda: server.messages_in(GROUP.id), timeout=10)
+        await server.wait_until(lambda: server.messages_in(GROUP.id), timeout=HANG)
         question = server.last_message(GROUP.id)
         round_id = round_of(question)
         members = [FakeUser(300 + i, f"Member{i}", f"member{i}", "en") for i in range(4)]
         clicks = [server.user_click(GROUP, m, question.message_id, f"a1:{round_id}:B") for m in members]
-        toasts = [(await server.wait_for_callback_answer(q, timeout=10)).get("text") for q in clicks]
+        toasts = [(await server.wait_for_callback_answer(q, timeout=HANG)).get("text") for q in clicks]
         assert all(toasts), toasts
         served = {d.target for d in server.webhook_delivery.log if d.status == 200}
         assert served == set(targets)  # both processes took updates
 
         await bots[0].kill()  # one machine goes away; the balancer still sends it updates in turn
         again = server.user_click(GROUP, members[0], question.message_id, f"a1:{round_id}:B")
-        toast = (await server.wait_for_callback_answer(again, timeout=10)).get("text", "")
+        toast = (await server.wait_for_callback_answer(again, timeout=HANG)).get("text", "")
         assert toast.startswith(t("en", "receipt.duplicate", choice="B")[:20]), toast  # counted once
         reply = await server_reply(server, ANN, "/stats")
         assert reply.startswith("<b>Stats for Ann</b>")
@@ -211,5 +212,5 @@ async def test_two_studybot_processes_on_one_database_share_the_webhook_and_surv
 
 async def server_reply(server: FakeTelegramServer, user: FakeUser, text: str) -> str:
     server.user_message(user.id, user, text)
-    params = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == user.id, timeout=10)
+    params = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == user.id, timeout=HANG)
     return str(params["text"])

@@ -3,9 +3,14 @@
 matplotlib holds the GIL through long stretches of its drawing (text layout, Agg), so a chart
 drawn in a thread still stalls the event loop: with 20 charts at once the loop woke up to 100 ms
 late (benchmarks/study.py). A separate process has its own interpreter: the loop only waits for
-the PNG. One worker, started on the first chart (spawned: no fork of a process with threads),
-draws the charts one after another, at a lower priority than the bot; it is started again if it
-dies.
+the PNG. One worker (spawned: no fork of a process with threads) draws the charts one after
+another, at a lower priority than the bot; it is started again if it dies, and ends with the bot.
+
+The worker is started and warmed when the bot starts (`warm`, called by App.start), not on the
+first chart: spawning it, importing matplotlib and loading the 19 MB CJK font take a second of
+CPU, and many seconds at the worker's low priority on a busy machine. The first /stats should
+not wait for that; the warm-up runs while the bot connects, and a chart asked for meanwhile
+simply queues behind it in the one worker.
 
 What the child would say (a Python warning, a matplotlib log line such as "building the font
 cache") is not printed on its stderr, which is the console's screen: it goes to the bot's own
@@ -19,8 +24,10 @@ import contextlib
 import logging
 import logging.handlers
 import multiprocessing
+import multiprocessing.connection
 import os
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.queues import Queue
 from typing import TYPE_CHECKING
@@ -30,18 +37,40 @@ from bot.views.charts import ChartData, ReadinessChart
 if TYPE_CHECKING:
     from adapters.charts.matplotlib_charts import MatplotlibCharts
 
+log = logging.getLogger(__name__)
 _drawer: MatplotlibCharts | None = None  # in the child: one renderer, fonts loaded once
 
 
 def _start_child(log_queue: Queue[logging.LogRecord]) -> None:
     """In the child: its log and warnings go to the parent's log; when the CPUs are busy, the
-    bot's event loop goes before a chart."""
+    bot's event loop goes before a chart; it ends when the bot does."""
+    _exit_with_parent()
     root = logging.getLogger()
     root.handlers[:] = [logging.handlers.QueueHandler(log_queue)]
     root.setLevel(logging.INFO)
     logging.captureWarnings(True)
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+
+
+def _exit_with_parent() -> None:
+    """End the worker as soon as the bot's process is gone, even killed (SIGKILL, out of
+    memory): a pool worker otherwise waits forever on a queue whose other end it holds itself,
+    an orphan that keeps the bot's stdout open (whoever reads it never sees it end). Its
+    standard input and output are let go of at once: it writes through the log queue."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="chart-parent-watch", daemon=True).start()
 
 
 class _IntoParentLog(logging.Handler):
@@ -55,14 +84,34 @@ class _IntoParentLog(logging.Handler):
             logger.handle(record)
 
 
-def _draw(data: ChartData | ReadinessChart) -> bytes:
+def _renderer() -> MatplotlibCharts:
     global _drawer
     if _drawer is None:
         # Imported here, in the child only: matplotlib costs the bot's start-up 0.4 s otherwise.
         from adapters.charts.matplotlib_charts import MatplotlibCharts
 
         _drawer = MatplotlibCharts()
-    return _drawer.render(data)
+    return _drawer
+
+
+def _draw(data: ChartData | ReadinessChart) -> bytes:
+    return _renderer().render(data)
+
+
+def _warm() -> int:
+    """In the child: what the first chart would otherwise pay for (matplotlib, every chart font);
+    the worker's process id."""
+    from adapters.charts.fonts import CJK_FACES, chart_fonts
+
+    _renderer()
+    for language in CJK_FACES:
+        chart_fonts(language)
+    return os.getpid()
+
+
+def _warmed(future: Future[int]) -> None:
+    if not future.cancelled() and future.exception() is not None:  # the first chart will say more
+        log.warning("chart process: warming up failed: %s", future.exception())
 
 
 class ChartProcess:
@@ -71,6 +120,15 @@ class ChartProcess:
         self._context = multiprocessing.get_context("spawn")
         self._log: Queue[logging.LogRecord] | None = None
         self._listener: logging.handlers.QueueListener | None = None
+        self._warm: Future[int] | None = None  # the warm-up of the current worker
+
+    def warm(self) -> Future[int]:
+        """Start the worker and have it load matplotlib and the fonts, without waiting for it
+        (once per worker: a second call returns the same warm-up); it ends in the worker's pid."""
+        if self._warm is None:
+            self._warm = self._executor().submit(_warm)
+            self._warm.add_done_callback(_warmed)
+        return self._warm
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._log is None:
@@ -88,11 +146,11 @@ class ChartProcess:
         try:
             return await loop.run_in_executor(self._executor(), _draw, data)
         except BrokenProcessPool:  # the worker died (killed, out of memory): once more in a new one
-            self._pool = None
+            self._pool = self._warm = None
             return await loop.run_in_executor(self._executor(), _draw, data)
 
     async def close(self) -> None:
-        pool, self._pool = self._pool, None
+        pool, self._pool, self._warm = self._pool, None, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
         listener, self._listener = self._listener, None

@@ -38,6 +38,11 @@ from adapters.telegram.transient import BACKOFF, FIRST_WAIT, LONGEST_WAIT
 log = logging.getLogger("studybot.telegram")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 SHORT_POLL = 0.2  # seconds between polls while an update is still being handled
+# Seconds between polls in a burst (fresh updates keep coming while others are being handled).
+# Each poll brings back every update still in hand (the offset stays at the oldest), up to 100;
+# polled back to back, a burst of clicks had each update fetched and decoded dozens of times.
+# A click waits at most this long longer for its turn.
+BUSY_POLL = 0.02
 STOP_WAIT = 10.0  # seconds a stop waits for updates being handled
 
 
@@ -53,7 +58,8 @@ class ConfirmingPoller:
     Updates are handled as they arrive, concurrently across users: a slow one (a reply waiting
     out flood control) does not hold up the clicks behind it. While one is still being handled,
     the offset stays at it, so Telegram keeps returning it; such polls are short (every
-    SHORT_POLL seconds, or as soon as a handling ends) and skip the updates already taken.
+    SHORT_POLL seconds, or as soon as a handling ends) and skip the updates already taken; in a
+    burst they are BUSY_POLL seconds apart.
     """
 
     def __init__(
@@ -111,7 +117,9 @@ class ConfirmingPoller:
                 self._inflight[update.update_id] = asyncio.create_task(self._handle(update))
             if not self._inflight:
                 self._advance()
-            elif not fresh:  # only updates being handled came back: wait a little, not in a loop
+            elif fresh:
+                await asyncio.sleep(BUSY_POLL)
+            else:  # only updates being handled came back: wait a little, not in a loop
                 self._changed.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait(), SHORT_POLL)

@@ -9,6 +9,10 @@ every request (URL parsing, header models, auth and redirect handling): a fifth 
 per click. PTB lets a bot bring its own `BaseRequest`; this one hands PTB's request data to an
 aiohttp session directly and maps its failures onto PTB's errors as HTTPXRequest does: a timeout
 is `TimedOut`, any other client failure `NetworkError`. Uploads go as multipart form data.
+
+Every other call's body is form-urlencoded here, once, as bytes: handed a dict, aiohttp builds a
+FormData for it, and every FormData starts a multipart writer with a fresh random boundary (a
+uuid4 from os.urandom) that a urlencoded body never uses: a twentieth of the bot's CPU per click.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import asyncio
 import json
 from collections.abc import Callable, Coroutine
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -32,6 +37,7 @@ from adapters.telegram.transient import InvalidResponse
 CONNECTIONS = 64
 # A call may wait this long for a free connection: in a burst a late toast beats none (PTB: 1 s).
 POOL_TIMEOUT = 30.0
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}  # what aiohttp's FormData would say
 # PTB's HTTPXRequest defaults: 5 s to connect, read and write; 20 s to write an upload.
 TIMEOUT = 5.0
 MEDIA_WRITE_TIMEOUT = 20.0
@@ -86,7 +92,8 @@ class AiohttpRequest(BaseRequest):
             raise RuntimeError("This AiohttpRequest is not initialized!")
         files = request_data.multipart_data if request_data else None
         fields = request_data.json_parameters if request_data else {}
-        body: aiohttp.FormData | dict[str, str] = fields  # form-urlencoded, as httpx's data=
+        body: aiohttp.FormData | bytes = urlencode(fields).encode()  # as aiohttp's FormData would
+        headers: dict[str, str] | None = FORM
         if files:
             form = aiohttp.FormData()
             for name, value in fields.items():
@@ -95,7 +102,7 @@ class AiohttpRequest(BaseRequest):
                 filename, content, *mimetype = part if isinstance(part, tuple) else (None, part)
                 kind = mimetype[0] if mimetype else None
                 form.add_field(name, content, filename=filename, content_type=kind)
-            body = form
+            body, headers = form, None
         read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
         connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
         pool = self._pool_timeout if isinstance(pool_timeout, DefaultValue) else pool_timeout
@@ -109,7 +116,7 @@ class AiohttpRequest(BaseRequest):
             sock_connect=connect, sock_read=read,
         )  # fmt: skip
         try:
-            async with session.request(method, url, data=body, timeout=timeout) as response:
+            async with session.request(method, url, data=body, headers=headers, timeout=timeout) as response:
                 return response.status, await response.read()
         except TimeoutError as err:  # asyncio's and aiohttp's timeouts are TimeoutErrors
             raise TimedOut from err

@@ -16,6 +16,7 @@ import yarl
 from tests.fakes.discord_models import FakeChannel, FakeGuild, FakeMember
 from tests.fakes.discord_rules import Perm
 from tests.fakes.discord_server import FakeDiscord
+from tests.waits import HANG
 
 
 @dataclass
@@ -66,7 +67,7 @@ def discord_to_fake(fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch) 
 
 @contextlib.asynccontextmanager
 async def running_client(client: discord.Client, server: FakeDiscord, *, token: str | None = None,
-                         timeout: float = 5.0) -> AsyncIterator[discord.Client]:
+                         timeout: float = HANG) -> AsyncIterator[discord.Client]:
     """Run `client.start()` in a task until the client is ready; close it on exit. Build the
     client with a small `guild_ready_timeout` (e.g. 0.05): discord.py otherwise waits 2 s
     after the last GUILD_CREATE before it is ready."""

@@ -18,6 +18,7 @@ from tests.fakes.discord_rest import ApiRequest
 from tests.fakes.discord_simulation import SimulationMixin
 from tests.fakes.discord_spec import load_spec
 from tests.fakes.discord_store import DiscordStore
+from tests.waits import HANG
 
 T = TypeVar("T")
 
@@ -129,7 +130,7 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
         self._changed = asyncio.Event()
 
     # A wait that misses fails as an AssertionError saying what was awaited and the last requests.
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0,
+    async def wait_for(self, predicate: Callable[[], T], timeout: float = HANG,
                        what: str = "condition") -> T:
         """Until predicate() is truthy; returns its value."""
         async def poll() -> T:
@@ -147,20 +148,20 @@ class FakeDiscord(RestPipeline, DiscordStore, SimulationMixin):
             message = f"fake Discord: no {what} within {timeout}s; last requests: {recent}"
             raise AssertionError(message) from None
 
-    async def wait_ready(self, timeout: float = 5.0) -> GatewaySession:
+    async def wait_ready(self, timeout: float = HANG) -> GatewaySession:
         """Until a bot has identified and been sent READY and its GUILD_CREATEs."""
         return await self.wait_for(
             lambda: next((s for s in self.gateway.live_sessions if s.ready), None), timeout, "READY")
 
     async def wait_for_callback(self, interaction: InteractionRecord | int,
-                                timeout: float = 5.0) -> dict[str, Any]:
+                                timeout: float = HANG) -> dict[str, Any]:
         """The accepted callback body ({"type": 4, "data": {...}}) of an interaction."""
         iid = interaction.id if isinstance(interaction, InteractionRecord) else int(interaction)
         return await self.wait_for(lambda: self.interactions[iid].response, timeout, f"callback of {iid}")
 
     async def wait_for_request(self, method: str, path_regex: str,
                                predicate: Callable[[ApiRequest], bool] | None = None,
-                               timeout: float = 5.0) -> ApiRequest:
+                               timeout: float = HANG) -> ApiRequest:
         """The first answered request with this method whose path (without /api/v10) re.search-es."""
         def find() -> ApiRequest | None:
             return next((r for r in self.requests if r.status and r.method == method

@@ -24,6 +24,7 @@ from bot.domain.daily_times import next_occurrence
 from bot.domain.records import DailySchedule
 from bot.ports.chat import PaceLimits, PostError
 from bot.ports.scheduler import Action
+from tests.waits import HANG
 
 
 @dataclass
@@ -114,7 +115,7 @@ class RecordingPort:
         self.posted.append((kind, chat, view))
         self.changed.set()
 
-    async def wait_for(self, kind: str, count: int = 1, timeout: float = 10.0) -> list:
+    async def wait_for(self, kind: str, count: int = 1, timeout: float = HANG) -> list:
         """Wait until `count` posts of `kind` were made (event-driven, bounded by timeout)."""
         async with asyncio.timeout(timeout):
             while len(self.of(kind)) < count:

@@ -15,6 +15,7 @@ from tests.fakes.telegram_methods import BotMethods
 from tests.fakes.telegram_model import ApiError
 from tests.fakes.telegram_spec import TelegramSpec, load_spec
 from tests.fakes.telegram_webhook import WebhookDelivery
+from tests.waits import HANG
 
 T = TypeVar("T")
 DEFAULT_TOKEN = "123456789:AAFakeTelegramTokenForStudybotTests_x"
@@ -183,7 +184,7 @@ class FakeTelegramServer(BotMethods):
 
     # The waits take ``timeout`` (ASYNC109) so that a miss fails as an AssertionError saying what
     # was awaited, not as a bare TimeoutError.
-    async def wait_until(self, predicate: Callable[[], T], timeout: float = 5) -> T:
+    async def wait_until(self, predicate: Callable[[], T], timeout: float = HANG) -> T:
         """Wait for ``predicate()`` to be truthy, re-checking whenever the fake's state changes."""
         try:
             async with asyncio.timeout(timeout):
@@ -195,7 +196,7 @@ class FakeTelegramServer(BotMethods):
         self,
         method: str,
         predicate: Callable[[dict[str, Any]], bool] | None = None,
-        timeout: float = 5,
+        timeout: float = HANG,
         *,
         include_failed: bool = False,
     ) -> dict[str, Any]:
@@ -225,7 +226,7 @@ class FakeTelegramServer(BotMethods):
         self._claimed.add(entry.index)
         return entry.params
 
-    async def wait_for_callback_answer(self, callback_query_id: str, timeout: float = 5) -> dict[str, Any]:
+    async def wait_for_callback_answer(self, callback_query_id: str, timeout: float = HANG) -> dict[str, Any]:
         """The answerCallbackQuery params the bot gave for this click."""
         state = self.callbacks[callback_query_id]
         try:
