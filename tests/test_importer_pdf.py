@@ -3,7 +3,7 @@ reading order, imports exactly the bank the same paper gives as text, in one col
 columns written one after the other or line by line across the page), in a TrueType CJK font as
 Word embeds it, a CFF one with an embedded CMap, or a non-embedded Adobe-GB1 font; a scan (no
 text layer) and a damaged or protected file are refused with a sentence saying why; pictures are
-warned about with their item.
+kept with their item (a picture before the first item is warned about).
 
 The PDFs are written here with fpdf2 (tests/pdf_writer.py); `tests/papers/*.pdf` were written with
 reportlab 5.1's STSong-Light (a CID font the PDF does not embed) and tests/pdf_writer.scanned."""
@@ -134,45 +134,99 @@ def test_a_scanned_page_among_text_pages_is_warned_about() -> None:
     assert f"第 {len(paper)} 页：这一页没有文字层" in result.warnings[0].line("zh-CN")
 
 
-def test_a_picture_is_warned_about_with_its_item() -> None:
-    """Pictures are not kept: each one is a warning naming the item above it."""
+def _png(colour: tuple[int, int, int], size: tuple[int, int] = (60, 40)) -> bytes:
     from PIL import Image
 
+    picture = io.BytesIO()
+    Image.new("RGB", size, colour).save(picture, format="PNG")
+    return picture.getvalue()
+
+
+def _pixels(data: bytes) -> tuple[tuple[int, int], object]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size, image.convert("RGB").getpixel((5, 5))
+
+
+def picture_pdf() -> bytes:
+    """A two-item PDF paper with a red picture below item 1's stem."""
     text = "一、单选题\n1. 下图中的网络结构是（ ）\nA. 卷积网络\nB. 循环网络\n答案：A\n"
     pdf = pdf_writer._pdf(text + "2. 下一题（ ）甲乙", "truetype", 11)
     for i, line in enumerate(text.split("\n")[:2]):
         pdf.text(15, 20 + 7 * i, line)
-    picture = io.BytesIO()
-    Image.new("RGB", (60, 40), (200, 30, 30)).save(picture, format="PNG")
-    pdf.image(picture, x=15, y=36, w=30)
+    pdf.image(io.BytesIO(_png((200, 30, 30))), x=15, y=36, w=30)
     for i, line in enumerate([*text.split("\n")[2:5], "2. 下一题（ ）", "A. 甲", "B. 乙", "答案：B"]):
         pdf.text(15, 66 + 7 * i, line)
-    result = import_source(bytes(pdf.output()), "picture.pdf", bank_id="paper")
-    assert len(result.bank.questions) == 2
-    [warning] = [w for w in result.warnings if w.kind != "points"]  # the papers give no points
-    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", 1, "page 1 line 2")
-    line = warning.line("zh-CN")
-    assert line.startswith("第 1 页第 2 行 第 1 题：这里的图片没有导入"), line
+    return bytes(pdf.output())
 
 
-def test_a_picture_in_a_word_paper_is_warned_about_with_its_item() -> None:
+def picture_docx(before_first: bool = False) -> bytes:
+    """A two-item Word paper with a blue picture below item 1's stem (and, with `before_first`,
+    a green one above the first item)."""
     import docx
-    from PIL import Image
 
     document = docx.Document()
-    for line in ["一、单选题", "1. 下图中的网络结构是（ ）"]:
-        document.add_paragraph(line)
-    picture = io.BytesIO()
-    Image.new("RGB", (60, 40), (30, 30, 200)).save(picture, format="PNG")
-    document.add_picture(picture)
+    document.add_paragraph("一、单选题")
+    if before_first:
+        document.add_picture(io.BytesIO(_png((30, 200, 30))))
+    document.add_paragraph("1. 下图中的网络结构是（ ）")
+    document.add_picture(io.BytesIO(_png((30, 30, 200))))
     for line in ["A. 卷积网络", "B. 循环网络", "答案：A", "2. 下一题（ ）", "A. 甲", "B. 乙", "答案：B"]:
         document.add_paragraph(line)
     data = io.BytesIO()
     document.save(data)
-    result = import_source(data.getvalue(), "picture.docx", bank_id="paper")
-    assert len(result.bank.questions) == 2
-    [warning] = [w for w in result.warnings if w.kind != "points"]  # the papers give no points
-    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", 1, "paragraph 3")
+    return data.getvalue()
+
+
+def test_a_picture_in_a_pdf_is_kept_with_its_item() -> None:
+    """The picture below item 1's stem goes with item 1, in its own pixels, and no warning."""
+    result = import_source(picture_pdf(), "picture.pdf", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    assert [w.key for w in result.warnings if w.kind != "points"] == []  # the papers give no points
+    assert _pixels(result.bank.image("paper-001-1.png")) == ((60, 40), (200, 30, 30))
+
+
+def test_a_picture_in_a_word_paper_is_kept_with_its_item() -> None:
+    picture = _png((30, 30, 200))
+    result = import_source(picture_docx(), "picture.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    assert [w.key for w in result.warnings if w.kind != "points"] == []
+    assert result.bank.image("paper-001-1.png") == picture  # the PNG as the document holds it
+
+
+def test_a_picture_before_the_first_item_is_warned_about() -> None:
+    result = import_source(picture_docx(before_first=True), "picture.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    [warning] = [w for w in result.warnings if w.kind != "points"]
+    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", None, "paragraph 2")
+    assert warning.line("zh-CN").startswith("第 2 段：这里的图片没有导入"), warning.line("zh-CN")
+
+
+@pytest.mark.parametrize("kind", ["pdf", "docx"])
+def test_an_imported_picture_is_written_beside_the_bank_and_loads_back(tmp_path: Path, kind: str) -> None:
+    """`bank import -o OUT.yaml` writes the pictures into OUT.images/; the bank loads with them."""
+    src = tmp_path / f"picture.{kind}"
+    src.write_bytes(picture_pdf() if kind == "pdf" else picture_docx())
+    out = io.StringIO()
+    assert run_import(str(src), str(tmp_path / "paper.yaml"), bank_id="paper", out=out, err=io.StringIO(),
+                      language="en") == 0, out.getvalue()
+    assert f"wrote 1 picture into {tmp_path / 'paper.images'}" in out.getvalue()
+    assert "images: [paper-001-1.png]" in (tmp_path / "paper.yaml").read_text(encoding="utf-8")
+    bank = load_bank(tmp_path / "paper.yaml")
+    assert bank.questions[0].images == ("paper-001-1.png",)
+    assert bank.image("paper-001-1.png") == (tmp_path / "paper.images" / "paper-001-1.png").read_bytes()
+    colour = (200, 30, 30) if kind == "pdf" else (30, 30, 200)
+    assert _pixels(bank.image("paper-001-1.png")) == ((60, 40), colour)
+
+
+def test_pictures_do_not_go_to_standard_output(tmp_path: Path) -> None:
+    src = tmp_path / "picture.docx"
+    src.write_bytes(picture_docx())
+    out, err = io.StringIO(), io.StringIO()
+    assert run_import(str(src), None, out=out, err=err, language="zh-CN") == 1
+    assert out.getvalue() == ""
+    assert "试卷里有 1 张图片，不能写到标准输出" in err.getvalue()
 
 
 @pytest.mark.parametrize("data, key", [

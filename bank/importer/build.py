@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from bot.domain.question_types import TYPES
-from bot.domain.questions import KeyPointMark, Question, QuestionType
+from bot.domain.questions import BankImage, KeyPointMark, Question, QuestionType
 
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
@@ -95,11 +95,12 @@ def _same_item_key(question: Question) -> tuple:
 
 def build_questions(
     paper: PaperDraft, doc: CleanText, bank_id: str, report: Report,
-    duplicates: bool = False,
+    duplicates: bool = False, images: list[BankImage] | None = None,
 ) -> list[Question]:
     """Questions for every usable draft; each unusable one is reported, never dropped silently.
     With `duplicates`, items with the same stem and options as an earlier one are reported.
-    Progress goes to `report.tick` now and then."""
+    A draft's pictures become the question's `images` (`<id>-<n>.<ext>`), their bytes appended
+    to `images`. Progress goes to `report.tick` now and then."""
     questions: list[Question] = []
     used: set[str] = set()
     numbers: set[int] = set()
@@ -167,7 +168,11 @@ def build_questions(
             tolerance=draft.tolerance if "tolerance" in TYPES[kind].own_keys else None,
             doubt=draft.doubt.strip(),
             key_points=points, key_point_marks=marks,
+            images=tuple(f"{qid}-{n}.{ext}" for n, (_, ext) in enumerate(draft.pictures, 1)),
         )
+        if images is not None:
+            pairs = zip(question.images, draft.pictures, strict=True)
+            images += [BankImage(name, data) for name, (data, _) in pairs]
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)
             if first is not question:

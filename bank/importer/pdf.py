@@ -23,18 +23,23 @@ The fonts a PDF names but does not embed (STSong-Light, as reportlab writes Chin
 with the packaged Noto Sans CJK, whatever fonts the machine has (pdf_fonts.py).
 
 A PDF without a text layer (a scan, images only) is refused: there is no OCR. A page without
-text among pages with text, and every picture on a page, are reported (images are not kept).
+text among pages with text is reported; each picture on a page is taken out as a PNG and goes
+with the item above it (images.py).
 PDFium is not thread-safe: one document is read at a time in the process.
 """
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
 
 from bank.importer.pdf_fonts import install as install_fonts
+
+log = logging.getLogger(__name__)
 
 __all__ = ["PdfPage", "PdfText", "UnreadablePdf", "read_pdf"]
 
@@ -109,11 +114,11 @@ class _Line:
 
 @dataclass
 class PdfPage:
-    """A page's lines in reading order, and where its pictures are (the index of the line each
-    one follows, -1 before the first)."""
+    """A page's lines in reading order, and its pictures: the index of the line each one
+    follows (-1 before the first) and its PNG bytes (None if PDFium could not give them)."""
 
     lines: list[str]
-    images: list[int] = field(default_factory=list)
+    images: list[tuple[int, bytes | None]] = field(default_factory=list)
     has_images: bool = False
 
 
@@ -170,9 +175,10 @@ def read_pdf(data: bytes) -> PdfText:
 
 
 _Box = tuple[float, float, float, float]
+_Image = tuple[_Box, bytes | None]
 
 
-def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Box], float, float]:
+def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Image], float, float]:
     page = document[index]
     try:
         width, height = page.get_size()
@@ -186,10 +192,27 @@ def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Box], 
                     runs.append(_Run(left, bottom, right, top, text))
         finally:
             textpage.close()
-        images = [tuple(obj.get_bounds()) for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,))]
+        images = [(tuple(obj.get_bounds()), _png(obj, width * height))
+                  for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,))]
     finally:
         page.close()
     return runs, images, width, height
+
+
+def _png(obj, page_area: float) -> bytes | None:
+    """The picture of an image object as PNG bytes, in its own pixels (not rendered at the
+    page's scale); None when PDFium cannot decode it, or for the full-page scan behind a
+    searchable PDF's text (never kept: _layout leaves it out)."""
+    left, bottom, right, top = obj.get_bounds()
+    if (right - left) * (top - bottom) >= 0.8 * max(page_area, 1.0):
+        return None
+    try:
+        out = io.BytesIO()
+        obj.get_bitmap(render=False).to_pil().save(out, format="PNG")
+        return out.getvalue()
+    except Exception as exc:  # a filter PDFium cannot decode, a damaged stream
+        log.info("a PDF picture PDFium cannot decode: %r", exc)
+        return None
 
 
 def _clean(text: str) -> str:
@@ -367,7 +390,7 @@ def _joined(lines: list[_Line]) -> list[tuple[_Line, str]]:
     return out
 
 
-def _layout(runs: list[_Run], images: list[_Box], width: float, height: float) -> PdfPage:
+def _layout(runs: list[_Run], images: list[_Image], width: float, height: float) -> PdfPage:
     rows = _rows(runs)
     if rows and _PAGE_NUMBER.fullmatch(rows[-1].text()):
         rows.pop()
@@ -377,10 +400,10 @@ def _layout(runs: list[_Run], images: list[_Box], width: float, height: float) -
     joined = _joined(_ordered(rows, gutter))
     page = PdfPage([text for _, text in joined], has_images=bool(images))
     area = max(width * height, 1.0)
-    for left, bottom, right, top in images:
+    for (left, bottom, right, top), data in images:
         if joined and (right - left) * (top - bottom) >= 0.8 * area:
             continue  # the scan behind a searchable PDF's text: the text is what was read
-        page.images.append(_line_before(joined, gutter, (left + right) / 2, (top + bottom) / 2))
+        page.images.append((_line_before(joined, gutter, (left + right) / 2, (top + bottom) / 2), data))
     return page
 
 
