@@ -132,7 +132,7 @@ class Answering:
                 if isinstance(result.reply.view, QuestionView):
                     posted.append(result.reply.view)
                     self.counts.remember(result.reply.view)
-                return rendered(result.reply)
+                return rendered(result.reply, self.application)
             return self._rendered(interaction, result)
 
         message_id = await respond(interaction, work(), public=True)
@@ -154,7 +154,7 @@ class Answering:
             if isinstance(reply.view, QuestionView):
                 posted.append(reply.view)
                 self.counts.remember(reply.view)
-            return rendered(reply)
+            return rendered(reply, self.application)
 
         message_id = await respond(interaction, work(), public=True)
         if posted and message_id is not None:
@@ -175,7 +175,7 @@ class Answering:
                 view = next_buttons(result.receipt.round_id, result.language, causes=result.offers_cause)
             return Reply(receipt_text(result.receipt), view=view)
         if isinstance(result, NextReply):  # only from the 下一题 button (see _next)
-            return rendered(result.reply)
+            return rendered(result.reply, self.application)
         if isinstance(result, SelectionReply):
             if not result.chosen:
                 return Reply(t(result.language, "select.none"))

@@ -231,7 +231,10 @@ class TelegramAdapter:
         return sent
 
     async def send_question(self, chat_id: int, view: QuestionView) -> str:
-        """Post a question with its keyboard (by input kind); a typed answer gets the how-to."""
+        """Post a question with its keyboard (by input kind); a typed answer gets the how-to. Its
+        pictures go first, each a photo, so that the question and its buttons come last."""
+        for picture in self.app.pictures(view):
+            await self.bot.send_photo(chat_id, picture.data)
         text = render_question(view, HTML, how_to=typed(view))
         markup = question_keyboard(view)
         message = await self.send(chat_id, text, markup)

@@ -41,10 +41,11 @@ from bot.application.commands.parsing import Parsed, parse
 from bot.application.contests import Contests
 from bot.application.daily import Dailies
 from bot.application.live_counts import LiveCounts, ShowCount
+from bot.application.pictures import question_pictures
 from bot.application.posted_rounds import PostedRounds
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError
-from bot.application.replies import DailyReply, Reply, TextView, WelcomeView
+from bot.application.replies import DailyReply, FileView, Reply, TextView, WelcomeView
 from bot.application.requests import Ask, Caller, ShowLeaderboard, ShowStats
 from bot.application.store_faults import (
     log_failure as log_failure,  # re-exported: adapters log faults with it
@@ -59,6 +60,7 @@ from bot.domain.windows import Window
 from bot.locales.i18n import bank_text, t
 from bot.ports.storage import StoreFull, StoreUnavailable
 from bot.ports.web_storage import WebGrant as WebGrant
+from bot.views.quiz import QuestionView
 
 # The mock exam's views, for the chat adapters that add their buttons (re-exported: adapters see
 # the application layer only).
@@ -176,6 +178,10 @@ class Application:
             return (await self.quiz.chat(chat)).settings.language
         except StoreUnavailable:
             return self.quiz.known_language(chat)
+
+    def pictures(self, view: QuestionView | MockQuestionView) -> tuple[FileView, ...]:
+        """The pictures a question shows with its stem, as image files to send with it."""
+        return question_pictures(self.quiz.banks, view.bank_id, view.images)
 
     async def question_posted(self, round_id: int, message_ref: str) -> None:
         """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""

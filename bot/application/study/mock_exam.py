@@ -681,6 +681,8 @@ class Mocks:
             mock.id,
             tuple((o.token, o.label) for o in option_views(seen, language)),
             tuple(given.split(",")) if given and TYPES[seen.type].is_choice else (),
+            mock.bank_id,
+            question.images,
         )
 
     async def _report(self, mock: Mock, language: str, *, timed_out: bool = False) -> MockReportView:
