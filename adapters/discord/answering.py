@@ -18,12 +18,12 @@ from adapters.discord import custom_ids as ids
 from adapters.discord.commands import rendered
 from adapters.discord.live import LiveCounts
 from adapters.discord.mock_views import MockAnswerModal, mock_buttons
-from adapters.discord.render import receipt_text, reply_content
+from adapters.discord.render import attachment, receipt_text, reply_content
 from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, next_buttons, self_grade_buttons
 from bot.application.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply
-from bot.application.app import Application
+from bot.application.app import Application, MockQuestionView
 from bot.application.clicks import Act, Click, MockAct, MockClick, WeakClick
 from bot.application.replies import TextView
 from bot.domain.kinds import Platform
@@ -86,7 +86,15 @@ class Answering:
             await send(interaction, Reply(reply.view.text))
             return
         content = reply_content(reply) or "✓"
-        await interaction.response.edit_message(content=content, embed=None, view=mock_buttons(reply.view))
+        pictures = self.application.pictures(reply.view) if isinstance(reply.view, MockQuestionView) else ()
+        buttons = mock_buttons(reply.view)
+        if pictures or message.attachments:  # the item's pictures, in place of the last item's
+            files = [attachment(p) for p in pictures]
+            await interaction.response.edit_message(
+                content=content, embed=None, view=buttons, attachments=files
+            )
+            return
+        await interaction.response.edit_message(content=content, embed=None, view=buttons)
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> None:
         data = payload(interaction)

@@ -55,7 +55,7 @@ from bot.application.web_access import (
 )
 from bot.application.web_access import csrf_token as csrf_token
 from bot.domain.kinds import AnswerMode, ChatRef, RoundKind, UserRef
-from bot.domain.questions import QuestionType
+from bot.domain.questions import Bank, QuestionType
 from bot.domain.windows import Window
 from bot.locales.i18n import bank_text, t
 from bot.ports.storage import StoreFull, StoreUnavailable
@@ -112,6 +112,7 @@ class UploadTools(Protocol):
     """What bank uploads (bot/bank_uploads.BankUploads) offer the application layer."""
 
     def handler(self, use_case: UploadUseCase, /) -> Handler: ...
+    def visible(self, chat: ChatRef) -> list[tuple[str, Bank]]: ...
 
 
 class Application:
@@ -182,6 +183,14 @@ class Application:
     def pictures(self, view: QuestionView | MockQuestionView) -> tuple[FileView, ...]:
         """The pictures a question shows with its stem, as image files to send with it."""
         return question_pictures(self.quiz.banks, view.bank_id, view.images)
+
+    def picture(self, chat: ChatRef, bank_id: str, name: str) -> FileView | None:
+        """One picture of a bank the chat may use (the web app's <img>); None for any other: a
+        chat sees no other group's uploaded bank."""
+        if self.uploads is not None and all(bank.id != bank_id for _, bank in self.uploads.visible(chat)):
+            return None
+        found = question_pictures(self.quiz.banks, bank_id, (name,))
+        return found[0] if found else None
 
     async def question_posted(self, round_id: int, message_ref: str) -> None:
         """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""
