@@ -145,3 +145,46 @@ def load_bank_report_cached_text():
     from bank.loader import load_bank_text
 
     return load_bank_text(BANK.replace("    images: [net.png, net-2.png]\n", ""))
+
+
+async def test_an_upload_whose_pictures_exceed_the_limit_is_refused(tmp_path: Path) -> None:
+    """The stored bank keeps the pictures: taken out of the file, they may come to more than it
+    (a JPEG 2000 made a PNG): over the chat's upload limit, the upload is refused, nothing held."""
+    from dataclasses import replace
+
+    from bot.application.attachments import Attachment
+    from bot.application.commands.catalog import command
+    from bot.application.commands.parsing import Parsed
+    from bot.application.quiz_settings import QuizError
+    from bot.application.requests import Caller
+    from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
+    from bot.domain.questions import BankImage
+    from studybot.bootstrap import bootstrap
+    from studybot.config import Config
+    from tests.fakes.ports import ManualScheduler
+    from tests.test_importer_pdf import picture_docx
+
+    config = Config(data_dir=tmp_path, sqlite_synchronous="NORMAL", upload_max_mb=0.1)
+    app = await bootstrap(config, scheduler=ManualScheduler(None))
+    try:
+        uploads = app.application.uploads
+        assert uploads is not None
+        real = uploads.codec.read
+
+        def swollen(*args):
+            read = real(*args)
+            assert read.bank is not None
+            [image] = read.bank.images
+            return replace(read, bank=replace(read.bank, images=(BankImage(image.name, image.data * 2000),)))
+
+        uploads.codec.read = swollen
+        chat = ChatRef(Platform.TELEGRAM, "-100", ChatKind.GROUP)
+        caller = Caller(chat, UserRef(Platform.TELEGRAM, "1", "A"))
+        parsed = Parsed(command("bank import"), {"file": Attachment.of_bytes("net.docx", picture_docx())})
+        with pytest.raises(QuizError) as refused:
+            await uploads.bank_import(parsed, caller, "zh-CN")
+        assert refused.value.render("zh-CN").startswith("net.docx：取出的 1 张图片共 0.")
+        assert "超过上传题库 0.1 MB 的上限" in refused.value.render("zh-CN")
+        assert await uploads.store.take_upload(("telegram", "-100"), app.application.quiz.clock.now()) is None
+    finally:
+        await app.close()

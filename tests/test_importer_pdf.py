@@ -134,11 +134,11 @@ def test_a_scanned_page_among_text_pages_is_warned_about() -> None:
     assert f"第 {len(paper)} 页：这一页没有文字层" in result.warnings[0].line("zh-CN")
 
 
-def _png(colour: tuple[int, int, int], size: tuple[int, int] = (60, 40)) -> bytes:
+def _png(colour: tuple[int, int, int], size: tuple[int, int] = (60, 40), kind: str = "PNG") -> bytes:
     from PIL import Image
 
     picture = io.BytesIO()
-    Image.new("RGB", size, colour).save(picture, format="PNG")
+    Image.new("RGB", size, colour).save(picture, format=kind)
     return picture.getvalue()
 
 
@@ -149,13 +149,13 @@ def _pixels(data: bytes) -> tuple[tuple[int, int], object]:
         return image.size, image.convert("RGB").getpixel((5, 5))
 
 
-def picture_pdf() -> bytes:
-    """A two-item PDF paper with a red picture below item 1's stem."""
+def picture_pdf(kind: str = "PNG") -> bytes:
+    """A two-item PDF paper with a red picture (a `kind` file) below item 1's stem."""
     text = "一、单选题\n1. 下图中的网络结构是（ ）\nA. 卷积网络\nB. 循环网络\n答案：A\n"
     pdf = pdf_writer._pdf(text + "2. 下一题（ ）甲乙", "truetype", 11)
     for i, line in enumerate(text.split("\n")[:2]):
         pdf.text(15, 20 + 7 * i, line)
-    pdf.image(io.BytesIO(_png((200, 30, 30))), x=15, y=36, w=30)
+    pdf.image(io.BytesIO(_png((200, 30, 30), kind=kind)), x=15, y=36, w=30)
     for i, line in enumerate([*text.split("\n")[2:5], "2. 下一题（ ）", "A. 甲", "B. 乙", "答案：B"]):
         pdf.text(15, 66 + 7 * i, line)
     return bytes(pdf.output())
@@ -185,6 +185,45 @@ def test_a_picture_in_a_pdf_is_kept_with_its_item() -> None:
     assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
     assert [w.key for w in result.warnings if w.kind != "points"] == []  # the papers give no points
     assert _pixels(result.bank.image("paper-001-1.png")) == ((60, 40), (200, 30, 30))
+
+
+def test_a_jpeg_in_a_pdf_is_kept_as_the_pdf_holds_it() -> None:
+    """A photo stays a JPEG (made a PNG it would be many times its size)."""
+    result = import_source(picture_pdf("JPEG"), "picture.pdf", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.jpg",), ()]
+    assert result.bank.image("paper-001-1.jpg") == _png((200, 30, 30), kind="JPEG")
+
+
+def test_a_picture_the_paper_repeats_is_kept_once() -> None:
+    """One figure for two items: both name the same file, which the bank holds once."""
+    import docx
+
+    figure = _png((30, 30, 200))
+    document = docx.Document()
+    for line in ["一、单选题", "1. 下图中的网络结构是（ ）"]:
+        document.add_paragraph(line)
+    document.add_picture(io.BytesIO(figure))
+    for line in ["A. 卷积网络", "B. 循环网络", "答案：A", "2. 上图中有几层（ ）"]:
+        document.add_paragraph(line)
+    document.add_picture(io.BytesIO(figure))
+    for line in ["A. 两层", "B. 三层", "答案：B"]:
+        document.add_paragraph(line)
+    data = io.BytesIO()
+    document.save(data)
+    result = import_source(data.getvalue(), "figure.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ("paper-001-1.png",)]
+    assert [image.name for image in result.bank.images] == ["paper-001-1.png"]
+
+
+def test_a_picture_over_the_limit_is_warned_about(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bank.importer.images
+
+    monkeypatch.setattr(bank.importer.images, "MAX_IMAGE_BYTES", 100)  # the test's picture is larger
+    result = import_source(picture_docx(), "picture.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [(), ()]
+    [warning] = [w for w in result.warnings if w.kind != "points"]
+    assert (warning.key, warning.number, warning.where) == ("import.image_too_big", 1, "paragraph 3")
+    assert "超过题目图片" in warning.line("zh-CN")
 
 
 def test_a_picture_in_a_word_paper_is_kept_with_its_item() -> None:

@@ -78,6 +78,24 @@ def _judge_pair(draft: Draft) -> bool:
 _QID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
+def _picture_names(
+    qid: str, pictures: list[tuple[bytes, str]], images: list[BankImage] | None
+) -> tuple[str, ...]:
+    """The file names of a draft's pictures, `<id>-<n>.<ext>`, each new one's bytes appended to
+    `images`; a picture the paper repeats (one logo on every page, one figure for two items)
+    keeps the name it was first given, so the bank holds it once."""
+    names = []
+    for n, (data, ext) in enumerate(pictures, 1):
+        known = next((image.name for image in images or () if image.data == data), None)
+        if known is None:
+            known = f"{qid}-{n}.{ext}"
+            if images is not None:
+                images.append(BankImage(known, data))
+        if known not in names:
+            names.append(known)
+    return tuple(names)
+
+
 def _identity(draft: Draft, bank_id: str, used: set[str], report: Report) -> str:
     """The source's own id if it gives a usable one, else `<bank>-<NNN>`."""
     if draft.qid and _QID_RE.fullmatch(draft.qid) and draft.qid not in used:
@@ -168,11 +186,8 @@ def build_questions(
             tolerance=draft.tolerance if "tolerance" in TYPES[kind].own_keys else None,
             doubt=draft.doubt.strip(),
             key_points=points, key_point_marks=marks,
-            images=tuple(f"{qid}-{n}.{ext}" for n, (_, ext) in enumerate(draft.pictures, 1)),
+            images=_picture_names(qid, draft.pictures, images),
         )
-        if images is not None:
-            pairs = zip(question.images, draft.pictures, strict=True)
-            images += [BankImage(name, data) for name, (data, _) in pairs]
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)
             if first is not question:

@@ -11,6 +11,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bank.images import MAX_IMAGE_BYTES
+
 from .base import Draft, PaperDraft
 from .report import Report
 
@@ -66,7 +68,10 @@ def keep_images(
             if start > max(picture.line, 1):
                 break
             owner = paper.drafts[index]
-        if owner is not None and picture.data is not None:
+        if owner is not None and picture.data is not None and len(picture.data) > MAX_IMAGE_BYTES:
+            report.warn("image", "import.image_too_big", place(max(picture.line, 1)), owner.number,
+                        size=f"{len(picture.data) / 2**20:.1f}", limit=f"{MAX_IMAGE_BYTES / 2**20:.0f}")
+        elif owner is not None and picture.data is not None:
             owner.pictures.append((picture.data, picture.ext))
         else:
             report.warn(

@@ -115,10 +115,11 @@ class _Line:
 @dataclass
 class PdfPage:
     """A page's lines in reading order, and its pictures: the index of the line each one
-    follows (-1 before the first) and its PNG bytes (None if PDFium could not give them)."""
+    follows (-1 before the first) and its bytes and extension (None if PDFium could not give
+    them)."""
 
     lines: list[str]
-    images: list[tuple[int, bytes | None]] = field(default_factory=list)
+    images: list[tuple[int, tuple[bytes, str] | None]] = field(default_factory=list)
     has_images: bool = False
 
 
@@ -175,7 +176,7 @@ def read_pdf(data: bytes) -> PdfText:
 
 
 _Box = tuple[float, float, float, float]
-_Image = tuple[_Box, bytes | None]
+_Image = tuple[_Box, tuple[bytes, str] | None]
 
 
 def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Image], float, float]:
@@ -192,24 +193,29 @@ def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Image]
                     runs.append(_Run(left, bottom, right, top, text))
         finally:
             textpage.close()
-        images = [(tuple(obj.get_bounds()), _png(obj, width * height))
+        images = [(tuple(obj.get_bounds()), _picture(obj, width * height))
                   for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,))]
     finally:
         page.close()
     return runs, images, width, height
 
 
-def _png(obj, page_area: float) -> bytes | None:
-    """The picture of an image object as PNG bytes, in its own pixels (not rendered at the
-    page's scale); None when PDFium cannot decode it, or for the full-page scan behind a
-    searchable PDF's text (never kept: _layout leaves it out)."""
+def _picture(obj, page_area: float) -> tuple[bytes, str] | None:
+    """The picture of an image object and its extension, in its own pixels (not rendered at
+    the page's scale): a JPEG as the PDF holds it (a photo made a PNG would be many times its
+    size), anything else decoded into a PNG; None when PDFium cannot decode it, or for the
+    full-page scan behind a searchable PDF's text (never kept: _layout leaves it out)."""
     left, bottom, right, top = obj.get_bounds()
     if (right - left) * (top - bottom) >= 0.8 * max(page_area, 1.0):
         return None
     try:
+        if list(obj.get_filters()) == ["DCTDecode"]:
+            data = bytes(obj.get_data(decode_simple=False))
+            if data.startswith(b"\xff\xd8\xff"):
+                return data, "jpg"
         out = io.BytesIO()
         obj.get_bitmap(render=False).to_pil().save(out, format="PNG")
-        return out.getvalue()
+        return out.getvalue(), "png"
     except Exception as exc:  # a filter PDFium cannot decode, a damaged stream
         log.info("a PDF picture PDFium cannot decode: %r", exc)
         return None

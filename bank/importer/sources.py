@@ -570,7 +570,7 @@ def _read_pdf(data: bytes, name: str, report: Report):
         if page.has_images and not any(line.strip() for line in page.lines):
             report.warn("no-text", "import.pdf.page_without_text", f"page {number}")
         elif page.lines:  # a page with no text is told as such, its pictures with it
-            images += [Picture(first + index + 1, data, "png") for index, data in page.images]
+            images += [Picture(first + index + 1, *(taken or (None, ""))) for index, taken in page.images]
         first += len(page.lines)
 
     def place(line: int) -> str:

@@ -184,6 +184,10 @@ class BankUploads:
             lines += _first(language, imported.problems)
             return Reply(TextView("\n".join(lines)), language)
         bank = imported.bank
+        pictures = sum(len(image.data) for image in bank.images)
+        if pictures > self.max_bytes:  # the stored bank keeps them: bounded as the file was
+            raise QuizError("upload.pictures_too_big", filename=attachment.filename, count=len(bank.images),
+                            size=_mb(pictures), limit=limit_mb)  # fmt: skip
         user_id = await self.quiz.user_id(caller.user) if caller.user is not None else None
         stored = StoredBank(
             id=new_id, platform=owner[0], owner_key=owner[1], name=name, title=bank.title,
