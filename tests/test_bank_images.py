@@ -188,3 +188,34 @@ async def test_an_upload_whose_pictures_exceed_the_limit_is_refused(tmp_path: Pa
         assert await uploads.store.take_upload(("telegram", "-100"), app.application.quiz.clock.now()) is None
     finally:
         await app.close()
+
+
+@pytest.mark.parametrize(
+    "broken, zh",
+    [
+        ("not a picture", "pics.images/net-2.png 不是 PNG、JPEG、GIF 或 WebP 图片"),
+        ("missing", "缺少图片 pics.images/net-2.png（题目在 images 里列出了它）"),
+    ],
+)
+def test_the_picture_problems_are_said_in_the_cli_s_language(tmp_path: Path, broken: str, zh: str) -> None:
+    from bank.check_text import check_line
+
+    files = {"net.png": _png((1, 2, 3))}
+    if broken == "not a picture":
+        files["net-2.png"] = b"not a picture"
+    report = load_bank_report(_bank(tmp_path, files))
+    assert [check_line("zh-CN", p) for p in report.errors] == [f"{tmp_path / 'pics.yaml'}：[pics-001] {zh}"]
+
+
+def test_a_picture_over_the_limit_is_a_bank_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bank.images
+    from bank.check_text import check_line
+
+    monkeypatch.setattr(bank.images, "MAX_IMAGE_BYTES", 60)
+    path = _bank(tmp_path, {"net.png": _png((1, 2, 3)), "net-2.png": _png((4, 5, 6))})
+    report = load_bank_report(path)
+    size = len(_png((1, 2, 3)))
+    assert [check_line("zh-CN", p) for p in report.errors] == [
+        f"{path}：[pics-001] 图片 pics.images/net.png 有 {size} 字节，最多只能 60 字节",
+        f"{path}：[pics-001] 图片 pics.images/net-2.png 有 {len(_png((4, 5, 6)))} 字节，最多只能 60 字节",
+    ]
