@@ -67,6 +67,25 @@ async def test_telegram_sends_no_photo_for_a_question_without_pictures(tg: Teleg
     assert not [m for m in server.messages_in(ANN.id) if m.file is not None]
 
 
+async def test_a_daily_posted_again_after_flood_control_sends_its_photo_once(tg: TelegramHarness) -> None:
+    """The outbox posts the daily again after a 429 on the question (its photo went out): the
+    photo is not sent twice."""
+    server = tg.server
+    tg.bank = single_only()
+    await tg.start(max_retries=1)
+    await tg.say(ANN.id, ANN, "/daily 08:00 1h")
+    server.fail_next("sendMessage", times=2, retry_after=1)  # the limiter retries once, then the outbox
+    await tg.advance(23 * 3600)
+    daily = await tg.question(ANN.id)
+    assert daily.text.startswith("Daily question") and "2+2=?" in daily.text
+    statuses = [
+        e.status for e in server.log if e.method == "sendMessage" and e.params.get("chat_id") == ANN.id
+    ]
+    assert statuses.count(429) == 2
+    photos = [m for m in server.messages_in(ANN.id) if m.file is not None]
+    assert len(photos) == 1 and photos[0].file is not None and photos[0].file.data == png()
+
+
 # ---------------------------------------------------------------- Discord
 
 
