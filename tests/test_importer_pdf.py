@@ -226,6 +226,17 @@ def test_a_picture_over_the_limit_is_warned_about(monkeypatch: pytest.MonkeyPatc
     assert "超过题目图片" in warning.line("zh-CN")
 
 
+def test_a_pdf_picture_of_too_many_pixels_is_not_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upload must not exhaust memory: a picture over the pixel limit is warned about, unread."""
+    import bank.importer.pdf
+
+    monkeypatch.setattr(bank.importer.pdf, "MAX_PICTURE_PIXELS", 60 * 40 - 1)
+    result = import_source(picture_pdf(), "picture.pdf", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [(), ()]
+    [warning] = [w for w in result.warnings if w.kind != "points"]
+    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", 1, "page 1 line 2")
+
+
 def test_a_picture_in_a_word_paper_is_kept_with_its_item() -> None:
     picture = _png((30, 30, 200))
     result = import_source(picture_docx(), "picture.docx", bank_id="paper")

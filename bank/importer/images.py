@@ -20,6 +20,8 @@ __all__ = ["Picture", "as_web_picture", "keep_images"]
 
 log = logging.getLogger(__name__)
 
+# Pictures of more pixels than this are not decoded (as in pdf.py).
+_MAX_PIXELS = 40_000_000
 # What a chat shows as it is; any other picture format (BMP, TIFF, EMF...) is made a PNG.
 _KEPT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
 
@@ -43,6 +45,8 @@ def as_web_picture(data: bytes, content_type: str = "") -> tuple[bytes, str] | N
         from PIL import Image
 
         with Image.open(io.BytesIO(data)) as image:
+            if image.width * image.height > _MAX_PIXELS:  # a decompression bomb, or a poster
+                return None
             out = io.BytesIO()
             image.save(out, format="PNG")
             return out.getvalue(), "png"

@@ -41,6 +41,10 @@ from bank.importer.pdf_fonts import install as install_fonts
 
 log = logging.getLogger(__name__)
 
+# A picture of more pixels than this is not decoded (40 MP: 120 MB as RGB; a scan at 600 dpi of
+# an A4 page is 35 MP): a paper's figure is far smaller, and an upload must not exhaust memory.
+MAX_PICTURE_PIXELS = 40_000_000
+
 __all__ = ["PdfPage", "PdfText", "UnreadablePdf", "read_pdf"]
 
 _LOCK = threading.Lock()
@@ -209,6 +213,10 @@ def _picture(obj, page_area: float) -> tuple[bytes, str] | None:
     if (right - left) * (top - bottom) >= 0.8 * max(page_area, 1.0):
         return None
     try:
+        width, height = obj.get_px_size()
+        if width * height > MAX_PICTURE_PIXELS:  # decoded, it would take gigabytes: left out
+            log.info("a PDF picture of %d x %d pixels is too large to take out", width, height)
+            return None
         if list(obj.get_filters()) == ["DCTDecode"]:
             data = bytes(obj.get_data(decode_simple=False))
             if data.startswith(b"\xff\xd8\xff"):
