@@ -238,6 +238,14 @@ async def test_the_web_app_shows_the_picture_the_bot_serves(web_served) -> None:
         async with session.post(f"{base}/api/mock/start", headers=headers) as r:
             item = await r.json()
         assert item["kind"] == "mock_question" and item["pictures"] == ["/app/api/picture/sample/s-1-1.png"]
+        token = item["buttons"][0][0]
+        for act in ("pick", "submit"):  # answered and handed in: the report, then item 1 reviewed
+            body = {"act": act, "mock_id": item["mock_id"], "item": 1, "token": token}
+            async with session.post(f"{base}/api/mock/act", json=body, headers=headers) as r:
+                assert r.status == 200, await r.text()
+        async with session.get(f"{base}/api/mock/{item['mock_id']}/review/1") as r:
+            review = await r.json()
+        assert review["kind"] == "mock_review" and review["pictures"] == ["/app/api/picture/sample/s-1-1.png"]
         for missing in ("sample/nope.png", "other-bank/s-1-1.png"):
             async with session.get(f"{base}/api/picture/{missing}") as r:
                 assert r.status == 404

@@ -229,8 +229,7 @@ class ConsoleAdapter:
             text += "\n\n" + t(reply.language, "console.quit_hint")
         elif isinstance(reply.view, WelcomeView):  # no language buttons here: how to type it
             text += "\n" + t(reply.language, "console.pick_language")
-        if isinstance(reply.view, QuestionView | MockQuestionView):
-            self._pictures(reply.view)
+        self._pictures(reply.view)
         if text:
             self.say(text)
         for attachment in reply.files:
@@ -258,13 +257,14 @@ class ConsoleAdapter:
         self._open = view
         return f"console:{view.round_id}"
 
-    def _pictures(self, view: QuestionView | MockQuestionView) -> None:
+    def _pictures(self, view: object) -> None:
         """A question's pictures, written into `pictures/` of the data directory (one file per
         bank and name, written again each time it is shown) and their paths said before it."""
         for picture in self.app.pictures(view):
-            named = replace(picture, filename=f"{view.bank_id}-{picture.filename}", latest=True)
+            bank_id, language = getattr(view, "bank_id", ""), getattr(view, "language", "")
+            named = replace(picture, filename=f"{bank_id}-{picture.filename}", latest=True)
             path = save_file(self.data_dir / "pictures", named)
-            self.say(t(view.language, "console.picture_saved", path=str(path)))
+            self.say(t(language, "console.picture_saved", path=str(path)))
 
     async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
         ref = self._opened(view)

@@ -23,7 +23,7 @@ from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, r
 from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, next_buttons, self_grade_buttons
 from bot.application.answering import AnswerReply, FormReply, NextReply, ReceiptReply, SelectionReply
-from bot.application.app import Application, MockQuestionView
+from bot.application.app import Application
 from bot.application.clicks import Act, Click, MockAct, MockClick, WeakClick
 from bot.application.replies import TextView
 from bot.domain.kinds import Platform
@@ -86,7 +86,7 @@ class Answering:
             await send(interaction, Reply(reply.view.text))
             return
         content = reply_content(reply) or "✓"
-        pictures = self.application.pictures(reply.view) if isinstance(reply.view, MockQuestionView) else ()
+        pictures = self.application.pictures(reply.view)
         buttons = mock_buttons(reply.view)
         if pictures or message.attachments:  # the item's pictures, in place of the last item's
             files = [attachment(p) for p in pictures]

@@ -43,12 +43,11 @@ from adapters.discord.replies import Reply, caller, chat_language, respond, send
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons, weak_buttons
-from bot.application.app import Application, MockQuestionView
+from bot.application.app import Application
 from bot.application.attachments import Attachment
 from bot.application.commands.arguments import Arg, ArgKind, ArgumentError
 from bot.application.commands.catalog import Command, Permission, Scope, command, groups
 from bot.application.commands.parsing import Parsed
-from bot.application.replies import FileView
 from bot.application.replies import Reply as AppReply
 from bot.locales.i18n import LANGUAGES, t
 from bot.views.quiz import QuestionView
@@ -331,9 +330,7 @@ def rendered(reply: AppReply, application: Application | None = None) -> Reply:
     question with its buttons), text for the rest; files as attachments, a question's pictures
     (from `application`) first."""
     view = reply.view
-    pictures: tuple[FileView, ...] = ()
-    if application is not None and isinstance(view, QuestionView | MockQuestionView):
-        pictures = application.pictures(view)
+    pictures = application.pictures(view) if application is not None else ()
     files = tuple(attachment(f) for f in pictures + reply.files)
     buttons: discord.ui.View | None
     if isinstance(view, QuestionView):

@@ -51,7 +51,7 @@ from adapters.telegram.transient import PollingErrors, describe, is_transient
 from adapters.telegram.transport import AiohttpRequest, RateLimiter
 from adapters.telegram.updates import PerUserUpdateProcessor
 from adapters.telegram.web_button import set_menu_button, with_web_button
-from bot.application.app import Application, MockQuestionView
+from bot.application.app import Application
 from bot.application.replies import FileView, Reply, WelcomeView
 from bot.application.reply_text import render_reply
 from bot.domain.kinds import ChatRef, Platform, RoundKind
@@ -269,9 +269,8 @@ class TelegramAdapter:
             ref = await self.send_question(chat_id, view)
             await self.app.question_posted(view.round_id, ref)
         else:
-            if isinstance(view, MockQuestionView):  # a mock's item: its pictures above it
-                for picture in self.app.pictures(view):
-                    await self.bot.send_photo(chat_id, picture.data)
+            for picture in self.app.pictures(view):  # a mock's item (or a reviewed one): above it
+                await self.bot.send_photo(chat_id, picture.data)
             html = render_reply(reply, HTML)
             if html.strip():
                 markup = language_keyboard() if isinstance(view, WelcomeView) else (

@@ -30,7 +30,6 @@ from bot.application.answering import (
     SelectionReply,
     TextReply,
 )
-from bot.application.app import MockQuestionView
 from bot.application.clicks import Act, Click, MockAct, MockClick, WeakClick
 from bot.application.commands.catalog import command
 from bot.application.commands.parsing import Parsed
@@ -147,7 +146,7 @@ class Callbacks:
             return
         saved = getattr(reply.view, "saved", None)
         await toast(t(reply.language, "mock.kept", number=saved) if saved else "")
-        if isinstance(reply.view, MockQuestionView) and reply.view.images:
+        if self.app.pictures(reply.view):
             # An item with pictures: they cannot be edited into a text message, so the page is
             # posted anew under them, and the old one keeps no buttons.
             await self.adapter.drop_keyboard(tg_chat.id, message.message_id)

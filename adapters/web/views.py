@@ -59,7 +59,7 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
-def pictures(view: QuestionView | MockQuestionView) -> list[str]:
+def pictures(view: QuestionView | MockQuestionView | MockReviewView) -> list[str]:
     """Where the client fetches the question's pictures (served by the bot: server.py)."""
     return [f"/app/api/picture/{quote(view.bank_id, safe='')}/{quote(name, safe='')}" for name in view.images]
 
@@ -137,7 +137,7 @@ def mock_review(view: MockReviewView) -> dict[str, Any]:
         "stem": view.stem, "options": [list(o) for o in view.options],
         "right_tokens": list(view.right_tokens),
         "given": view.given, "right": view.right, "explanation": view.explanation, "verdict": view.verdict,
-        "wrong": list(view.wrong),
+        "wrong": list(view.wrong), "pictures": pictures(view),
     }  # fmt: skip
 
 

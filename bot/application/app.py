@@ -180,8 +180,11 @@ class Application:
         except StoreUnavailable:
             return self.quiz.known_language(chat)
 
-    def pictures(self, view: QuestionView | MockQuestionView) -> tuple[FileView, ...]:
-        """The pictures a question shows with its stem, as image files to send with it."""
+    def pictures(self, view: object) -> tuple[FileView, ...]:
+        """The pictures a view shows with its stem (a question, a mock's item, a reviewed one),
+        as image files to send with it; none for any other view."""
+        if not isinstance(view, QuestionView | MockQuestionView | MockReviewView):
+            return ()
         return question_pictures(self.quiz.banks, view.bank_id, view.images)
 
     def picture(self, chat: ChatRef, bank_id: str, name: str) -> FileView | None:

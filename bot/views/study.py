@@ -101,6 +101,8 @@ class MockReviewView:
     missed: tuple[str, ...] = ()
     points: float = 0.0
     out_of: float = 0.0
+    bank_id: str = ""  # the pictures shown with the stem, as in QuestionView
+    images: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -288,7 +288,7 @@
   function drawReview(v) {
     const right = new Set(v.right_tokens);
     main.replaceChildren(el("div", { class: "bar" }, el("span", {}, `${v.number} / ${v.count}`)),
-      el("div", { class: "stem" }, v.stem),
+      el("div", { class: "stem" }, v.stem), ...pictures(v),
       el("div", { class: "opts" }, v.options.map(([letter, t]) => el("div", { class: "opt" + (right.has(letter) ? " right" : "") }, el("b", {}, letter), el("span", {}, t)))),
       el("p", {}, fill(L.your_answer, v.given || L.blank)), el("p", {}, fill(L.right_answer, v.right)),
       v.explanation ? text(v.explanation) : null,

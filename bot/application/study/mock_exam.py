@@ -388,6 +388,8 @@ class Mocks:
             tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
             wrong,
             **self._key_point_fields(mock, index, question, entry, language),
+            bank_id=mock.bank_id,
+            images=question.images,
         )
 
     @staticmethod
