@@ -245,6 +245,33 @@ def test_a_picture_in_a_word_paper_is_kept_with_its_item() -> None:
     assert result.bank.image("paper-001-1.png") == picture  # the PNG as the document holds it
 
 
+def test_a_picture_in_a_word_question_table_goes_with_its_row() -> None:
+    """A question table: a picture in a row's cell is that row's item's; one outside the table
+    is warned about."""
+    import docx
+
+    figure = _png((30, 200, 30))
+    document = docx.Document()
+    document.add_paragraph("题库")
+    document.add_picture(io.BytesIO(_png((1, 1, 1))))  # outside the table
+    table = document.add_table(rows=3, cols=4)
+    for cell, text in zip(table.rows[0].cells, ["题干", "A", "B", "答案"], strict=True):
+        cell.text = text
+    for row, (stem, a, b, key) in zip(table.rows[1:], [("下图是哪种网络？", "卷积", "循环", "A"),
+                                                      ("第二题", "甲", "乙", "B")], strict=True):  # fmt: skip
+        for cell, text in zip(row.cells, [stem, a, b, key], strict=True):
+            cell.text = text
+    table.rows[1].cells[0].paragraphs[0].add_run().add_picture(io.BytesIO(figure))
+    data = io.BytesIO()
+    document.save(data)
+    result = import_source(data.getvalue(), "table.docx", bank_id="paper")
+    assert [q.stem for q in result.bank.questions] == ["下图是哪种网络？", "第二题"]
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    assert result.bank.image("paper-001-1.png") == figure
+    dropped = [(w.key, w.where) for w in result.warnings if w.kind == "image"]
+    assert dropped == [("import.image_dropped", "paragraph 2")]
+
+
 def test_a_picture_before_the_first_item_is_warned_about() -> None:
     result = import_source(picture_docx(before_first=True), "picture.docx", bank_id="paper")
     assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]

@@ -16,7 +16,7 @@ from bank.images import MAX_IMAGE_BYTES
 from .base import Draft, PaperDraft
 from .report import Report
 
-__all__ = ["Picture", "as_web_picture", "keep_images"]
+__all__ = ["Picture", "as_web_picture", "keep", "keep_images"]
 
 log = logging.getLogger(__name__)
 
@@ -72,15 +72,16 @@ def keep_images(
             if start > max(picture.line, 1):
                 break
             owner = paper.drafts[index]
-        if owner is not None and picture.data is not None and len(picture.data) > MAX_IMAGE_BYTES:
-            report.warn("image", "import.image_too_big", place(max(picture.line, 1)), owner.number,
-                        size=f"{len(picture.data) / 2**20:.1f}", limit=f"{MAX_IMAGE_BYTES / 2**20:.0f}")
-        elif owner is not None and picture.data is not None:
-            owner.pictures.append((picture.data, picture.ext))
-        else:
-            report.warn(
-                "image",
-                "import.image_dropped",
-                place(max(picture.line, 1)),
-                None if owner is None else owner.number,
-            )
+        keep(owner, picture, report, place(max(picture.line, 1)))
+
+
+def keep(owner: Draft | None, picture: Picture, report: Report, where: str) -> None:
+    """The picture added to `owner`'s pictures; a warning at `where` when it has no item, no
+    bytes, or too many of them."""
+    if owner is not None and picture.data is not None and len(picture.data) > MAX_IMAGE_BYTES:
+        report.warn("image", "import.image_too_big", where, owner.number,
+                    size=f"{len(picture.data) / 2**20:.1f}", limit=f"{MAX_IMAGE_BYTES / 2**20:.0f}")
+    elif owner is not None and picture.data is not None:
+        owner.pictures.append((picture.data, picture.ext))
+    else:
+        report.warn("image", "import.image_dropped", where, None if owner is None else owner.number)

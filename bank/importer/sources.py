@@ -36,7 +36,7 @@ from .base import PaperDraft
 from .build import build_questions
 from .clean import CleanText, clean_text
 from .gift import GiftReader, looks_like_gift
-from .images import Picture, as_web_picture, keep_images
+from .images import Picture, as_web_picture, keep, keep_images
 from .language import bank_language
 from .paper import PaperReader
 from .report import ImportResult, Report
@@ -472,8 +472,10 @@ def _read_docx(data: bytes, name: str, report: Report):
         raise ImportRefused("import.refused.bad_docx", name) from None
     question_table = _question_table(tables, paragraphs, report)
     if question_table is not None:
-        for picture in images:  # a picture in a question table is not kept: its row is the item
-            report.warn("image", "import.image_dropped", places[picture.line - 1] if picture.line else "")
+        rows = {_table_row(draft.where): draft for draft in question_table.drafts} | {"": None}
+        for picture in images:  # a picture in a question table goes with the item of its row
+            where = places[picture.line - 1] if picture.line else ""
+            keep(rows.get(_table_row(where)), picture, report, where)
         return clean_text(""), question_table, None
     doc, paper = _read_text(normalize_newlines("\n".join(lines)), TEXT_READERS["paper"], report)
     keep_images(paper, images, report, lambda line: places[line - 1] if 0 < line <= len(places) else "")
@@ -542,6 +544,12 @@ def _question_table(
             what = Term("import.what.table", (("table", number),))
             return read_table(enumerate(cells, 1), report, _table_place(number), what)
     return None
+
+
+def _table_row(where: str) -> str:
+    """`table 1 row 3` of a place in a Word table (`table 1 row 3 cell 2`); "" for another."""
+    match = re.match(r"table \d+ row \d+(?= cell )", where)
+    return match.group(0) if match else ""
 
 
 def _table_place(table_no: int):
