@@ -175,6 +175,7 @@ def test_an_uploaded_paper_keeps_its_picture_across_a_restart(tmp_path: Path) ->
         tmp_path, f"/bank import {paper}\n/bank confirm\n/quiz 1\n/quit\n", "--config", config
     )
     assert first.returncode == 0, first.stderr
+    assert "Its 1 picture is kept with its question and shown with it." in first.stdout
     again = run_console(tmp_path, "/quiz 1\n/quit\n", "--config", config)
     for result in (first, again):
         out = result.stdout

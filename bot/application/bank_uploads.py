@@ -201,6 +201,8 @@ class BankUploads:
         lines = [t(language, "upload.read", count=len(bank.questions), filename=attachment.filename,
                    format=_format_name(language, imported.format),
                    title=bank_text(language, bank.title))]  # fmt: skip
+        if bank.images:
+            lines.append(t(language, "upload.pictures", count=len(bank.images)))
         if new_id in self.quiz.banks:
             lines.append(t(language, "upload.replaces", name=name))
         if imported.warnings:
