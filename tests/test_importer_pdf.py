@@ -388,6 +388,60 @@ def test_random_papers_in_any_layout_read_back_exactly(items, layout: str) -> No
     assert replace(got.bank, source="") == replace(want.bank, source="")
 
 
+_PARTS = st.sampled_from(["stem", "option", "answer"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # fmt: skip
+@given(pictures=st.lists(st.lists(_PARTS, max_size=3), min_size=1, max_size=6),
+       layout=st.sampled_from(["docx", "pdf"]))  # fmt: skip
+def test_every_picture_goes_with_the_item_it_stands_in(pictures: list[list[str]], layout: str) -> None:
+    """Items with pictures anywhere in them (after the stem, an option or the answer), in a Word
+    or a PDF paper: each item has its own pictures, in order, the bytes' colours intact."""
+    colours = iter((10 * i, 200 - 10 * i, 90) for i in range(1, 20))
+    wanted: list[list[tuple[int, int, int]]] = []
+    blocks: list[tuple[str, list[tuple[int, int, int]]]] = [("一、单选题", [])]
+    for n, places in enumerate(pictures, 1):
+        mine: list[tuple[int, int, int]] = []
+        for line, part in ((f"{n}. 第{n}题的网络结构是（ ）", "stem"), ("A. 卷积网络", "option"),
+                           ("B. 循环网络", "option"), ("答案：A", "answer")):  # fmt: skip
+            here = [next(colours) for p in places if p == part and (part != "option" or line.startswith("A"))]
+            blocks.append((line, here))
+            mine += here
+        wanted.append(mine)
+    if layout == "docx":
+        import docx
+
+        document = docx.Document()
+        for line, here in blocks:
+            document.add_paragraph(line)
+            for colour in here:
+                document.add_picture(io.BytesIO(_png(colour, (12, 8))))
+        out = io.BytesIO()
+        document.save(out)
+        data = out.getvalue()
+    else:
+        pdf = pdf_writer._pdf("".join(line for line, _ in blocks), "truetype", 11)
+        y = 15.0
+        for line, here in blocks:
+            if y > 260:
+                pdf.add_page()
+                y = 15.0
+            pdf.text(15, y, line)
+            y += 7
+            for colour in here:
+                if y > 255:
+                    pdf.add_page()
+                    y = 15.0
+                pdf.image(io.BytesIO(_png(colour, (12, 8))), x=15, y=y - 3, w=12)
+                y += 11
+        data = bytes(pdf.output())
+    result = import_source(data, f"random.{layout}", bank_id="paper")
+    assert [w.key for w in result.warnings if w.kind == "image"] == []
+    got = [[_pixels(result.bank.image(name))[1] for name in q.images] for q in result.bank.questions]
+    assert got == wanted
+
+
 # ---------------------------------------------------------------- the CLI and a chat
 
 
