@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
+from bank.images import attach_images
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
 from bot.domain.key_points import key_point_entries
 from bot.domain.question_types import TYPES
@@ -149,8 +150,6 @@ def load_bank_report(path: str | Path) -> BankReport:
 def with_images(report: BankReport, path: str | Path) -> BankReport:
     """The report with the bank's pictures read from the folder beside `path` (bank/images.py);
     a picture that cannot be used is an error, and then there is no bank."""
-    from bank.images import attach_images
-
     if report.bank is None or not any(q.images for q in report.bank.questions):
         return report
     bank, problems = attach_images(report.bank, path)

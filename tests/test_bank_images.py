@@ -219,3 +219,17 @@ def test_a_picture_over_the_limit_is_a_bank_problem(tmp_path: Path, monkeypatch:
         f"{path}：[pics-001] 图片 pics.images/net.png 有 {size} 字节，最多只能 60 字节",
         f"{path}：[pics-001] 图片 pics.images/net-2.png 有 {len(_png((4, 5, 6)))} 字节，最多只能 60 字节",
     ]
+
+
+def test_an_export_says_the_pictures_stay_behind(tmp_path: Path) -> None:
+    """CSV, Excel, GIFT and Anki hold text: the export says so and where the pictures stay."""
+    from bank.export_cmd import run_export
+
+    path = _bank(tmp_path, {"net.png": _png((1, 2, 3)), "net-2.png": _png((4, 5, 6))})
+    out, err = io.StringIO(), io.StringIO()
+    assert run_export(str(path), "csv", out=out, err=err, language="zh-CN") == 0
+    assert "Which network is drawn?" in out.getvalue()
+    assert (
+        err.getvalue().strip()
+        == f"题库的 2 张图片不在导出的文件里（这些格式只保存文字），仍在 {tmp_path / 'pics.images'}"
+    )
