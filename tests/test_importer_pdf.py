@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from adapters.console.files import open_file
@@ -395,6 +395,9 @@ _PARTS = st.sampled_from(["stem", "option", "answer"])
           phases=[Phase.explicit, Phase.reuse, Phase.generate])  # fmt: skip
 @given(pictures=st.lists(st.lists(_PARTS, max_size=3), min_size=1, max_size=6),
        layout=st.sampled_from(["docx", "pdf"]))  # fmt: skip
+# the last item's last picture alone on a new page: still that item's
+@example(pictures=[["stem"], ["stem"], ["answer"], ["option", "answer"], [], ["stem", "option", "answer"]],
+         layout="pdf")  # fmt: skip
 def test_every_picture_goes_with_the_item_it_stands_in(pictures: list[list[str]], layout: str) -> None:
     """Items with pictures anywhere in them (after the stem, an option or the answer), in a Word
     or a PDF paper: each item has its own pictures, in order, the bytes' colours intact."""

@@ -125,6 +125,7 @@ class PdfPage:
     lines: list[str]
     images: list[tuple[int, tuple[bytes, str] | None]] = field(default_factory=list)
     has_images: bool = False
+    scan: bool = False  # a picture covers the page (a scan, or the one behind a searchable scan)
 
 
 @dataclass
@@ -415,8 +416,10 @@ def _layout(runs: list[_Run], images: list[_Image], width: float, height: float)
     page = PdfPage([text for _, text in joined], has_images=bool(images))
     area = max(width * height, 1.0)
     for (left, bottom, right, top), data in images:
-        if joined and (right - left) * (top - bottom) >= 0.8 * area:
-            continue  # the scan behind a searchable PDF's text: the text is what was read
+        if (right - left) * (top - bottom) >= 0.8 * area:
+            page.scan = True
+            if joined:
+                continue  # the scan behind a searchable PDF's text: the text is what was read
         page.images.append((_line_before(joined, gutter, (left + right) / 2, (top + bottom) / 2), data))
     return page
 

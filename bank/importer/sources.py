@@ -575,9 +575,13 @@ def _read_pdf(data: bytes, name: str, report: Report):
     images: list[Picture] = []
     first = 0
     for number, page in enumerate(pdf.pages, 1):
-        if page.has_images and not any(line.strip() for line in page.lines):
-            report.warn("no-text", "import.pdf.page_without_text", f"page {number}")
-        elif page.lines:  # a page with no text is told as such, its pictures with it
+        if page.scan and not any(line.strip() for line in page.lines):
+            report.warn("no-text", "import.pdf.page_without_text", f"page {number}")  # its pictures with it
+        elif not any(line.strip() for line in page.lines):
+            # Pictures alone on a page (a figure that went on to the next page): the item above
+            # them, on the pages before, is theirs.
+            images += [Picture(first, *(taken or (None, ""))) for _, taken in page.images]
+        else:
             images += [Picture(first + index + 1, *(taken or (None, ""))) for index, taken in page.images]
         first += len(page.lines)
 
