@@ -58,6 +58,7 @@ _FIELDS = {
     "count": "count",
     "completed_by_editor": "completed_by_editor",
     "doubt": "doubt",
+    "images": "images",
 }
 _FIELD_PART = re.compile(r"([^.#]+)((?:#\d+)?)")
 
@@ -159,6 +160,15 @@ _SHAPES: tuple[tuple[re.Pattern[str], str, dict[str, _Part]], ...] = tuple(
         (r"the file is empty", "import.refused.empty", {}),
         (r"cannot read: (?P<detail>.*)", "check.cannot_read", {}),
         (r"bank id (?P<id>'.*') is also used by (?P<other>.*)", "check.bank_id_twice", {}),
+        # the pictures beside a bank (bank/images.py)
+        (r"picture (?P<file>\S+) is missing \(the item names it in images\)", "check.picture_missing", {}),
+        (
+            r"picture (?P<file>\S+) is (?P<size>\d+) bytes; at most (?P<limit>\d+) are allowed",
+            "check.picture_too_big",
+            {},
+        ),
+        (r"cannot read picture (?P<file>\S+): (?P<detail>.*)", "check.picture_unreadable", {}),
+        (r"(?P<file>\S+) is not a PNG, JPEG, GIF or WebP picture", "check.picture_kind", {}),
         (r"unknown key (?P<key>'[^']*') \(did you mean (?P<close>'[^']*')\?\)", "check.unknown_key_hint", {}),
         (r"unknown key (?P<key>'.*')", "check.unknown_key", {}),
         (r"missing required key (?P<key>'.*')", "check.missing_key", {}),
@@ -252,7 +262,7 @@ def check_text(language: str, message: str) -> str:
             params = {
                 name: parts.get(name, _same)(language, value) for name, value in match.groupdict().items()
             }
-            if key == "check.cannot_read":
+            if key in ("check.cannot_read", "check.picture_unreadable"):
                 params["detail"] = _reason(language, params["detail"])
             said = t(language, key, **params) if params else t(language, key)
             return t(language, "check.warning", text=said) if warning else said

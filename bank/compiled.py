@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bank.checks import BankProblem
-from bank.loader import BankError, BankReport, bank_files, build_paper, load_bank_text_report
+from bank.loader import BankError, BankReport, bank_files, build_paper, load_bank_text_report, with_images
 from bot.domain.questions import Bank, Erratum, KeyPointMark, Question, QuestionType
 
 __all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached", "load_banks"]
@@ -28,7 +28,7 @@ __all__ = ["CACHE_DIR_NAME", "default_cache_dir", "load_bank_report_cached", "lo
 log = logging.getLogger(__name__)
 
 CACHE_DIR_NAME = "bank-cache"
-_FORMAT = 4
+_FORMAT = 5
 # The code whose verdict is cached: a change to any of these invalidates every entry.
 _CHECKER_FILES = ("schema.json", "schema.py", "checks.py", "answers.py", "loader.py", "fast_load.py",
                   "yaml_io.py", "compiled.py")
@@ -72,7 +72,8 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
             [q.id, q.number, q.type.value, q.stem, list(q.answer), q.points,
              [list(o) for o in q.options], q.explanation, list(q.tags), list(q.key_points),
              [[e.field, e.was, e.now, e.why] for e in q.errata], q.completed_by_editor,
-             q.tolerance, q.doubt, [[list(m.words), m.share] for m in q.key_point_marks]]
+             q.tolerance, q.doubt, [[list(m.words), m.share] for m in q.key_point_marks],
+             list(q.images)]
             for q in bank.questions
         ],
         "warnings": [[w.line, w.question_id, w.message] for w in warnings],
@@ -85,7 +86,8 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
 
 
 def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[BankProblem]]:
-    if payload.get("format") != _FORMAT:
+    # Format 4 (before pictures) is still read: banks uploaded in a chat are kept in this form.
+    if payload.get("format") not in (4, _FORMAT):
         raise ValueError("another cache format")
     questions = tuple(
         Question(id=qid, number=number, type=QuestionType(kind), stem=stem,
@@ -94,15 +96,21 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
                  explanation=explanation, tags=tuple(tags), key_points=tuple(key_points),
                  errata=tuple(Erratum(*e) for e in errata), completed_by_editor=completed,
                  tolerance=tolerance, doubt=doubt,
-                 key_point_marks=tuple(KeyPointMark(tuple(w), share) for w, share in marks))
+                 key_point_marks=tuple(KeyPointMark(tuple(w), share) for w, share in marks),
+                 images=tuple(images))
         for (qid, number, kind, stem, answer, points, options, explanation, tags, key_points,
-             errata, completed, tolerance, doubt, marks) in payload["questions"]
+             errata, completed, tolerance, doubt, marks, images) in map(_rows_of_5, payload["questions"])
     )
     bank_id, title, language, source = payload["bank"]
     bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")))
     warnings = [BankProblem(filename, line, qid, message)
                 for line, qid, message in payload["warnings"]]
     return bank, warnings
+
+
+def _rows_of_5(row: list[Any]) -> list[Any]:
+    """A question's row in format 5: a format-4 row gains its empty images."""
+    return row if len(row) == 16 else [*row, []]
 
 
 def _write(entry: Path, prefix: str, payload: dict[str, Any]) -> None:
@@ -132,11 +140,12 @@ def load_bank_report_cached(path: str | Path, cache_dir: Path | None):
     except (OSError, UnicodeDecodeError) as exc:
         return BankReport(None, [BankProblem(str(path), None, None, f"cannot read: {exc}")], [])
     if cache_dir is None:
-        return load_bank_text_report(text, str(path))
+        return with_images(load_bank_text_report(text, str(path)), path)
     entry, prefix = _entry(cache_dir, path, data)
     try:
         bank, warnings = _from_payload(json.loads(entry.read_bytes()), str(path))
-        return BankReport(bank, [], warnings)
+        # The pictures are read every time: the key is the bank file's bytes, not the folder's.
+        return with_images(BankReport(bank, [], warnings), path)
     except FileNotFoundError:
         pass
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -147,7 +156,7 @@ def load_bank_report_cached(path: str | Path, cache_dir: Path | None):
             _write(entry, prefix, _to_payload(report.bank, report.warnings))
         except OSError as exc:
             log.warning("cannot cache compiled bank in %s: %s", cache_dir, exc)
-    return report
+    return with_images(report, path)
 
 
 def load_banks(dir_or_paths: str | Path | Iterable[str | Path],

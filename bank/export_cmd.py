@@ -49,6 +49,11 @@ def run_export(bank_path: str, fmt: str, output: str | None = None,
     except MissingExtra as missing:  # genanki for Anki decks is an extra
         print(missing.text(language), file=err)
         return 1
+    if bank.images:  # the formats hold text: said, not lost in silence
+        from bank.images import image_dir
+
+        print(t(language, "cli.export.pictures_left", count=len(bank.images), folder=image_dir(bank_path)),
+              file=err)  # fmt: skip
     if output is None and fmt in ("csv", "gift"):
         out.write(data.decode("utf-8-sig"))
         return 0

@@ -68,11 +68,12 @@ _QID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _TAG = re.compile(r"^[a-z0-9-]+$")
 _LETTER = re.compile(r"^[A-H]$")
 _TEXT = re.compile(r"\S")
+_IMAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\.(png|jpg|jpeg|gif|webp)$")
 _BANK_KEYS = {"id", "title", "language", "source", "questions"}
 # The keys every type shares, then those only some take (each type's module says which).
 _OWN_KEYS = frozenset(key for rules in TYPES.values() for key in rules.own_keys)
 _QUESTION_KEYS = {"id", "number", "type", "points", "tags", "stem", "options", "answer",
-                  "explanation", "errata", "completed_by_editor", "doubt", *_OWN_KEYS}
+                  "explanation", "errata", "completed_by_editor", "doubt", "images", *_OWN_KEYS}
 _TYPE_IDS = frozenset(str(qtype) for qtype in TYPES)
 _REQUIRED = {"id", "number", "type", "stem", "answer"}
 _ERRATUM_KEYS = {"field", "was", "now", "why"}
@@ -114,6 +115,8 @@ def _question(q: Any) -> bool:
     if "explanation" in q and not isinstance(q["explanation"], str):
         return False
     if "doubt" in q and not _text(q["doubt"]):
+        return False
+    if "images" in q and not _images(q["images"]):
         return False
     if "completed_by_editor" in q and not isinstance(q["completed_by_editor"], bool):
         return False
@@ -169,6 +172,11 @@ def _own_key_valid(schema: dict[str, Any], value: Any) -> bool:
             return False
         return all(_own_key_valid(properties[k], v) for k, v in value.items() if k in properties)
     return "items" not in schema or all(_own_key_valid(schema["items"], item) for item in value)
+
+
+def _images(images: Any) -> bool:
+    return (isinstance(images, list) and bool(images) and len(set(map(str, images))) == len(images)
+            and all(isinstance(name, str) and _IMAGE.search(name) for name in images))
 
 
 def _errata(errata: Any) -> bool:

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from bank.checks import SCHEMA_PATH, BankChecker, BankProblem
 from bank.fast_load import Doubt, fast_parse, surely_valid
+from bank.images import attach_images
 from bank.yaml_io import Located, YamlSyntaxError, parse_located
 from bot.domain.key_points import key_point_entries
 from bot.domain.question_types import TYPES
@@ -26,6 +27,7 @@ __all__ = [
     "load_bank_report",
     "load_bank_text",
     "load_bank_text_report",
+    "with_images",
 ]
 
 
@@ -67,6 +69,7 @@ def _build(data: dict) -> Bank:
                 completed_by_editor=q.get("completed_by_editor", False),
                 tolerance=float(q["tolerance"]) if "tolerance" in q else None,
                 doubt=q.get("doubt", ""),
+                images=tuple(q.get("images", ())),
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}
@@ -141,7 +144,16 @@ def load_bank_report(path: str | Path) -> BankReport:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         return BankReport(None, [BankProblem(str(path), None, None, f"cannot read: {exc}")], [])
-    return load_bank_text_report(text, str(path))
+    return with_images(load_bank_text_report(text, str(path)), path)
+
+
+def with_images(report: BankReport, path: str | Path) -> BankReport:
+    """The report with the bank's pictures read from the folder beside `path` (bank/images.py);
+    a picture that cannot be used is an error, and then there is no bank."""
+    if report.bank is None or not any(q.images for q in report.bank.questions):
+        return report
+    bank, problems = attach_images(report.bank, path)
+    return BankReport(bank, report.errors + problems, report.warnings)
 
 
 def _bank_or_raise(report: BankReport) -> Bank:

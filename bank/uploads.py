@@ -10,6 +10,7 @@ in file order. The bank's version is a hash of its whole content (every question
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -20,7 +21,7 @@ from bank.compiled import _from_payload, _to_payload
 from bank.importer.sources import ImportRefused, import_source
 from bot.application.bank_uploads import ImportedUpload
 from bot.domain.file_problems import FileProblem
-from bot.domain.questions import Bank, Question
+from bot.domain.questions import Bank, BankImage, Question
 
 __all__ = ["UploadCodec", "bank_version", "stable_ids"]
 
@@ -44,6 +45,7 @@ def stable_ids(bank: Bank) -> Bank:
 def bank_version(bank: Bank) -> str:
     """A hash of the bank's content: changes with any question's text, answer or order."""
     payload = _to_payload(replace(bank, id="", source=""), [])
+    payload["images"] = [[image.name, hashlib.sha256(image.data).hexdigest()] for image in bank.images]
     return hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode()).hexdigest()[:12]
 
 
@@ -73,7 +75,18 @@ class UploadCodec:
                               version=bank_version(bank))
 
     def encode(self, bank: Bank) -> str:
-        return json.dumps(_to_payload(bank, []), ensure_ascii=False, separators=(",", ":"))
+        """The stored form: the compiled bank's JSON, its pictures in it as base64 (the chat's
+        upload limit bounds them, as it bounds the file they came in)."""
+        payload = _to_payload(bank, [])
+        if bank.images:
+            payload["images"] = {
+                image.name: base64.b64encode(image.data).decode("ascii") for image in bank.images
+            }
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
     def decode(self, data: str) -> Bank:
-        return _from_payload(json.loads(data), "")[0]
+        payload = json.loads(data)
+        bank = _from_payload(payload, "")[0]
+        stored = payload.get("images", {})
+        images = tuple(BankImage(name, base64.b64decode(text)) for name, text in stored.items())
+        return replace(bank, images=images) if images else bank

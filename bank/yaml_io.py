@@ -303,6 +303,8 @@ def question_to_dict(q: Question) -> dict[str, Any]:
         out["completed_by_editor"] = True
     if q.doubt:
         out["doubt"] = q.doubt
+    if q.images:
+        out["images"] = _Flow(q.images)
     return out
 
 
@@ -366,6 +368,8 @@ def _plain(text: str) -> str | None:
 
 def _fast_question(q: Question) -> str | None:
     if q.errata or q.completed_by_editor or q.doubt or q.key_point_marks or not float(q.points).is_integer():
+        return None
+    if q.images:
         return None
     if q.tolerance is not None and not float(q.tolerance).is_integer():
         return None

@@ -3,7 +3,7 @@ reading order, imports exactly the bank the same paper gives as text, in one col
 columns written one after the other or line by line across the page), in a TrueType CJK font as
 Word embeds it, a CFF one with an embedded CMap, or a non-embedded Adobe-GB1 font; a scan (no
 text layer) and a damaged or protected file are refused with a sentence saying why; pictures are
-warned about with their item.
+kept with their item (a picture before the first item is warned about).
 
 The PDFs are written here with fpdf2 (tests/pdf_writer.py); `tests/papers/*.pdf` were written with
 reportlab 5.1's STSong-Light (a CID font the PDF does not embed) and tests/pdf_writer.scanned."""
@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from adapters.console.files import open_file
@@ -134,45 +134,176 @@ def test_a_scanned_page_among_text_pages_is_warned_about() -> None:
     assert f"第 {len(paper)} 页：这一页没有文字层" in result.warnings[0].line("zh-CN")
 
 
-def test_a_picture_is_warned_about_with_its_item() -> None:
-    """Pictures are not kept: each one is a warning naming the item above it."""
+def _png(colour: tuple[int, int, int], size: tuple[int, int] = (60, 40), kind: str = "PNG") -> bytes:
     from PIL import Image
 
+    picture = io.BytesIO()
+    Image.new("RGB", size, colour).save(picture, format=kind)
+    return picture.getvalue()
+
+
+def _pixels(data: bytes) -> tuple[tuple[int, int], object]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size, image.convert("RGB").getpixel((5, 5))
+
+
+def picture_pdf(kind: str = "PNG") -> bytes:
+    """A two-item PDF paper with a red picture (a `kind` file) below item 1's stem."""
     text = "一、单选题\n1. 下图中的网络结构是（ ）\nA. 卷积网络\nB. 循环网络\n答案：A\n"
     pdf = pdf_writer._pdf(text + "2. 下一题（ ）甲乙", "truetype", 11)
     for i, line in enumerate(text.split("\n")[:2]):
         pdf.text(15, 20 + 7 * i, line)
-    picture = io.BytesIO()
-    Image.new("RGB", (60, 40), (200, 30, 30)).save(picture, format="PNG")
-    pdf.image(picture, x=15, y=36, w=30)
+    pdf.image(io.BytesIO(_png((200, 30, 30), kind=kind)), x=15, y=36, w=30)
     for i, line in enumerate([*text.split("\n")[2:5], "2. 下一题（ ）", "A. 甲", "B. 乙", "答案：B"]):
         pdf.text(15, 66 + 7 * i, line)
-    result = import_source(bytes(pdf.output()), "picture.pdf", bank_id="paper")
-    assert len(result.bank.questions) == 2
-    [warning] = [w for w in result.warnings if w.kind != "points"]  # the papers give no points
-    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", 1, "page 1 line 2")
-    line = warning.line("zh-CN")
-    assert line.startswith("第 1 页第 2 行 第 1 题：这里的图片没有导入"), line
+    return bytes(pdf.output())
 
 
-def test_a_picture_in_a_word_paper_is_warned_about_with_its_item() -> None:
+def picture_docx(before_first: bool = False) -> bytes:
+    """A two-item Word paper with a blue picture below item 1's stem (and, with `before_first`,
+    a green one above the first item)."""
     import docx
-    from PIL import Image
 
     document = docx.Document()
-    for line in ["一、单选题", "1. 下图中的网络结构是（ ）"]:
-        document.add_paragraph(line)
-    picture = io.BytesIO()
-    Image.new("RGB", (60, 40), (30, 30, 200)).save(picture, format="PNG")
-    document.add_picture(picture)
+    document.add_paragraph("一、单选题")
+    if before_first:
+        document.add_picture(io.BytesIO(_png((30, 200, 30))))
+    document.add_paragraph("1. 下图中的网络结构是（ ）")
+    document.add_picture(io.BytesIO(_png((30, 30, 200))))
     for line in ["A. 卷积网络", "B. 循环网络", "答案：A", "2. 下一题（ ）", "A. 甲", "B. 乙", "答案：B"]:
         document.add_paragraph(line)
     data = io.BytesIO()
     document.save(data)
-    result = import_source(data.getvalue(), "picture.docx", bank_id="paper")
-    assert len(result.bank.questions) == 2
-    [warning] = [w for w in result.warnings if w.kind != "points"]  # the papers give no points
-    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", 1, "paragraph 3")
+    return data.getvalue()
+
+
+def test_a_picture_in_a_pdf_is_kept_with_its_item() -> None:
+    """The picture below item 1's stem goes with item 1, in its own pixels, and no warning."""
+    result = import_source(picture_pdf(), "picture.pdf", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    assert [w.key for w in result.warnings if w.kind != "points"] == []  # the papers give no points
+    assert _pixels(result.bank.image("paper-001-1.png")) == ((60, 40), (200, 30, 30))
+
+
+def test_a_jpeg_in_a_pdf_is_kept_as_the_pdf_holds_it() -> None:
+    """A photo stays a JPEG (made a PNG it would be many times its size)."""
+    result = import_source(picture_pdf("JPEG"), "picture.pdf", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.jpg",), ()]
+    assert result.bank.image("paper-001-1.jpg") == _png((200, 30, 30), kind="JPEG")
+
+
+def test_a_picture_the_paper_repeats_is_kept_once() -> None:
+    """One figure for two items: both name the same file, which the bank holds once."""
+    import docx
+
+    figure = _png((30, 30, 200))
+    document = docx.Document()
+    for line in ["一、单选题", "1. 下图中的网络结构是（ ）"]:
+        document.add_paragraph(line)
+    document.add_picture(io.BytesIO(figure))
+    for line in ["A. 卷积网络", "B. 循环网络", "答案：A", "2. 上图中有几层（ ）"]:
+        document.add_paragraph(line)
+    document.add_picture(io.BytesIO(figure))
+    for line in ["A. 两层", "B. 三层", "答案：B"]:
+        document.add_paragraph(line)
+    data = io.BytesIO()
+    document.save(data)
+    result = import_source(data.getvalue(), "figure.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ("paper-001-1.png",)]
+    assert [image.name for image in result.bank.images] == ["paper-001-1.png"]
+
+
+def test_a_picture_over_the_limit_is_warned_about(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bank.importer.images
+
+    monkeypatch.setattr(bank.importer.images, "MAX_IMAGE_BYTES", 100)  # the test's picture is larger
+    result = import_source(picture_docx(), "picture.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [(), ()]
+    [warning] = [w for w in result.warnings if w.kind != "points"]
+    assert (warning.key, warning.number, warning.where) == ("import.image_too_big", 1, "paragraph 3")
+    assert "超过题目图片" in warning.line("zh-CN")
+
+
+def test_a_pdf_picture_of_too_many_pixels_is_not_decoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upload must not exhaust memory: a picture over the pixel limit is warned about, unread."""
+    import bank.importer.pdf
+
+    monkeypatch.setattr(bank.importer.pdf, "MAX_PICTURE_PIXELS", 60 * 40 - 1)
+    result = import_source(picture_pdf(), "picture.pdf", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [(), ()]
+    [warning] = [w for w in result.warnings if w.kind != "points"]
+    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", 1, "page 1 line 2")
+
+
+def test_a_picture_in_a_word_paper_is_kept_with_its_item() -> None:
+    picture = _png((30, 30, 200))
+    result = import_source(picture_docx(), "picture.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    assert [w.key for w in result.warnings if w.kind != "points"] == []
+    assert result.bank.image("paper-001-1.png") == picture  # the PNG as the document holds it
+
+
+def test_a_picture_in_a_word_question_table_goes_with_its_row() -> None:
+    """A question table: a picture in a row's cell is that row's item's; one outside the table
+    is warned about."""
+    import docx
+
+    figure = _png((30, 200, 30))
+    document = docx.Document()
+    document.add_paragraph("题库")
+    document.add_picture(io.BytesIO(_png((1, 1, 1))))  # outside the table
+    table = document.add_table(rows=3, cols=4)
+    for cell, text in zip(table.rows[0].cells, ["题干", "A", "B", "答案"], strict=True):
+        cell.text = text
+    for row, (stem, a, b, key) in zip(table.rows[1:], [("下图是哪种网络？", "卷积", "循环", "A"),
+                                                      ("第二题", "甲", "乙", "B")], strict=True):  # fmt: skip
+        for cell, text in zip(row.cells, [stem, a, b, key], strict=True):
+            cell.text = text
+    table.rows[1].cells[0].paragraphs[0].add_run().add_picture(io.BytesIO(figure))
+    data = io.BytesIO()
+    document.save(data)
+    result = import_source(data.getvalue(), "table.docx", bank_id="paper")
+    assert [q.stem for q in result.bank.questions] == ["下图是哪种网络？", "第二题"]
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    assert result.bank.image("paper-001-1.png") == figure
+    dropped = [(w.key, w.where) for w in result.warnings if w.kind == "image"]
+    assert dropped == [("import.image_dropped", "paragraph 2")]
+
+
+def test_a_picture_before_the_first_item_is_warned_about() -> None:
+    result = import_source(picture_docx(before_first=True), "picture.docx", bank_id="paper")
+    assert [q.images for q in result.bank.questions] == [("paper-001-1.png",), ()]
+    [warning] = [w for w in result.warnings if w.kind != "points"]
+    assert (warning.key, warning.number, warning.where) == ("import.image_dropped", None, "paragraph 2")
+    assert warning.line("zh-CN").startswith("第 2 段：这里的图片没有导入"), warning.line("zh-CN")
+
+
+@pytest.mark.parametrize("kind", ["pdf", "docx"])
+def test_an_imported_picture_is_written_beside_the_bank_and_loads_back(tmp_path: Path, kind: str) -> None:
+    """`bank import -o OUT.yaml` writes the pictures into OUT.images/; the bank loads with them."""
+    src = tmp_path / f"picture.{kind}"
+    src.write_bytes(picture_pdf() if kind == "pdf" else picture_docx())
+    out = io.StringIO()
+    assert run_import(str(src), str(tmp_path / "paper.yaml"), bank_id="paper", out=out, err=io.StringIO(),
+                      language="en") == 0, out.getvalue()
+    assert f"wrote 1 picture into {tmp_path / 'paper.images'}" in out.getvalue()
+    assert "images: [paper-001-1.png]" in (tmp_path / "paper.yaml").read_text(encoding="utf-8")
+    bank = load_bank(tmp_path / "paper.yaml")
+    assert bank.questions[0].images == ("paper-001-1.png",)
+    assert bank.image("paper-001-1.png") == (tmp_path / "paper.images" / "paper-001-1.png").read_bytes()
+    colour = (200, 30, 30) if kind == "pdf" else (30, 30, 200)
+    assert _pixels(bank.image("paper-001-1.png")) == ((60, 40), colour)
+
+
+def test_pictures_do_not_go_to_standard_output(tmp_path: Path) -> None:
+    src = tmp_path / "picture.docx"
+    src.write_bytes(picture_docx())
+    out, err = io.StringIO(), io.StringIO()
+    assert run_import(str(src), None, out=out, err=err, language="zh-CN") == 1
+    assert out.getvalue() == ""
+    assert "试卷里有 1 张图片，不能写到标准输出" in err.getvalue()
 
 
 @pytest.mark.parametrize("data, key", [
@@ -255,6 +386,63 @@ def test_random_papers_in_any_layout_read_back_exactly(items, layout: str) -> No
     got = import_source(data, "random.pdf", bank_id="paper")
     assert got.ok and got.warnings == (), (layout, text, got.summary())
     assert replace(got.bank, source="") == replace(want.bank, source="")
+
+
+_PARTS = st.sampled_from(["stem", "option", "answer"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # fmt: skip
+@given(pictures=st.lists(st.lists(_PARTS, max_size=3), min_size=1, max_size=6),
+       layout=st.sampled_from(["docx", "pdf"]))  # fmt: skip
+# the last item's last picture alone on a new page: still that item's
+@example(pictures=[["stem"], ["stem"], ["answer"], ["option", "answer"], [], ["stem", "option", "answer"]],
+         layout="pdf")  # fmt: skip
+def test_every_picture_goes_with_the_item_it_stands_in(pictures: list[list[str]], layout: str) -> None:
+    """Items with pictures anywhere in them (after the stem, an option or the answer), in a Word
+    or a PDF paper: each item has its own pictures, in order, the bytes' colours intact."""
+    colours = iter((10 * i, 200 - 10 * i, 90) for i in range(1, 20))
+    wanted: list[list[tuple[int, int, int]]] = []
+    blocks: list[tuple[str, list[tuple[int, int, int]]]] = [("一、单选题", [])]
+    for n, places in enumerate(pictures, 1):
+        mine: list[tuple[int, int, int]] = []
+        for line, part in ((f"{n}. 第{n}题的网络结构是（ ）", "stem"), ("A. 卷积网络", "option"),
+                           ("B. 循环网络", "option"), ("答案：A", "answer")):  # fmt: skip
+            here = [next(colours) for p in places if p == part and (part != "option" or line.startswith("A"))]
+            blocks.append((line, here))
+            mine += here
+        wanted.append(mine)
+    if layout == "docx":
+        import docx
+
+        document = docx.Document()
+        for line, here in blocks:
+            document.add_paragraph(line)
+            for colour in here:
+                document.add_picture(io.BytesIO(_png(colour, (12, 8))))
+        out = io.BytesIO()
+        document.save(out)
+        data = out.getvalue()
+    else:
+        pdf = pdf_writer._pdf("".join(line for line, _ in blocks), "truetype", 11)
+        y = 15.0
+        for line, here in blocks:
+            if y > 260:
+                pdf.add_page()
+                y = 15.0
+            pdf.text(15, y, line)
+            y += 7
+            for colour in here:
+                if y > 255:
+                    pdf.add_page()
+                    y = 15.0
+                pdf.image(io.BytesIO(_png(colour, (12, 8))), x=15, y=y - 3, w=12)
+                y += 11
+        data = bytes(pdf.output())
+    result = import_source(data, f"random.{layout}", bank_id="paper")
+    assert [w.key for w in result.warnings if w.kind == "image"] == []
+    got = [[_pixels(result.bank.image(name))[1] for name in q.images] for q in result.bank.questions]
+    assert got == wanted
 
 
 # ---------------------------------------------------------------- the CLI and a chat

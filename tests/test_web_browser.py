@@ -384,3 +384,36 @@ async def test_a_banks_owner_opens_its_admin_page_and_resolves_the_report_on_the
     finally:
         await server.stop()
         await app.close()
+
+
+async def test_a_question_shows_its_picture_the_bot_serves(browser, tmp_path):
+    """A single-choice item with a picture: the mock's page draws it under the stem as an <img>
+    the bot serves (loaded: its pixels are there), and so does the practice tab."""
+    import io
+
+    from PIL import Image
+
+    from bot.domain.questions import BankImage
+
+    picture = io.BytesIO()
+    Image.new("RGB", (48, 32), (200, 30, 30)).save(picture, format="PNG")
+    app, server, base = await serve(tmp_path, 20)
+    try:
+        bank = app.application.quiz.banks["sample"]
+        questions = tuple(replace(q, images=("net.png",)) if q.type is QuestionType.SINGLE else q
+                          for q in bank.questions)  # fmt: skip
+        app.application.quiz.banks["sample"] = replace(
+            bank, questions=questions, images=(BankImage("net.png", picture.getvalue()),))
+        context, page = await page_of(browser)
+        await page.goto(mini_app_url(base, init_data(5151)))
+        await page.get_by_role("button", name="开始模拟考试").click()
+        await page.locator("#stem").wait_for()
+        shown = page.locator("img.picture")
+        await playwright_api.expect(shown).to_have_count(1)
+        assert await shown.get_attribute("src") == "/app/api/picture/sample/net.png"
+        await page.wait_for_function("() => document.querySelector('img.picture').naturalWidth === 48")
+        await shot(page, "mock-picture")
+        await context.close()
+    finally:
+        await server.stop()
+        await app.close()

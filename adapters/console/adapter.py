@@ -23,6 +23,7 @@ import getpass
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -228,6 +229,7 @@ class ConsoleAdapter:
             text += "\n\n" + t(reply.language, "console.quit_hint")
         elif isinstance(reply.view, WelcomeView):  # no language buttons here: how to type it
             text += "\n" + t(reply.language, "console.pick_language")
+        self._pictures(reply.view)
         if text:
             self.say(text)
         for attachment in reply.files:
@@ -255,8 +257,18 @@ class ConsoleAdapter:
         self._open = view
         return f"console:{view.round_id}"
 
+    def _pictures(self, view: object) -> None:
+        """A question's pictures, written into `pictures/` of the data directory (one file per
+        bank and name, written again each time it is shown) and their paths said before it."""
+        for picture in self.app.pictures(view):
+            bank_id, language = getattr(view, "bank_id", ""), getattr(view, "language", "")
+            named = replace(picture, filename=f"{bank_id}-{picture.filename}", latest=True)
+            path = save_file(self.data_dir / "pictures", named)
+            self.say(t(language, "console.picture_saved", path=str(path)))
+
     async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
         ref = self._opened(view)
+        self._pictures(view)
         self.say(render_question(view, CONSOLE))
         self._posted.set()
         return ref

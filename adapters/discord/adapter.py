@@ -21,7 +21,15 @@ from adapters.discord.answering import Answering, carried, payload
 from adapters.discord.live import LiveCounts
 from adapters.discord.mock_views import MockButton
 from adapters.discord.reactions import Reactions, parse_ref, supports
-from adapters.discord.render import CONTENT_MAX, MD, fit, question_embed, reveal_embed, standings_embed
+from adapters.discord.render import (
+    CONTENT_MAX,
+    MD,
+    attachment,
+    fit,
+    question_embed,
+    reveal_embed,
+    standings_embed,
+)
 from adapters.discord.replies import InFlight
 from adapters.discord.settings import DiscordSettings
 from adapters.discord.translator import CatalogTranslator
@@ -199,14 +207,15 @@ class DiscordAdapter:
         channel = self._channel(chat)
         self.counts.remember(view)
         reactions = view.mode == "reactions" and supports(view)
+        files = [attachment(picture) for picture in self.application.pictures(view)]  # with the question
         if reactions:
             message = await _mapped(channel.send(embed=question_embed(view, reactions=True),
                                                  view=star_buttons(view.round_id, view.language),
-                                                 nonce=post_nonce(chat, view)))  # fmt: skip
+                                                 nonce=post_nonce(chat, view), files=files))  # fmt: skip
             await self.reactions.add_choices(message, view)
         else:
             message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view),
-                                                 nonce=post_nonce(chat, view)))  # fmt: skip
+                                                 nonce=post_nonce(chat, view), files=files))  # fmt: skip
         return f"{message.channel.id}:{message.id}"
 
     async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:

@@ -18,7 +18,7 @@ from adapters.discord import custom_ids as ids
 from adapters.discord.commands import rendered
 from adapters.discord.live import LiveCounts
 from adapters.discord.mock_views import MockAnswerModal, mock_buttons
-from adapters.discord.render import receipt_text, reply_content
+from adapters.discord.render import attachment, receipt_text, reply_content
 from adapters.discord.replies import InFlight, Reply, chat_language, chat_ref, respond, send, user_ref
 from adapters.discord.transient import describe, transient
 from adapters.discord.views import AnswerModal, next_buttons, self_grade_buttons
@@ -86,7 +86,15 @@ class Answering:
             await send(interaction, Reply(reply.view.text))
             return
         content = reply_content(reply) or "✓"
-        await interaction.response.edit_message(content=content, embed=None, view=mock_buttons(reply.view))
+        pictures = self.application.pictures(reply.view)
+        buttons = mock_buttons(reply.view)
+        if pictures or message.attachments:  # the item's pictures, in place of the last item's
+            files = [attachment(p) for p in pictures]
+            await interaction.response.edit_message(
+                content=content, embed=None, view=buttons, attachments=files
+            )
+            return
+        await interaction.response.edit_message(content=content, embed=None, view=buttons)
 
     async def on_modal_submit(self, interaction: discord.Interaction) -> None:
         data = payload(interaction)
@@ -130,7 +138,7 @@ class Answering:
                 if isinstance(result.reply.view, QuestionView):
                     posted.append(result.reply.view)
                     self.counts.remember(result.reply.view)
-                return rendered(result.reply)
+                return rendered(result.reply, self.application)
             return self._rendered(interaction, result)
 
         message_id = await respond(interaction, work(), public=True)
@@ -152,7 +160,7 @@ class Answering:
             if isinstance(reply.view, QuestionView):
                 posted.append(reply.view)
                 self.counts.remember(reply.view)
-            return rendered(reply)
+            return rendered(reply, self.application)
 
         message_id = await respond(interaction, work(), public=True)
         if posted and message_id is not None:
@@ -173,7 +181,7 @@ class Answering:
                 view = next_buttons(result.receipt.round_id, result.language, causes=result.offers_cause)
             return Reply(receipt_text(result.receipt), view=view)
         if isinstance(result, NextReply):  # only from the 下一题 button (see _next)
-            return rendered(result.reply)
+            return rendered(result.reply, self.application)
         if isinstance(result, SelectionReply):
             if not result.chosen:
                 return Reply(t(result.language, "select.none"))

@@ -43,6 +43,7 @@ from adapters.discord.replies import Reply, caller, chat_language, respond, send
 from adapters.discord.transient import describe, transient
 from adapters.discord.translator import text
 from adapters.discord.views import question_buttons, weak_buttons
+from bot.application.app import Application
 from bot.application.attachments import Attachment
 from bot.application.commands.arguments import Arg, ArgKind, ArgumentError
 from bot.application.commands.catalog import Command, Permission, Scope, command, groups
@@ -314,7 +315,7 @@ async def run(adapter: DiscordHost, interaction: discord.Interaction, entry: Com
         if isinstance(reply.view, QuestionView):
             posted.append(reply.view)
             adapter.counts.remember(reply.view)
-        return rendered(reply)
+        return rendered(reply, application)
 
     async with adapter.inflight.busy() as running:
         if not running:
@@ -324,11 +325,13 @@ async def run(adapter: DiscordHost, interaction: discord.Interaction, entry: Com
             await application.question_posted(posted[0].round_id, f"{interaction.channel_id}:{message_id}")
 
 
-def rendered(reply: AppReply) -> Reply:
+def rendered(reply: AppReply, application: Application | None = None) -> Reply:
     """A reply by the kind of its view: embeds for boards, stats, standings and questions (a
-    question with its buttons), text for the rest; files as attachments."""
-    files = tuple(attachment(f) for f in reply.files)
+    question with its buttons), text for the rest; files as attachments, a question's pictures
+    (from `application`) first."""
     view = reply.view
+    pictures = application.pictures(view) if application is not None else ()
+    files = tuple(attachment(f) for f in pictures + reply.files)
     buttons: discord.ui.View | None
     if isinstance(view, QuestionView):
         buttons = question_buttons(view)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
@@ -111,6 +112,9 @@ class TelegramAdapter:
         self.rounds = RoundIndex()
         self.admins = AdminCheck(lambda: self.bot, settings.admin_ttl)
         self.counts = CountEdits(lambda: self.bot)
+        # How many of a round's pictures were sent: a question the outbox posts again (flood
+        # control after its photo went out) does not send a photo twice. The latest few hundred.
+        self._pictured: OrderedDict[int, int] = OrderedDict()
         # Live counts under a group's daily question only.
         daily = frozenset({RoundKind.DAILY})
         self.live = app.live_counts(settings.live_count_seconds, self.counts.show, daily)
@@ -231,7 +235,13 @@ class TelegramAdapter:
         return sent
 
     async def send_question(self, chat_id: int, view: QuestionView) -> str:
-        """Post a question with its keyboard (by input kind); a typed answer gets the how-to."""
+        """Post a question with its keyboard (by input kind); a typed answer gets the how-to. Its
+        pictures go first, each a photo, so that the question and its buttons come last."""
+        for picture in self.app.pictures(view)[self._pictured.get(view.round_id, 0):]:
+            await self.bot.send_photo(chat_id, picture.data)
+            self._pictured[view.round_id] = self._pictured.get(view.round_id, 0) + 1
+            while len(self._pictured) > 500:
+                self._pictured.popitem(last=False)
         text = render_question(view, HTML, how_to=typed(view))
         markup = question_keyboard(view)
         message = await self.send(chat_id, text, markup)
@@ -259,6 +269,8 @@ class TelegramAdapter:
             ref = await self.send_question(chat_id, view)
             await self.app.question_posted(view.round_id, ref)
         else:
+            for picture in self.app.pictures(view):  # a mock's item (or a reviewed one): above it
+                await self.bot.send_photo(chat_id, picture.data)
             html = render_reply(reply, HTML)
             if html.strip():
                 markup = language_keyboard() if isinstance(view, WelcomeView) else (

@@ -146,6 +146,12 @@ class Callbacks:
             return
         saved = getattr(reply.view, "saved", None)
         await toast(t(reply.language, "mock.kept", number=saved) if saved else "")
+        if self.app.pictures(reply.view):
+            # An item with pictures: they cannot be edited into a text message, so the page is
+            # posted anew under them, and the old one keeps no buttons.
+            await self.adapter.drop_keyboard(tg_chat.id, message.message_id)
+            await self.adapter.post_reply(tg_chat.id, reply)
+            return
         await self.adapter.replace_message(tg_chat.id, message.message_id, render_reply(reply, HTML),
                                            mock_keyboard(reply.view))  # fmt: skip
 

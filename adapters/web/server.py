@@ -47,6 +47,8 @@ COOKIE = "studybot_session"
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "frame-ancestors https://web.telegram.org 'self'; base-uri 'none'; form-action 'self'")  # fmt: skip
 MAX_BODY = 8 * 1024
+_PICTURE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+                  "webp": "image/webp"}  # fmt: skip
 MAX_TEXT = 1000
 # Per session: a burst of answers is fine, a script hammering is not.
 REQUESTS_PER_MINUTE = 240
@@ -131,6 +133,7 @@ class WebApp:
         sub.router.add_get("/api/admin/banks", self._guard(self._admin_banks))
         sub.router.add_get("/api/admin/bank/{bank_id}", self._guard(self._admin_bank))
         sub.router.add_post("/api/admin/report", self._guard(self._admin_close))
+        sub.router.add_get("/api/picture/{bank_id}/{name}", self._guard(self._picture))
         return sub
 
     # ------------------------------------------------------------ plumbing
@@ -388,6 +391,16 @@ class WebApp:
         except QuizError as exc:  # not open, or not a report of a bank this person owns
             return _json(404, {"error": "not_open", "message": exc.render(language)})
         return _json(200, {"kind": "text", "text": said})
+
+    async def _picture(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
+        """A question's picture, of a bank the signed-in chat may use (404 for any other)."""
+        found = self.app.picture(grant.chat, request.match_info["bank_id"], request.match_info["name"])
+        if found is None:
+            return _json(404, {"error": "not_found"})
+        kind = _PICTURE_TYPES.get(found.filename.rsplit(".", 1)[-1].lower(), "application/octet-stream")
+        # A bank's picture changes only with the bank: the browser may keep it for the session.
+        cache = {"Cache-Control": "private, max-age=3600"}
+        return web.Response(body=found.data, content_type=kind, headers=cache)
 
     async def _posted(self, reply: Reply) -> None:
         round_id = getattr(reply.view, "round_id", None)

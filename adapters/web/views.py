@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 from typing import Any
+from urllib.parse import quote
 
 from bot.application.answering import (
     AnswerReply,
@@ -59,6 +60,11 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
+def pictures(view: QuestionView | MockQuestionView | MockReviewView) -> list[str]:
+    """Where the client fetches the question's pictures (served by the bot: server.py)."""
+    return [f"/app/api/picture/{quote(view.bank_id, safe='')}/{quote(name, safe='')}" for name in view.images]
+
+
 def mock_question(view: MockQuestionView) -> dict[str, Any]:
     lang = view.language
     intro = None
@@ -75,7 +81,7 @@ def mock_question(view: MockQuestionView) -> dict[str, Any]:
         "stem": view.stem, "options": [list(o) for o in view.options],
         "buttons": [list(b) for b in view.buttons], "chosen": list(view.chosen),
         "response": view.response, "flagged": view.flagged, "remaining": view.remaining, "intro": intro,
-        "saved": view.saved,
+        "saved": view.saved, "pictures": pictures(view),
     }  # fmt: skip
 
 
@@ -132,7 +138,7 @@ def mock_review(view: MockReviewView) -> dict[str, Any]:
         "stem": view.stem, "options": [list(o) for o in view.options],
         "right_tokens": list(view.right_tokens),
         "given": view.given, "right": view.right, "explanation": view.explanation, "verdict": view.verdict,
-        "wrong": list(view.wrong),
+        "wrong": list(view.wrong), "pictures": pictures(view),
     }  # fmt: skip
 
 
@@ -140,7 +146,7 @@ def question(view: QuestionView) -> dict[str, Any]:
     return {
         "kind": "question", "round_id": view.round_id, "input": str(view.input_kind),
         "header": question_header(view), "stem": view.stem,
-        "options": [[o.token, o.label, o.text] for o in view.options],
+        "options": [[o.token, o.label, o.text] for o in view.options], "pictures": pictures(view),
     }  # fmt: skip
 
 

@@ -53,6 +53,8 @@ class Draft:
     # what is wrong with it is reported there.
     answer_where: str = ""
     doubt: str = ""  # why the key is doubtful (a 存疑 column, a GIFT comment): Question.doubt
+    # The pictures that go with the item (a Word or PDF paper's, images.py): bytes, extension.
+    pictures: list[tuple[bytes, str]] = field(default_factory=list)
 
 
 @dataclass

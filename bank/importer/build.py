@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from bot.domain.question_types import TYPES
-from bot.domain.questions import KeyPointMark, Question, QuestionType
+from bot.domain.questions import BankImage, KeyPointMark, Question, QuestionType
 
 from .answers import parse_judge, settle
 from .base import Draft, PaperDraft
@@ -78,6 +78,24 @@ def _judge_pair(draft: Draft) -> bool:
 _QID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
+def _picture_names(
+    qid: str, pictures: list[tuple[bytes, str]], images: list[BankImage] | None
+) -> tuple[str, ...]:
+    """The file names of a draft's pictures, `<id>-<n>.<ext>`, each new one's bytes appended to
+    `images`; a picture the paper repeats (one logo on every page, one figure for two items)
+    keeps the name it was first given, so the bank holds it once."""
+    names = []
+    for n, (data, ext) in enumerate(pictures, 1):
+        known = next((image.name for image in images or () if image.data == data), None)
+        if known is None:
+            known = f"{qid}-{n}.{ext}"
+            if images is not None:
+                images.append(BankImage(known, data))
+        if known not in names:
+            names.append(known)
+    return tuple(names)
+
+
 def _identity(draft: Draft, bank_id: str, used: set[str], report: Report) -> str:
     """The source's own id if it gives a usable one, else `<bank>-<NNN>`."""
     if draft.qid and _QID_RE.fullmatch(draft.qid) and draft.qid not in used:
@@ -95,11 +113,12 @@ def _same_item_key(question: Question) -> tuple:
 
 def build_questions(
     paper: PaperDraft, doc: CleanText, bank_id: str, report: Report,
-    duplicates: bool = False,
+    duplicates: bool = False, images: list[BankImage] | None = None,
 ) -> list[Question]:
     """Questions for every usable draft; each unusable one is reported, never dropped silently.
     With `duplicates`, items with the same stem and options as an earlier one are reported.
-    Progress goes to `report.tick` now and then."""
+    A draft's pictures become the question's `images` (`<id>-<n>.<ext>`), their bytes appended
+    to `images`. Progress goes to `report.tick` now and then."""
     questions: list[Question] = []
     used: set[str] = set()
     numbers: set[int] = set()
@@ -167,6 +186,7 @@ def build_questions(
             tolerance=draft.tolerance if "tolerance" in TYPES[kind].own_keys else None,
             doubt=draft.doubt.strip(),
             key_points=points, key_point_marks=marks,
+            images=_picture_names(qid, draft.pictures, images),
         )
         if duplicates:
             first = seen.setdefault(_same_item_key(question), question)

@@ -23,18 +23,27 @@ The fonts a PDF names but does not embed (STSong-Light, as reportlab writes Chin
 with the packaged Noto Sans CJK, whatever fonts the machine has (pdf_fonts.py).
 
 A PDF without a text layer (a scan, images only) is refused: there is no OCR. A page without
-text among pages with text, and every picture on a page, are reported (images are not kept).
+text among pages with text is reported; each picture on a page is taken out as a PNG and goes
+with the item above it (images.py).
 PDFium is not thread-safe: one document is read at a time in the process.
 """
 
 from __future__ import annotations
 
+import io
+import logging
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass, field
 
 from bank.importer.pdf_fonts import install as install_fonts
+
+log = logging.getLogger(__name__)
+
+# A picture of more pixels than this is not decoded (40 MP: 120 MB as RGB; a scan at 600 dpi of
+# an A4 page is 35 MP): a paper's figure is far smaller, and an upload must not exhaust memory.
+MAX_PICTURE_PIXELS = 40_000_000
 
 __all__ = ["PdfPage", "PdfText", "UnreadablePdf", "read_pdf"]
 
@@ -109,12 +118,14 @@ class _Line:
 
 @dataclass
 class PdfPage:
-    """A page's lines in reading order, and where its pictures are (the index of the line each
-    one follows, -1 before the first)."""
+    """A page's lines in reading order, and its pictures: the index of the line each one
+    follows (-1 before the first) and its bytes and extension (None if PDFium could not give
+    them)."""
 
     lines: list[str]
-    images: list[int] = field(default_factory=list)
+    images: list[tuple[int, tuple[bytes, str] | None]] = field(default_factory=list)
     has_images: bool = False
+    scan: bool = False  # a picture covers the page (a scan, or the one behind a searchable scan)
 
 
 @dataclass
@@ -170,9 +181,10 @@ def read_pdf(data: bytes) -> PdfText:
 
 
 _Box = tuple[float, float, float, float]
+_Image = tuple[_Box, tuple[bytes, str] | None]
 
 
-def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Box], float, float]:
+def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Image], float, float]:
     page = document[index]
     try:
         width, height = page.get_size()
@@ -186,10 +198,36 @@ def _page_runs(document, index: int, pdfium_c) -> tuple[list[_Run], list[_Box], 
                     runs.append(_Run(left, bottom, right, top, text))
         finally:
             textpage.close()
-        images = [tuple(obj.get_bounds()) for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,))]
+        images = [(tuple(obj.get_bounds()), _picture(obj, width * height))
+                  for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,))]
     finally:
         page.close()
     return runs, images, width, height
+
+
+def _picture(obj, page_area: float) -> tuple[bytes, str] | None:
+    """The picture of an image object and its extension, in its own pixels (not rendered at
+    the page's scale): a JPEG as the PDF holds it (a photo made a PNG would be many times its
+    size), anything else decoded into a PNG; None when PDFium cannot decode it, or for the
+    full-page scan behind a searchable PDF's text (never kept: _layout leaves it out)."""
+    left, bottom, right, top = obj.get_bounds()
+    if (right - left) * (top - bottom) >= 0.8 * max(page_area, 1.0):
+        return None
+    try:
+        width, height = obj.get_px_size()
+        if width * height > MAX_PICTURE_PIXELS:  # decoded, it would take gigabytes: left out
+            log.info("a PDF picture of %d x %d pixels is too large to take out", width, height)
+            return None
+        if list(obj.get_filters()) == ["DCTDecode"]:
+            data = bytes(obj.get_data(decode_simple=False))
+            if data.startswith(b"\xff\xd8\xff"):
+                return data, "jpg"
+        out = io.BytesIO()
+        obj.get_bitmap(render=False).to_pil().save(out, format="PNG")
+        return out.getvalue(), "png"
+    except Exception as exc:  # a filter PDFium cannot decode, a damaged stream
+        log.info("a PDF picture PDFium cannot decode: %r", exc)
+        return None
 
 
 def _clean(text: str) -> str:
@@ -367,7 +405,7 @@ def _joined(lines: list[_Line]) -> list[tuple[_Line, str]]:
     return out
 
 
-def _layout(runs: list[_Run], images: list[_Box], width: float, height: float) -> PdfPage:
+def _layout(runs: list[_Run], images: list[_Image], width: float, height: float) -> PdfPage:
     rows = _rows(runs)
     if rows and _PAGE_NUMBER.fullmatch(rows[-1].text()):
         rows.pop()
@@ -377,10 +415,12 @@ def _layout(runs: list[_Run], images: list[_Box], width: float, height: float) -
     joined = _joined(_ordered(rows, gutter))
     page = PdfPage([text for _, text in joined], has_images=bool(images))
     area = max(width * height, 1.0)
-    for left, bottom, right, top in images:
-        if joined and (right - left) * (top - bottom) >= 0.8 * area:
-            continue  # the scan behind a searchable PDF's text: the text is what was read
-        page.images.append(_line_before(joined, gutter, (left + right) / 2, (top + bottom) / 2))
+    for (left, bottom, right, top), data in images:
+        if (right - left) * (top - bottom) >= 0.8 * area:
+            page.scan = True
+            if joined:
+                continue  # the scan behind a searchable PDF's text: the text is what was read
+        page.images.append((_line_before(joined, gutter, (left + right) / 2, (top + bottom) / 2), data))
     return page
 
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from bot.domain.file_problems import FileProblem, Term
-from bot.domain.questions import Bank
+from bot.domain.questions import Bank, BankImage
 from bot.locales.i18n import t
 
 from .aiken import AikenReader, looks_like_aiken
@@ -36,6 +36,7 @@ from .base import PaperDraft
 from .build import build_questions
 from .clean import CleanText, clean_text
 from .gift import GiftReader, looks_like_gift
+from .images import Picture, as_web_picture, keep, keep_images
 from .language import bank_language
 from .paper import PaperReader
 from .report import ImportResult, Report
@@ -221,7 +222,9 @@ def import_source(
         paper.title, paper.bank_id, paper.language = deck
     if not bank_id:  # the id a studybot export recorded, else one made from the file name
         bank_id = paper.bank_id if _BANK_ID_RE.fullmatch(paper.bank_id) else slug(stem)
-    questions = build_questions(paper, doc, bank_id, report, duplicates=True) if not report.errors else []
+    images: list[BankImage] = []
+    questions = [] if report.errors else build_questions(paper, doc, bank_id, report, duplicates=True,
+                                                         images=images)  # fmt: skip
     if not questions and not report.errors:
         block = (("block", "{…}"),) if chosen == "gift" else ()
         report.warn("empty", "import.empty", looked_for=Term(f"import.looked_for.{chosen}", block),
@@ -240,7 +243,8 @@ def import_source(
         language = bank_language(questions, declared=declared, script=paper.script, converted=converted,
                                  title=title, fallback=fallback_language)
     bank = Bank(id=bank_id, title=title, language=language,
-                source=source if source is not None else name, questions=tuple(questions))
+                source=source if source is not None else name, questions=tuple(questions),
+                images=tuple(images))
     return ImportResult(bank=bank, warnings=tuple(warnings), sections=tuple(paper.sections),
                         errors=tuple(errors), notes=tuple(report.notes), format=chosen)
 
@@ -440,7 +444,7 @@ def _read_docx(data: bytes, name: str, report: Report):
         paragraphs = [paragraph.text for paragraph in document.paragraphs]
         lines: list[str] = []
         places: list[str] = []
-        images: list[int] = []  # the line each picture is on (the last line of its paragraph)
+        images: list[Picture] = []  # each picture, on the line of its paragraph's last line
         paragraph = table_no = 0
         for child in document.element.body.iterchildren():
             tag = str(child.tag).rsplit("}", 1)[-1]
@@ -449,7 +453,7 @@ def _read_docx(data: bytes, name: str, report: Report):
                 for part in Paragraph(child, document).text.split("\n"):
                     lines.append(part)
                     places.append(f"paragraph {paragraph}")
-                images += [len(lines)] * _pictures(child)
+                images += [Picture(len(lines), *taken) for taken in _pictures(child, document)]
             elif tag == "tbl":
                 table_no += 1
                 table = Table(child, document)
@@ -462,19 +466,19 @@ def _read_docx(data: bytes, name: str, report: Report):
                         for part in cell.text.split("\n"):
                             lines.append(part)
                             places.append(f"table {table_no} row {r} cell {c}")
-                        images += [len(lines)] * _pictures(cell._tc)
+                        images += [Picture(len(lines), *taken) for taken in _pictures(cell._tc, document)]
     except Exception as exc:
         log.info("%s: python-docx could not read it: %r", name, exc)
         raise ImportRefused("import.refused.bad_docx", name) from None
     question_table = _question_table(tables, paragraphs, report)
     if question_table is not None:
-        for line in images:  # a picture in a question table: its row is the item
-            report.warn("image", "import.image_dropped", places[line - 1] if line else "")
+        rows = {_table_row(draft.where): draft for draft in question_table.drafts} | {"": None}
+        for picture in images:  # a picture in a question table goes with the item of its row
+            where = places[picture.line - 1] if picture.line else ""
+            keep(rows.get(_table_row(where)), picture, report, where)
         return clean_text(""), question_table, None
     doc, paper = _read_text(normalize_newlines("\n".join(lines)), TEXT_READERS["paper"], report)
-    from .images import report_images
-
-    report_images(paper, images, report, lambda line: places[line - 1] if 0 < line <= len(places) else "")
+    keep_images(paper, images, report, lambda line: places[line - 1] if 0 < line <= len(places) else "")
 
     def relocate(where: str) -> str:
         match = re.fullmatch(r"(\d+):(\d+)", where)
@@ -488,11 +492,39 @@ def _read_docx(data: bytes, name: str, report: Report):
 _PICTURE_TAGS = frozenset({"drawing", "pict", "object"})  # DrawingML, VML, an embedded object
 
 
-def _pictures(element) -> int:
-    """How many pictures a Word paragraph or cell holds (a picture Word also wrote in the older
-    form, for readers without DrawingML, `mc:Fallback`, counted once)."""
-    return sum(1 for e in element.iter() if str(e.tag).rsplit("}", 1)[-1] in _PICTURE_TAGS
-               and not any(str(up.tag).endswith("}Fallback") for up in e.iterancestors()))
+_R = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+
+
+def _pictures(element, document) -> list[tuple[bytes | None, str]]:
+    """The pictures a Word paragraph or cell holds, each its bytes and extension (None: not
+    taken, an embedded object or a linked picture), in order; a picture Word also wrote in the
+    older form, for readers without DrawingML (`mc:Fallback`), once."""
+    found: list[tuple[bytes | None, str]] = []
+    for e in element.iter():
+        if str(e.tag).rsplit("}", 1)[-1] not in _PICTURE_TAGS:
+            continue
+        if any(str(up.tag).endswith("}Fallback") for up in e.iterancestors()):
+            continue
+        found.append(_picture_bytes(e, document))
+    return found
+
+
+def _picture_bytes(element, document) -> tuple[bytes | None, str]:
+    """The first picture a DrawingML `a:blip r:embed` or VML `v:imagedata r:id` inside
+    `element` points at, as a picture every chat shows (images.as_web_picture)."""
+    if str(element.tag).rsplit("}", 1)[-1] == "object":
+        return None, ""  # an embedded object (an equation, a chart): its preview is not the thing
+    for e in element.iter():
+        tag = str(e.tag).rsplit("}", 1)[-1]
+        rid = e.get(f"{_R}embed") if tag == "blip" else e.get(f"{_R}id") if tag == "imagedata" else None
+        if not rid:
+            continue
+        part = document.part.related_parts.get(rid)
+        if part is None:  # a linked picture (r:link) lives outside the file
+            return None, ""
+        taken = as_web_picture(part.blob, part.content_type)
+        return taken if taken is not None else (None, "")
+    return None, ""
 
 
 def _question_table(
@@ -514,6 +546,12 @@ def _question_table(
     return None
 
 
+def _table_row(where: str) -> str:
+    """`table 1 row 3` of a place in a Word table (`table 1 row 3 cell 2`); "" for another."""
+    match = re.match(r"table \d+ row \d+(?= cell )", where)
+    return match.group(0) if match else ""
+
+
 def _table_place(table_no: int):
     def where(row: int, column: int) -> str:
         return f"table {table_no} row {row} cell {column + 1}"
@@ -526,7 +564,6 @@ def _table_place(table_no: int):
 def _read_pdf(data: bytes, name: str, report: Report):
     """A PDF paper: its text layer in reading order (pdf.py) read as a text paper; places are
     given as page and line; a page without text and every picture are warned about."""
-    from .images import report_images
     from .pdf import UnreadablePdf, read_pdf
 
     try:
@@ -535,19 +572,23 @@ def _read_pdf(data: bytes, name: str, report: Report):
         raise ImportRefused(exc.key, name, pages=exc.pages, limit=exc.limit) from None
     lines, places = pdf.lines()
     doc, paper = _read_text(normalize_newlines("\n".join(lines)), TEXT_READERS["paper"], report)
-    images: list[int] = []
+    images: list[Picture] = []
     first = 0
     for number, page in enumerate(pdf.pages, 1):
-        if page.has_images and not any(line.strip() for line in page.lines):
-            report.warn("no-text", "import.pdf.page_without_text", f"page {number}")
-        elif page.lines:  # a page with no text is told as such, its pictures with it
-            images += [first + index + 1 for index in page.images]
+        if page.scan and not any(line.strip() for line in page.lines):
+            report.warn("no-text", "import.pdf.page_without_text", f"page {number}")  # its pictures with it
+        elif not any(line.strip() for line in page.lines):
+            # Pictures alone on a page (a figure that went on to the next page): the item above
+            # them, on the pages before, is theirs.
+            images += [Picture(first, *(taken or (None, ""))) for _, taken in page.images]
+        else:
+            images += [Picture(first + index + 1, *(taken or (None, ""))) for index, taken in page.images]
         first += len(page.lines)
 
     def place(line: int) -> str:
         return places[line - 1] if 0 < line <= len(places) else ""
 
-    report_images(paper, images, report, place)
+    keep_images(paper, images, report, place)
 
     def relocate(where: str) -> str:
         match = re.fullmatch(r"(\d+):(\d+)", where)

@@ -41,10 +41,11 @@ from bot.application.commands.parsing import Parsed, parse
 from bot.application.contests import Contests
 from bot.application.daily import Dailies
 from bot.application.live_counts import LiveCounts, ShowCount
+from bot.application.pictures import question_pictures
 from bot.application.posted_rounds import PostedRounds
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError
-from bot.application.replies import DailyReply, Reply, TextView, WelcomeView
+from bot.application.replies import DailyReply, FileView, Reply, TextView, WelcomeView
 from bot.application.requests import Ask, Caller, ShowLeaderboard, ShowStats
 from bot.application.store_faults import (
     log_failure as log_failure,  # re-exported: adapters log faults with it
@@ -54,11 +55,12 @@ from bot.application.web_access import (
 )
 from bot.application.web_access import csrf_token as csrf_token
 from bot.domain.kinds import AnswerMode, ChatRef, RoundKind, UserRef
-from bot.domain.questions import QuestionType
+from bot.domain.questions import Bank, QuestionType
 from bot.domain.windows import Window
 from bot.locales.i18n import bank_text, t
 from bot.ports.storage import StoreFull, StoreUnavailable
 from bot.ports.web_storage import WebGrant as WebGrant
+from bot.views.quiz import QuestionView
 
 # The mock exam's views, for the chat adapters that add their buttons (re-exported: adapters see
 # the application layer only).
@@ -110,6 +112,7 @@ class UploadTools(Protocol):
     """What bank uploads (bot/bank_uploads.BankUploads) offer the application layer."""
 
     def handler(self, use_case: UploadUseCase, /) -> Handler: ...
+    def visible(self, chat: ChatRef) -> list[tuple[str, Bank]]: ...
 
 
 class Application:
@@ -206,6 +209,21 @@ class Application:
             return (await self.quiz.chat(chat)).settings.language
         except StoreUnavailable:
             return self.quiz.known_language(chat)
+
+    def pictures(self, view: object) -> tuple[FileView, ...]:
+        """The pictures a view shows with its stem (a question, a mock's item, a reviewed one),
+        as image files to send with it; none for any other view."""
+        if not isinstance(view, QuestionView | MockQuestionView | MockReviewView):
+            return ()
+        return question_pictures(self.quiz.banks, view.bank_id, view.images)
+
+    def picture(self, chat: ChatRef, bank_id: str, name: str) -> FileView | None:
+        """One picture of a bank the chat may use (the web app's <img>); None for any other: a
+        chat sees no other group's uploaded bank."""
+        if self.uploads is not None and all(bank.id != bank_id for _, bank in self.uploads.visible(chat)):
+            return None
+        found = question_pictures(self.quiz.banks, bank_id, (name,))
+        return found[0] if found else None
 
     async def question_posted(self, round_id: int, message_ref: str) -> None:
         """A question a command asked for was posted as `message_ref` (clicks are checked against it)."""

@@ -184,6 +184,10 @@ class BankUploads:
             lines += _first(language, imported.problems)
             return Reply(TextView("\n".join(lines)), language)
         bank = imported.bank
+        pictures = sum(len(image.data) for image in bank.images)
+        if pictures > self.max_bytes:  # the stored bank keeps them: bounded as the file was
+            raise QuizError("upload.pictures_too_big", filename=attachment.filename, count=len(bank.images),
+                            size=_mb(pictures), limit=limit_mb)  # fmt: skip
         user_id = await self.quiz.user_id(caller.user) if caller.user is not None else None
         stored = StoredBank(
             id=new_id, platform=owner[0], owner_key=owner[1], name=name, title=bank.title,
@@ -197,6 +201,8 @@ class BankUploads:
         lines = [t(language, "upload.read", count=len(bank.questions), filename=attachment.filename,
                    format=_format_name(language, imported.format),
                    title=bank_text(language, bank.title))]  # fmt: skip
+        if bank.images:
+            lines.append(t(language, "upload.pictures", count=len(bank.images)))
         if new_id in self.quiz.banks:
             lines.append(t(language, "upload.replaces", name=name))
         if imported.warnings:

@@ -45,6 +45,8 @@ def build_question(
         bank_title=bank_text(lang, bank_title),
         contest_position=position,
         mode=str(round_.mode),
+        bank_id=round_.bank_id,
+        images=question.images,
     )
 
 

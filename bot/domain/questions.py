@@ -68,6 +68,9 @@ class Question:
     tolerance: float | None = None
     # why the key or explanation is doubtful ("" if it is not): the learner sees it at the reveal
     doubt: str = ""
+    # pictures that go with the item, shown with its stem: file names in the bank's
+    # `<bank>.images/` folder (docs/bank-format.md, `images`), their bytes in Bank.images
+    images: tuple[str, ...] = ()
 
     @property
     def letters(self) -> tuple[str, ...]:
@@ -104,6 +107,15 @@ class Paper:
 
 
 @dataclass(frozen=True, slots=True)
+class BankImage:
+    """One picture of a bank: its file name (`[A-Za-z0-9][A-Za-z0-9._-]*.png|jpg|jpeg|gif|webp`)
+    and its bytes."""
+
+    name: str
+    data: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Bank:
     id: str
     title: str
@@ -111,6 +123,15 @@ class Bank:
     source: str
     questions: tuple[Question, ...] = field(default_factory=tuple)
     paper: Paper | None = None  # the exam this bank declares; None: one is made from its counts
+    # The bytes of every picture its questions name (Question.images), by file name.
+    images: tuple[BankImage, ...] = ()
+
+    def image(self, name: str) -> bytes:
+        """The bytes of the picture `name` (KeyError if the bank has none by that name)."""
+        for image in self.images:
+            if image.name == name:
+                return image.data
+        raise KeyError(name)
 
     def question(self, question_id: str) -> Question:
         for q in self.questions:

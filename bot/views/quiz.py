@@ -49,6 +49,10 @@ class QuestionView:
     contest_position: tuple[int, int] | None = None  # (question n, of total) in a contest
     mode: str = "buttons"  # buttons | reactions (Discord dailies may use reactions)
     place: tuple[int, int] | None = None  # (n, of total) in sequential practice: 第 12 / 62 题
+    # The pictures shown with the stem: their file names in bank `bank_id` (App.pictures gives
+    # the files), references only, so the outbox keeps no bytes.
+    bank_id: str = ""
+    images: tuple[str, ...] = ()
 
     @property
     def multi(self) -> bool:

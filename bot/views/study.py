@@ -42,6 +42,8 @@ class MockQuestionView:
     mock_id: int = 0  # what the answer buttons name (bot/application/clicks.py)
     buttons: tuple[tuple[str, str], ...] = ()  # (token, label) per answer button, in display order
     chosen: tuple[str, ...] = ()  # the tokens of the answer given so far
+    bank_id: str = ""  # the pictures shown with the stem, as in QuestionView
+    images: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,8 @@ class MockReviewView:
     missed: tuple[str, ...] = ()
     points: float = 0.0
     out_of: float = 0.0
+    bank_id: str = ""  # the pictures shown with the stem, as in QuestionView
+    images: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,3 +64,23 @@ async def test_an_upload_waiting_for_confirm_is_taken_once_by_any_process_until_
     finally:
         await other.close()
     assert await banks.stored_banks() == []  # waiting is not saved: only /bank confirm saves it
+
+
+async def test_an_uploaded_bank_with_pictures_reads_back_with_them(storage) -> None:
+    """The pictures ride in the stored bank (base64 in its compiled JSON, bank/uploads.py): a
+    bank of a few MB of them is kept and read back byte for byte."""
+    import os
+
+    from bank.uploads import UploadCodec
+    from bot.domain.questions import Bank, BankImage, Question, QuestionType
+
+    picture = b"\x89PNG\r\n\x1a\n" + os.urandom(2 * 1024 * 1024)  # noise: base64 cannot shrink it
+    bank = Bank("up-1-net", "Net", "zh-CN", "net.docx", (
+        Question("q1", 1, QuestionType.JUDGE, "图中是卷积网络。", ("true",), images=("q1-1.png",)),
+    ), images=(BankImage("q1-1.png", picture),))  # fmt: skip
+    codec = UploadCodec()
+    row = replace(stored("up-1-net", "v1", 1), data=codec.encode(bank))
+    await storage.banks.save_bank(row)
+    [back] = await storage.banks.stored_banks()
+    assert back == row
+    assert codec.decode(back.data).image("q1-1.png") == picture

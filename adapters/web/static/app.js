@@ -172,11 +172,16 @@
       el("span", {}, L.remaining + " ", el("span", { id: "timer", class: "timer" })));
   }
 
+  // A question's pictures, under its stem, fetched from the bot with the session's cookie.
+  function pictures(v) {
+    return (v.pictures || []).map((src) => el("img", { class: "picture", src, alt: "" }));
+  }
+
   function drawQuestion(v) {
     const nodes = [];
     if (v.intro) nodes.push(el("div", { class: "hint" }, v.intro.title + " · " + v.intro.sections.join(" · ")));
     nodes.push(bar(v, `${v.number} / ${v.count} · ${v.type}`));
-    nodes.push(el("div", { class: "stem", id: "stem" }, v.stem));
+    nodes.push(el("div", { class: "stem", id: "stem" }, v.stem), ...pictures(v));
     const chosen = new Set(v.chosen);
     if (v.input === "typed" || v.input === "self_graded") {
       const area = el("textarea", { id: "typed", placeholder: L.answer_placeholder, maxlength: "1000" });
@@ -285,7 +290,7 @@
   function drawReview(v) {
     const right = new Set(v.right_tokens);
     main.replaceChildren(el("div", { class: "bar" }, el("span", {}, `${v.number} / ${v.count}`)),
-      el("div", { class: "stem" }, v.stem),
+      el("div", { class: "stem" }, v.stem), ...pictures(v),
       el("div", { class: "opts" }, v.options.map(([letter, t]) => el("div", { class: "opt" + (right.has(letter) ? " right" : "") }, el("b", {}, letter), el("span", {}, t)))),
       el("p", {}, fill(L.your_answer, v.given || L.blank)), el("p", {}, fill(L.right_answer, v.right)),
       v.explanation ? text(v.explanation) : null,
@@ -328,7 +333,7 @@
           el("button", { class: "secondary", on: () => answer(round, level) }, label))));
       return main.replaceChildren(...(round && r.kind === "receipt" ? [round.node, ...nodes] : nodes));
     }
-    const node = el("div", {}, el("div", { class: "hint" }, r.header), el("div", { class: "stem" }, r.stem));
+    const node = el("div", {}, el("div", { class: "hint" }, r.header), el("div", { class: "stem" }, r.stem), ...pictures(r));
     const option = (label, t) => [el("b", {}, label), el("span", {}, t)];
     const q = { id: r.round_id, node };
     if (r.input === "typed" || r.input === "self_graded") {

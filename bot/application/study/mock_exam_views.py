@@ -81,6 +81,8 @@ class MockViews(MockParts):
             tuple(bank_text(language, p) for p in question.key_points) if entry.verdict == "pending" else (),
             wrong,
             **self._key_point_fields(mock, index, question, entry, language),
+            bank_id=mock.bank_id,
+            images=question.images,
         )
 
     @staticmethod
@@ -139,6 +141,8 @@ class MockViews(MockParts):
             mock.id,
             tuple((o.token, o.label) for o in option_views(seen, language)),
             tuple(given.split(",")) if given and TYPES[seen.type].is_choice else (),
+            mock.bank_id,
+            question.images,
         )
 
     async def _report(self, mock: Mock, language: str, *, timed_out: bool = False) -> MockReportView:
