@@ -111,7 +111,7 @@ async def test_two_processes_behind_one_url_keep_a_chats_order_and_count_each_an
 
         # One chat's updates, taken in turn by the two processes, are answered in order: Telegram
         # sends the next only once the last was answered, and a process answers once handled.
-        commands = ["/stats", "/streak", "/tags", "/stats", "/help", "/streak"]
+        commands = ["/stats", "/streak", "/tags", "/stats", "/leaderboard", "/streak"]  # one message each
         for text in commands:
             server.user_message(ANN.id, ANN, text)
 
