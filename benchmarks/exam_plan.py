@@ -1,4 +1,4 @@
-"""The exam plan's cost (bot/study/exam_plan.plan_day): one learner's day planned over banks of
+"""The exam plan's cost (bot/domain/exam_plan.plan_day): one learner's day planned over banks of
 growing size, against the floor any per-card read of memory pays — FSRS retrievability of every
 card at one date (what /weak and /ready compute) — measured in the same run. The plan adds two
 FSRS review steps per candidate card (a review now, remembered or not), so its ratio to the floor

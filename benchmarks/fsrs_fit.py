@@ -26,7 +26,7 @@ only (MIN_REVIEWS in bot/application/study/memory_fit.py comes from it).
 /ready's calibration: each learner sits simulated exams (50 items drawn from the bank, pass at
 70 %) at day 80 and 7, 14 and 30 days later without reviews in between, 20 draws each, every item
 right with the learner's true recall then (or their first-answer chance for an item never seen);
-/ready's pass chance (bot/study/readiness.forecast, as the command computes it) with default and
+/ready's pass chance (bot/domain/readiness.forecast, as the command computes it) with default and
 per-learner parameters, and from the naive share, against the exams' pass / fail: the Brier score.
 """
 

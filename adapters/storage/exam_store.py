@@ -1,4 +1,4 @@
-"""The exam plan's storage on either backend (bot/study/exam_ports.ExamStore): each learner's
+"""The exam plan's storage on either backend (bot/ports/exam_storage.ExamStore): each learner's
 exam date per bank and their study settings; and the read of their answer times that the plan
 prices a day's items with."""
 

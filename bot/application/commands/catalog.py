@@ -171,7 +171,7 @@ ON_OFF = Arg("switch", ArgKind.CHOICE, required=True, choices=(
     Choice("off", "cmd.choice.off", ("关", "關")),
 ))  # fmt: skip
 QUESTIONS = Arg("questions", ArgKind.INT, minimum=1, maximum=100)
-# A share or a percentage (0.85, 85%): read by bot/study/memory_fit.parse_retention, whose refusal
+# A share or a percentage (0.85, 85%): read by bot/application/study/memory_fit.parse_retention, whose refusal
 # names the range.
 RETENTION = Arg("retention", ArgKind.WORD, max_length=32)
 SECONDS = Arg("seconds", ArgKind.INT, minimum=1, maximum=600)
