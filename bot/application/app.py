@@ -109,7 +109,7 @@ class StudyTools(Protocol):
 
 
 class UploadTools(Protocol):
-    """What bank uploads (bot/bank_uploads.BankUploads) offer the application layer."""
+    """What bank uploads (bot/application/bank_uploads.BankUploads) offer the application layer."""
 
     def handler(self, use_case: UploadUseCase, /) -> Handler: ...
     def visible(self, chat: ChatRef) -> list[tuple[str, Bank]]: ...

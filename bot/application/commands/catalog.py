@@ -34,7 +34,7 @@ class Scope(StrEnum):
 
 
 class AppUseCase(Enum):
-    """The use cases the application layer carries out itself (bot/application.Application)."""
+    """The use cases the application layer carries out itself (bot/application/app.Application)."""
 
     START = auto()
     HELP = auto()
@@ -96,7 +96,7 @@ class StudyUseCase(Enum):
 
 
 class UploadUseCase(Enum):
-    """Bank uploads' (bot/bank_uploads.BankUploads). Without them /bank list and /bank use fall
+    """Bank uploads' (bot/application/bank_uploads.BankUploads). Without them /bank list and /bank use fall
     back to the configured banks."""
 
     BANK_LIST = auto()
