@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
@@ -75,20 +76,37 @@ def fill(disk: Path) -> Path:
 
 
 async def fill_until_refused(server: FakeTelegramServer, disk: Path) -> Path:
-    """Fill the disk, then write until the bot is refused: SQLite reuses the WAL it has, so the
-    first writes may still fit. Filled again before each write and once more after: the bot
-    folds its WAL into the file when it can (a checkpoint that truncates the WAL), which frees
-    what it held; filled only once, the bot sometimes wrote on for a whole minute in the space
-    its own WAL had given back. Bounded by time, not by a count."""
+    """Fill the disk, then write until the bot is refused. SQLite writes into the WAL it already
+    has: a WAL of a few hundred pages, reset by a checkpoint, takes many writes again with no new
+    block of the disk, so a full disk alone refused nothing for a whole minute (seen in CI). So
+    before each try the WAL is folded into the file and truncated from a second connection (as
+    any other SQLite process may), then the disk is filled, then a member the bot has not seen
+    yet writes (registering them is a write the bot cannot skip). Bounded by time, not by a
+    count."""
     loop = asyncio.get_running_loop()
     give_up = loop.time() + HANG
     replies: list[str] = []
+    database = disk / "data" / "studybot.db"
     while loop.time() < give_up:
+        (disk / "filler").unlink(missing_ok=True)
+        await asyncio.to_thread(truncate_wal, database)
         fill(disk)
-        replies.append(await say(server, ANN, "/stats"))
+        newcomer = FakeUser(9000 + len(replies), f"Filler{len(replies)}", None, "zh-hans")
+        replies.append(await say(server, newcomer, "/stats"))
         if replies[-1] == t(ZH, "error.store_full_command"):
             return fill(disk)
     raise AssertionError(f"the bot kept writing on a full disk: {len(replies)} replies, last {replies[-1]!r}")
+
+
+def truncate_wal(database: Path) -> None:
+    """Fold the WAL into the database file and truncate it, from a connection of our own: the
+    bot's next write then needs new blocks of the disk. Busy (the bot is reading) is no harm:
+    the caller tries again."""
+    connection = sqlite3.connect(database, timeout=5)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    finally:
+        connection.close()
 
 
 @contextlib.asynccontextmanager
