@@ -50,7 +50,8 @@ BOXES = [
     ),
     ("bot.ports", "bot.ports", "storage · study_storage · exam_storage\n"
      "chat · scheduler · broadcast · charts · web", 4.0, 3.0),
-    ("bot.views", "bot.views", "quiz · quiz_text · study\nstudy_text · progress · charts", 4.0, 1.8),
+    ("bot.views", "bot.views", "quiz · quiz_text · study · study_text\n"
+     "mock_exam_text · progress · charts", 4.0, 1.8),
     ("bot.domain", "bot.domain", "questions · grading · records · spaced\n"
         "paper · readiness · exam_plan · key_points", 2.2, 0.5),
     (

@@ -1,7 +1,8 @@
 """排序题 (ordering) end to end: a bank file and a CSV row typed 排序题, grading by exact order
 (partial credit for half the places), the console, Telegram and Discord answered by typing the
-letters in order, a paper's 排序题 section, a mock exam's shuffled options, CSV export and
-re-import; GIFT has no form for it, so a GIFT export is refused."""
+letters in order, a daily and a contest that ask it, a paper's 排序题 section, a mock exam's
+shuffled options, CSV export and re-import; GIFT has no form for it, so a GIFT export is
+refused."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from bank.exporters import export_bank
 from bank.importer import import_paper, import_source
 from bank.loader import load_bank_text
 from bank.yaml_io import dump_bank
+from bot.application.requests import SubmitAnswer
 from bot.domain import option_shuffle as shuffle
 from bot.domain.grading import Verdict, grade
+from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.domain.questions import Bank, QuestionType
 from bot.locales.i18n import t
 from tests.conftest import make_bank
@@ -54,7 +57,7 @@ ORDERING = load_bank_text(BANK).questions[0]
 @pytest.fixture
 def bank() -> Bank:
     base = make_bank()
-    return replace(base, questions=(*base.questions, replace(ORDERING, id="o-6", number=6)))
+    return replace(base, questions=(*base.questions, replace(ORDERING, id="o-6", number=6, tags=("order",))))
 
 
 def test_a_bank_item_keeps_its_order_and_is_graded_by_it() -> None:
@@ -140,3 +143,42 @@ async def test_discord(harness: Harness, bank: Bank) -> None:
     submit = await h.server.submit_modal(h.general, carol, f"sb:f:{rid}", {"answer": "b a d c"})
     receipt = await h.reply(submit)
     assert receipt is not None and receipt.content.startswith("✅ Correct! +2 pt"), receipt
+
+
+GROUP = ChatRef(Platform.CONSOLE, "group-1", ChatKind.GROUP)
+ALICE = UserRef(Platform.CONSOLE, "a", "Alice")
+BOB = UserRef(Platform.CONSOLE, "b", "Bob")
+
+
+async def test_a_daily_asks_it_and_grades_the_order_at_the_deadline(make_app, clock) -> None:
+    app = await make_app()
+    await app.start()
+    await app.dailies.set_daily(GROUP, "09:30", deadline_seconds=3600, tag="order")
+    assert await app.scheduler.advance(30 * 60) == 1
+    (question,) = app.port.of("question")
+    assert (question.kind, question.qtype, question.number) == (RoundKind.DAILY, QuestionType.ORDERING, 6)
+    for user, reply in ((ALICE, "B A D C"), (BOB, "ABCD")):
+        receipt = await app.quiz.submit(SubmitAnswer(question.round_id, user, reply))
+        assert not receipt.graded  # a daily says nothing before its deadline
+    await app.scheduler.advance(3600)
+    (reveal,) = app.port.of("reveal")
+    assert (reveal.qtype, reveal.total_answers, reveal.right) == (QuestionType.ORDERING, 2, ("Alice",))
+    assert reveal.correct_label == "B → A → D → C"
+
+
+async def test_a_contest_of_typed_items_asks_it_and_scores_the_order(make_app, clock) -> None:
+    app = await make_app()
+    await app.start()
+    status = await app.contests.start(GROUP, 1, 30, qtype=QuestionType.ORDERING, include_typed=True)
+    assert (status.running, status.total) == (True, 1)
+    (question,) = app.port.of("question")
+    assert (question.kind, question.qtype) == (RoundKind.CONTEST, QuestionType.ORDERING)
+    await app.quiz.submit(SubmitAnswer(question.round_id, ALICE, "BADC"))
+    await app.quiz.submit(SubmitAnswer(question.round_id, BOB, "BACD"))
+    await app.quiz.flush()
+    while (await app.contests.status(GROUP)).running:
+        when = min(j.when for j in app.scheduler.jobs.values() if j.when is not None)
+        app.scheduler.clock.set(max(when, app.scheduler.clock.now()))
+        await app.scheduler.run_due()
+    final = app.port.of("standings")[-1]
+    assert final.final and [(r.name, r.correct) for r in final.rows if r.correct] == [("Alice", 1)]

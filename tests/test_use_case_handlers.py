@@ -6,9 +6,11 @@ line and a non-zero exit instead of answering "学习工具未启用" when someo
 from __future__ import annotations
 
 import ast
+import inspect
 import os
 import subprocess
 import sys
+import textwrap
 from enum import Enum, auto
 from pathlib import Path
 
@@ -129,7 +131,7 @@ def test_start_up_refuses_a_catalog_entry_without_a_handler_in_one_line(tmp_path
     code = (
         "import sys\n"
         "from enum import Enum, auto\n"
-        "from bot import application\n"
+        "from bot.application import app as application\n"
         "from bot.application.commands import catalog, parsing\n"
         "class Unknown(Enum):\n"
         "    PING = auto()\n"
@@ -148,5 +150,49 @@ def test_start_up_refuses_a_catalog_entry_without_a_handler_in_one_line(tmp_path
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
-    ours = [line for line in lines if line.startswith("studybot: ")]
-    assert ours == lines[-1:] == ["studybot: " + t("zh-CN", "startup.no_handler", command="ping")], lines
+    # the one line, and nothing else: no log line, no traceback, nothing on stdout
+    assert lines == ["studybot: " + t("zh-CN", "startup.no_handler", command="ping")], lines
+    assert done.stdout.strip() == "", done.stdout
+
+
+def _keys_read(function) -> set[str]:
+    """The argument names a handler reads straight off its Parsed: `parsed.args["k"]` and
+    `parsed.args.get("k")`."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    keys = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and _is_parsed_args(node.value):
+            target = node.slice
+        elif (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and _is_parsed_args(node.func.value) and node.args
+        ):  # fmt: skip
+            target = node.args[0]
+        else:
+            continue
+        if isinstance(target, ast.Constant) and isinstance(target.value, str):
+            keys.add(target.value)
+    return keys
+
+
+def _is_parsed_args(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute) and node.attr == "args"
+        and isinstance(node.value, ast.Name) and node.value.id == "parsed"
+    )  # fmt: skip
+
+
+async def test_a_handler_reads_only_the_arguments_its_entries_declare(make_app):
+    """The handler's arguments checked against the entry's (mypy sees one Parsed for all): a
+    key the entry does not declare would always read as missing."""
+    app = await make_app()
+    declared: dict[Enum, set[str]] = {}
+    for entry in CATALOG:
+        declared.setdefault(entry.use_case, set()).update(arg.name for arg in entry.args)
+    read_any = False
+    for use_case, names in declared.items():
+        handler = app.application.handler(use_case)
+        keys = _keys_read(handler.__func__)
+        read_any = read_any or bool(keys)
+        assert keys <= names, (use_case, keys - names)
+    assert read_any  # the walk finds what handlers read

@@ -20,7 +20,7 @@ from adapters.storage.exam_store import SqlExamStore
 from adapters.storage.firing_store import SqlFiringStore
 from adapters.storage.item_answer_store import SqlItemAnswerStore
 from adapters.storage.memory_store import SqlLearnerMemoryStore
-from adapters.storage.mock_store import SqlMockStore
+from adapters.storage.mock_exam_store import SqlMockExamStore
 from adapters.storage.outbox_store import SqlOutboxStore
 from adapters.storage.report_store import SqlReportStore
 from adapters.storage.schedule_store import SqlScheduleStore
@@ -47,7 +47,7 @@ class SqlStorage:
         self.study = SqlStudyStore(db)
         self.exams = SqlExamStore(db)
         self.memory = SqlLearnerMemoryStore(db)
-        self.mocks = SqlMockStore(db)
+        self.mocks = SqlMockExamStore(db)
         self.reports = SqlReportStore(db)
         self.banks = SqlBankStore(db)
         self.outbox = SqlOutboxStore(db)

@@ -16,9 +16,9 @@ in `sqlite/` and `postgres/`, or for SQLite still beside the shared modules.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Generic, Protocol, TypeVar
 
 Row = Sequence[Any]
 
@@ -60,6 +60,57 @@ class Database(Protocol):
     async def read_own(self, sql: str, *params: Any) -> Row | None:
         """One row as the writer sees it, for reading back what this process just wrote
         (SQLite's reader connection may lag its writer; PostgreSQL's reads never do)."""
+
+
+C = TypeVar("C")
+C_co = TypeVar("C_co", covariant=True)
+
+
+class Connections(Protocol[C_co]):
+    """A backend store's connections, as its Database drives them (sqlite/store.py,
+    postgres/store.py): write transactions, units of work, and reads of the backend's own text."""
+
+    def transaction(self) -> AbstractAsyncContextManager[C_co]: ...
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]: ...
+
+    async def one(self, sql: str, *params: Any) -> Row | None: ...
+
+    async def all(self, sql: str, *params: Any) -> Sequence[Row]: ...
+
+    async def read_own(self, sql: str, *params: Any) -> Row | None: ...
+
+
+class StoreDatabase(Generic[C]):
+    """The Database of either backend: the stores' text compiled by the backend's dialect, run
+    on the backend store's connections. A backend names its dialect and how statements run on
+    one transaction's connection (`statements`: sqlite/database.py, postgres/database.py)."""
+
+    dialect: Dialect
+
+    def __init__(self, store: Connections[C]) -> None:
+        self.store = store
+
+    def statements(self, conn: C) -> Transaction:
+        """The statements run on one transaction's connection."""
+        raise NotImplementedError
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        async with self.store.transaction() as conn:
+            yield self.statements(conn)
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[None]:
+        return self.store.unit_of_work()
+
+    async def one(self, sql: str, *params: Any) -> Row | None:
+        return await self.store.one(self.dialect.sql(sql), *params)
+
+    async def all(self, sql: str, *params: Any) -> list[Row]:
+        return list(await self.store.all(self.dialect.sql(sql), *params))
+
+    async def read_own(self, sql: str, *params: Any) -> Row | None:
+        return await self.store.read_own(self.dialect.sql(sql), *params)
 
 
 # A `?` or `?N` placeholder outside a quoted string, quoted name or comment.

@@ -4,5 +4,5 @@ text (`answering`, `clicks`), the group quiz, dailies and contests, the outbox t
 core's own initiative, and the study tools for one person (`study/`).
 
 May import the standard library and every other package of the core (`bot.domain`, `bot.views`,
-`bot.ports.storage`, `bot.locales`). The chat adapters import the application and the views they render.
+`bot.ports`, `bot.locales`). The chat adapters import the application and the views they render.
 """

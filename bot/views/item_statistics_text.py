@@ -22,7 +22,7 @@ from bot.domain.item_statistics import (
 from bot.domain.question_types import TYPES
 from bot.domain.study_records import Report
 from bot.locales.i18n import bank_text, t
-from bot.views.study_text import numbers
+from bot.views.quiz_text import numbers
 
 CHAT_BUDGET = 1800  # characters: under Discord's 2,000 for a message, with room for the header
 

@@ -50,6 +50,30 @@ HTML = Markup(
 )
 
 
+def pressed(key: str, m: Markup) -> str:
+    """A hint's catalog key: what to press where the chat shows buttons, else what to type."""
+    return key if m.buttons else f"{key}_typed"
+
+
+def pts(value: float) -> str:
+    """A mark as written: 1, 2.5 (no trailing .0)."""
+    return f"{value:g}"
+
+
+def numbers(values: tuple[int, ...] | list[int], language: str = "en", limit: int = 40) -> str:
+    """1 2 3 5 7 8 9 as "1–3, 5, 7–9" ("1–3、5、7–9" in Chinese): a run of consecutive numbers as
+    one range, so a list of unanswered items stays one line on a phone; past `limit` ranges, "…"."""
+    runs: list[list[int]] = []
+    for value in sorted(values):
+        if runs and value == runs[-1][1] + 1:
+            runs[-1][1] = value
+        else:
+            runs.append([value, value])
+    parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:limit]]
+    comma = "、" if language.startswith("zh") else ", "
+    return comma.join(parts) + (comma + "…" if len(runs) > limit else "")
+
+
 def local_time(when: datetime, timezone: str) -> str:
     return when.astimezone(zone(timezone)).strftime("%Y-%m-%d %H:%M %Z")
 

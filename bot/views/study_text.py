@@ -1,15 +1,21 @@
 """The study views laid out as text (console: plain; Telegram: HTML), through the same Markup
-as the rest of bot/views/quiz_text.py."""
+as the rest of bot/views/quiz_text.py; the mock exam's are in bot/views/mock_exam_text.py."""
 
 from __future__ import annotations
 
-from bot.domain.kinds import InputKind
 from bot.domain.mastery import Point
 from bot.domain.readiness import DayForecast
 from bot.locales.i18n import t
 from bot.views.exam_text import countdown
+from bot.views.mock_exam_text import (
+    render_mock_confirm,
+    render_mock_question,
+    render_mock_report,
+    render_mock_review,
+    render_mock_sheet,
+)
 from bot.views.progress import TEXT_TAGS
-from bot.views.quiz_text import PLAIN, Markup, covered_lines, render_stats
+from bot.views.quiz_text import PLAIN, Markup, pressed, pts, render_stats
 from bot.views.study import (
     FavouritesView,
     MistakesView,
@@ -25,214 +31,6 @@ from bot.views.study import (
     StudyView,
     WeakView,
 )
-
-
-def _pts(value: float) -> str:
-    return f"{value:g}"
-
-
-def clock(seconds: int) -> str:
-    hours, rest = divmod(max(0, seconds), 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
-
-
-def numbers(values: tuple[int, ...] | list[int], language: str = "en", limit: int = 40) -> str:
-    """1 2 3 5 7 8 9 as "1–3, 5, 7–9" ("1–3、5、7–9" in Chinese): a run of consecutive numbers as
-    one range, so a list of unanswered items stays one line on a phone; past `limit` ranges, "…"."""
-    runs: list[list[int]] = []
-    for value in sorted(values):
-        if runs and value == runs[-1][1] + 1:
-            runs[-1][1] = value
-        else:
-            runs.append([value, value])
-    parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:limit]]
-    comma = "、" if language.startswith("zh") else ", "
-    return comma.join(parts) + (comma + "…" if len(runs) > limit else "")
-
-
-def pressed(key: str, m: Markup) -> str:
-    """A hint's catalog key: what to press where the chat shows buttons, else what to type."""
-    return key if m.buttons else f"{key}_typed"
-
-
-def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
-    lang = view.language
-    lines: list[str] = []
-    if view.intro is not None:
-        intro = view.intro
-        key = "mock.resumed" if intro.resumed else "mock.started"
-        lines.append(m.bold(t(lang, key, title=intro.title)))
-        lines.append(
-            t(
-                lang,
-                "mock.paper",
-                count=sum(c for _, c, _ in intro.sections),
-                sections=len(intro.sections),
-                total=_pts(intro.total),
-                minutes=intro.minutes,
-                pass_mark=_pts(intro.pass_mark),
-            )
-        )
-        lines.append(
-            " · ".join(
-                t(lang, "mock.section", qtype=t(lang, f"type.{qtype}"), count=count, points=_pts(points))
-                for qtype, count, points in intro.sections
-            )
-        )
-        lines += [t(lang, pressed("mock.how_one_by_one", m)), ""]
-    if view.saved is not None:  # kept, not graded: no tick
-        lines.append(t(lang, "mock.kept", number=view.saved))
-    header = t(
-        lang,
-        "mock.question_header",
-        number=view.number,
-        count=view.count,
-        qtype=t(lang, f"type.{view.qtype}"),
-        points=_pts(view.points),
-        left=clock(view.remaining),
-    )
-    lines.append(m.bold(header) + (" 🚩" if view.flagged else ""))
-    lines.append(m.escape(view.stem))
-    lines += [f"{letter}. {m.escape(text)}" for letter, text in view.options]
-    if view.input_kind is InputKind.TRUE_FALSE:
-        lines.append(t(lang, "mock.type_judge", number=view.number))
-    elif view.input_kind in (InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY):
-        lines.append(t(lang, pressed("mock.type_choice", m), number=view.number))
-    else:
-        lines.append(t(lang, "mock.type_text", number=view.number))
-    if view.response is not None:
-        lines.append(t(lang, "mock.your_answer", answer=m.escape(view.response)))
-    moves = []  # on a text platform the buttons' moves as commands
-    if view.number > 1:
-        moves.append(t(lang, "mock.nav_back", number=view.number - 1))
-    if view.number < view.count:
-        moves.append(t(lang, "mock.nav_next", number=view.number + 1))
-    lines.append(" · ".join([*moves, t(lang, "mock.nav_rest")]))
-    return "\n".join(lines)
-
-
-def render_mock_sheet(view: MockSheetView, m: Markup = PLAIN) -> str:
-    """Per section one line (its numbers and how many are answered), then the unanswered and
-    flagged numbers as ranges: a 62-item paper in a handful of lines."""
-    lang = view.language
-    lines = [
-        m.bold(
-            t(lang, "mock.sheet_title", answered=view.answered, count=view.count, left=clock(view.remaining))
-        )
-    ]
-    blank: list[int] = []
-    flagged: list[int] = []
-    for row in view.rows:
-        if not row.items:
-            continue
-        done = sum(1 for _, answered, _ in row.items if answered)
-        marks = "".join("●" if answered else "○" for _, answered, _ in row.items)
-        lines.append(
-            t(
-                lang,
-                "mock.sheet_section",
-                qtype=t(lang, f"type.{row.qtype}"),
-                items=numbers([n for n, _, _ in row.items], lang),
-                answered=done,
-                count=len(row.items),
-            )
-            + (f" {marks}" if len(marks) <= 10 else "")
-        )
-        tens = [marks[i : i + 10] for i in range(0, len(marks), 10)]
-        if len(marks) > 10:  # in tens, two to a line: narrower than a phone screen
-            lines += [" ".join(tens[i : i + 2]) for i in range(0, len(tens), 2)]
-        blank += [n for n, answered, _ in row.items if not answered]
-        flagged += [n for n, _, flag in row.items if flag]
-    if blank:
-        lines.append(t(lang, "mock.sheet_blank", numbers=numbers(blank, lang)))
-    else:
-        lines.append(t(lang, "mock.sheet_full"))
-    if flagged:
-        lines.append(t(lang, "mock.sheet_flagged", numbers=numbers(flagged, lang)))
-    lines.append(t(lang, "mock.sheet_how", number=view.position))
-    return "\n".join(lines)
-
-
-def render_mock_confirm(view: MockConfirmView, m: Markup = PLAIN) -> str:
-    lang = view.language
-    return "\n".join(
-        [
-            m.bold(t(lang, "mock.confirm_title", count=len(view.unanswered), total=view.count)),
-            t(lang, "mock.sheet_blank", numbers=numbers(view.unanswered, lang)),
-            t(lang, pressed("mock.confirm_how", m),
-              number=view.unanswered[0] if view.unanswered else view.position, left=clock(view.remaining)),
-        ]
-    )  # fmt: skip
-
-
-def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
-    """One screen: score and verdict, time, a line per section, and the numbers of the items to
-    go over (each opened with /mock review N)."""
-    lang = view.language
-    lines = []
-    if view.timed_out:
-        lines.append(t(lang, "mock.time_up_handed_in"))
-    lines.append(m.bold(t(lang, "mock.score", score=_pts(view.score), total=_pts(view.total))))
-    if view.passed is None:
-        lines.append(t(lang, "mock.awaiting_grade", count=len(view.pending)))
-    else:
-        lines.append(t(lang, "mock.passed" if view.passed else "mock.failed", pass_mark=_pts(view.pass_mark)))
-    minutes, seconds = divmod(view.used_seconds, 60)
-    lines.append(t(lang, "mock.time_used", minutes=minutes, seconds=seconds))
-    lines.append(
-        " · ".join(
-            t(lang, "mock.section_score", qtype=t(lang, f"type.{qtype}"), score=_pts(score), total=_pts(full))
-            for qtype, score, full in view.sections
-        )
-    )
-    answered_wrong = [w.number for w in view.wrong if w.given]
-    blank = [w.number for w in view.wrong if not w.given]
-    if answered_wrong:
-        lines.append(
-            t(lang, "mock.wrong_numbers", count=len(answered_wrong), numbers=numbers(answered_wrong, lang))
-        )
-    if blank:
-        lines.append(t(lang, "mock.blank_numbers", count=len(blank), numbers=numbers(blank, lang)))
-    if view.pending:
-        lines.append(t(lang, "mock.pending_numbers", numbers=numbers([p.number for p in view.pending], lang)))
-    if view.wrong or view.pending:
-        first = (view.pending or view.wrong)[0].number
-        lines.append(t(lang, "mock.review_how", number=first))
-    return "\n".join(lines)
-
-
-def render_mock_review(view: MockReviewView, m: Markup = PLAIN) -> str:
-    """One item of a handed-in mock: the options as the person saw them (the right ones marked),
-    their answer, the right answer with its text, the explanation."""
-    lang = view.language
-    lines = [m.bold(t(lang, "mock.review_header", number=view.number, count=view.count,
-                      qtype=t(lang, f"type.{view.qtype}")))]  # fmt: skip
-    lines.append(m.escape(view.stem))
-    right = set(view.right_tokens)
-    lines += [
-        f"{'✔' if letter in right else '  '} {letter}. {m.escape(text)}" for letter, text in view.options
-    ]
-    given = m.escape(view.given) if view.given else t(lang, "mock.blank")
-    lines.append(t(lang, "mock.your_answer", answer=given))
-    texts = [text for letter, text in view.options if letter in right]
-    shown_right = (
-        t(lang, "mock.answer_with_text", answer=view.right, text=" / ".join(texts)) if texts else view.right
-    )
-    if view.verdict == "pending":
-        lines.append(t(lang, "mock.reference", answer=m.escape(view.reference)))
-        if view.out_of:
-            lines += covered_lines(view.covered, view.missed, view.points, view.out_of, lang, m)
-        else:
-            lines += [f"• {m.escape(p)}" for p in view.key_points]
-        lines.append(t(lang, "mock.grade_how", number=view.number))
-    else:
-        lines.append(t(lang, "mock.right_answer", answer=m.escape(shown_right)))
-        if view.explanation:
-            lines.append(m.italic(m.escape(view.explanation)))
-    later = [n for n in view.wrong if n > view.number]
-    if later:
-        lines.append(t(lang, "mock.review_next", number=later[0]))
-    return "\n".join(lines)
 
 
 def render_mistakes(view: MistakesView, m: Markup = PLAIN) -> str:
@@ -324,8 +122,8 @@ def render_progress(view: ProgressView, m: Markup = PLAIN) -> str:
                 lang,
                 "progress.mock_row",
                 date=date,
-                score=_pts(score),
-                total=_pts(total),
+                score=pts(score),
+                total=pts(total),
                 verdict=t(lang, "mock.pass_word" if passed else "mock.fail_word"),
             )
             for date, score, total, passed in view.mocks
@@ -418,10 +216,10 @@ def render_weak(view: WeakView, m: Markup = PLAIN) -> str:
 def _forecast_lines(lang: str, view: ReadyView, day: DayForecast, key: str, m: Markup) -> list[str]:
     lines = [m.bold(m.escape(t(lang, key, day=view.exam_day)))]
     lines.append(m.escape(t(
-        lang, "ready.score", expected=f"{day.expected:.1f}", total=_pts(view.total), low=_pts(day.low),
-        high=_pts(day.high),
+        lang, "ready.score", expected=f"{day.expected:.1f}", total=pts(view.total), low=pts(day.low),
+        high=pts(day.high),
     )))  # fmt: skip
-    lines.append(m.escape(t(lang, "ready.pass", chance=_share(day.pass_chance), mark=_pts(view.pass_mark))))
+    lines.append(m.escape(t(lang, "ready.pass", chance=_share(day.pass_chance), mark=pts(view.pass_mark))))
     return lines
 
 
@@ -434,7 +232,7 @@ def render_ready(view: ReadyView, m: Markup = PLAIN) -> str:
     for section in view.today.sections:
         lines.append("· " + m.escape(t(
             lang, "ready.section", type=t(lang, f"type.{section.question_type}"), count=section.count,
-            expected=f"{section.expected:.1f}", full=_pts(section.full),
+            expected=f"{section.expected:.1f}", full=pts(section.full),
         )))  # fmt: skip
     if view.exam is not None:
         lines += ["", *_forecast_lines(lang, view, view.exam, "ready.exam", m)]

@@ -4,25 +4,12 @@ stores' `?` text compiled to `$1…$n` once per statement, reads and writes thro
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import asyncpg
 
-from adapters.storage.database import Dialect, Row, numbered
-
-
-class PostgresConnections(Protocol):
-    """What the execution interface runs on: the PostgreSQL store's pool (postgres/store.py)."""
-
-    def transaction(self) -> AbstractAsyncContextManager[asyncpg.Connection]: ...
-
-    def unit_of_work(self) -> AbstractAsyncContextManager[None]: ...
-
-    async def one(self, sql: str, *params: Any) -> asyncpg.Record | None: ...
-
-    async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]: ...
+from adapters.storage.database import Dialect, Row, StoreDatabase, numbered
 
 
 def affected(status: str) -> int:
@@ -78,25 +65,8 @@ class PostgresTransaction:
         return list(await self.conn.fetch(POSTGRES.sql(sql), *params))
 
 
-class PostgresDatabase:
+class PostgresDatabase(StoreDatabase[asyncpg.Connection]):
     dialect: Dialect = POSTGRES
 
-    def __init__(self, store: PostgresConnections) -> None:
-        self.store = store
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        async with self.store.transaction() as conn:
-            yield PostgresTransaction(conn)
-
-    def unit_of_work(self) -> AbstractAsyncContextManager[None]:
-        return self.store.unit_of_work()
-
-    async def one(self, sql: str, *params: Any) -> Row | None:
-        return await self.store.one(POSTGRES.sql(sql), *params)
-
-    async def all(self, sql: str, *params: Any) -> list[Row]:
-        return list(await self.store.all(POSTGRES.sql(sql), *params))
-
-    async def read_own(self, sql: str, *params: Any) -> Row | None:
-        return await self.store.one(POSTGRES.sql(sql), *params)
+    def statements(self, conn: asyncpg.Connection) -> PostgresTransaction:
+        return PostgresTransaction(conn)

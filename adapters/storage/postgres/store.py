@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import asyncpg
@@ -140,16 +140,23 @@ class PostgresStore(ChatsAndRounds):
         if joined is not None:
             yield joined
             return
-        try:
+        with self._faults_as_unavailable():
             async with self.pool.acquire() as conn, conn.transaction():
                 yield conn
+        self.faults.succeeded()
+
+    @contextmanager
+    def _faults_as_unavailable(self) -> Iterator[None]:
+        """A lost server (or one out of disk space) is the core's StoreUnavailable (StoreFull),
+        counted in this store's fault episodes; any other error passes as it is."""
+        try:
+            yield
         except Exception as exc:
             fault = fault_of(exc)
             if fault is None:
                 raise
             self.faults.failed(fault)
             raise fault from exc
-        self.faults.succeeded()
 
     @asynccontextmanager
     async def unit_of_work(self) -> AsyncIterator[None]:
@@ -167,29 +174,16 @@ class PostgresStore(ChatsAndRounds):
 
     async def one(self, sql: str, *params: Any) -> asyncpg.Record | None:
         joined = self._unit_conn()
-        try:
-            if joined is not None:
-                return await joined.fetchrow(sql, *params)
-            return await self.pool.fetchrow(sql, *params)
-        except Exception as exc:
-            fault = fault_of(exc)
-            if fault is None:
-                raise
-            self.faults.failed(fault)
-            raise fault from exc
+        with self._faults_as_unavailable():
+            return await (self.pool if joined is None else joined).fetchrow(sql, *params)
+
+    # PostgreSQL's reads see every committed row at once: reading one's own write is a read.
+    read_own = one
 
     async def all(self, sql: str, *params: Any) -> list[asyncpg.Record]:
         joined = self._unit_conn()
-        try:
-            if joined is not None:
-                return list(await joined.fetch(sql, *params))
-            return list(await self.pool.fetch(sql, *params))
-        except Exception as exc:
-            fault = fault_of(exc)
-            if fault is None:
-                raise
-            self.faults.failed(fault)
-            raise fault from exc
+        with self._faults_as_unavailable():
+            return list(await (self.pool if joined is None else joined).fetch(sql, *params))
 
     # ------------------------------------------------------------ users (the rest: chats_rounds.py)
 

@@ -40,7 +40,7 @@ from adapters.storage.open_errors import SchemaTooNew, classify, quick_check
 from adapters.storage.sqlite import reads, users
 from adapters.storage.sqlite.answers import APPLY_SCORES, CREATE_INCOMING, record_answers
 from adapters.storage.sqlite.database import SqliteDatabase
-from adapters.storage.sqlite.fetch import Params, fetch_all, fetch_one
+from adapters.storage.sqlite.fetch import fetch_all, fetch_one
 from bot.domain.kinds import UserRef
 from bot.domain.records import AnswerOutcome, NewAnswer, ScoreRow, StoredAnswer, StreakRecord, UserTotals
 from bot.ports.storage import StoreFull
@@ -227,12 +227,12 @@ class SqliteStore(ChatsAndRounds):
             finally:
                 self._unit_owner.reset(token)
 
-    async def one(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+    async def one(self, sql: str, *params: Any) -> tuple[Any, ...] | None:
         """One row (or None) read on the reader connection (on the writer inside a unit of work)."""
         with self._faults_as_unavailable():
             return await fetch_one(self.db if self._in_unit() else self.reader, sql, params)
 
-    async def read_own(self, sql: str, params: Params = ()) -> tuple[Any, ...] | None:
+    async def read_own(self, sql: str, *params: Any) -> tuple[Any, ...] | None:
         """A read on the writer, for reading back what was just written (read-your-writes)."""
         with self._faults_as_unavailable():
             if self._in_unit():
@@ -240,7 +240,7 @@ class SqliteStore(ChatsAndRounds):
             async with self._write_lock:
                 return await fetch_one(self.db, sql, params)
 
-    async def all(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+    async def all(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         """Every row read on the reader connection (on the writer inside a unit of work)."""
         with self._faults_as_unavailable():
             return await fetch_all(self.db if self._in_unit() else self.reader, sql, params)

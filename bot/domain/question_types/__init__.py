@@ -6,6 +6,8 @@ a type: it asks TYPES[qtype].
 A new type: its module here, named after its id (`ordering` -> ordering.py) and holding its
 QuestionTypeRules subclass, and its member of bot.domain.questions.QuestionType — the registry's list of
 ids, in the order types are listed everywhere. TYPES finds each id's module by that name.
+
+Part of the domain: imports the standard library, `bot.locales` and the domain only.
 """
 
 from __future__ import annotations

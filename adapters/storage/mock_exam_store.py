@@ -67,7 +67,7 @@ _HANDED_IN = (
 )
 
 
-class SqlMockStore:
+class SqlMockExamStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
