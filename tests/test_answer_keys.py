@@ -307,6 +307,8 @@ def papers(draw):
         "explanations": draw(st.sampled_from(["section", "inline", "none"])),
         "expl_head": draw(st.sampled_from(["答案解析", "解析", "【解析】", "试题解析"])),
         "full_width": draw(st.booleans()),
+        # choice and judge answers as a 题号 row over an 答案 row, cells apart by this
+        "grid": draw(st.sampled_from(["", " ", "\t", " | ", "|"])),
     }
     return sections, layout
 
@@ -388,7 +390,15 @@ def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list
                 answer = "\n" + answer
             entries.append(layout["entry"].format(n=n, a=answer))
         choice = kind in ("single", "judge") and not combined and len(found) > 1
-        if layout["runs"] and choice and all(len(a) == 1 for a in answers):
+        grid = layout["grid"] and kind in ("single", "multi", "judge") and not combined and not one_line
+        if grid:
+            numbers = [str(i + 1 if local else first + i) for i in range(len(found))]
+            sep = layout["grid"]
+            edge = "|" if "|" in sep else ""
+            entries = [
+                edge + sep.join(["题号", *numbers]) + edge + "\n" + edge + sep.join(["答案", *answers]) + edge
+            ]
+        elif layout["runs"] and choice and all(len(a) == 1 for a in answers):
             a = 1 if local else first
             entries = [f"{a}{layout['run_dash']}{a + len(found) - 1} {''.join(answers)}"]
         elif layout["runs"] and kind == "multi" and not combined and len(found) > 1:
@@ -410,7 +420,7 @@ def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list
             ]
             if any("\n" in e for e in entries):
                 rows = entries  # text answers take their own lines
-            if header and group_mode == "alone":
+            if header and (group_mode == "alone" or "题号" in rows[0]):
                 lines.append(header)
             elif header:
                 rows[0] = header + (" " if group_mode == "inline" else "") + rows[0]
