@@ -182,6 +182,33 @@ def test_the_key_in_a_word_document(tmp_path: Path) -> None:
     assert bank_rows(result) == expected_rows("ml", [])
 
 
+@pytest.mark.parametrize("missing", [False, True])
+def test_an_answer_table_in_a_word_document(tmp_path: Path, missing: bool) -> None:
+    """The key as Word tables (a 题号 row over an 答案 row): read as the text grid is; a cell left
+    empty refuses that table's answers, told at its row."""
+    docx = pytest.importorskip("docx")
+    document = docx.Document()
+    for line in (HERE / "01_section_on_entry_line.txt").read_text(encoding="utf-8").splitlines()[:25]:
+        document.add_paragraph(line)
+    document.add_paragraph("参考答案")
+    for numbers, answers in ((range(1, 6), "ABBCD"), (range(6, 10), ["ABD", "ACD", "×", "√"])):
+        table = document.add_table(rows=2, cols=len(numbers) + 1)
+        for i, (n, a) in enumerate(zip(numbers, answers, strict=True), 1):
+            table.rows[0].cells[i].text, table.rows[1].cells[i].text = str(n), a
+        table.rows[0].cells[0].text, table.rows[1].cells[0].text = "题号", "答案"
+    if missing:
+        table.rows[1].cells[2].text = ""
+    for line in ("10. 交叉熵", "11. 召回率", "12. 模型在训练集上表现很好，在测试集上表现差。"):
+        document.add_paragraph(line)
+    path = tmp_path / "paper.docx"
+    document.save(path)
+    result = import_source(path.read_bytes(), "paper.docx")
+    assert bank_rows(result) == expected_rows("ml", [6, 7, 8, 9] if missing else [])
+    refused = [w.line("zh-CN") for w in result.warnings if w.kind == "unplaced"]
+    said = "表格 2 第 2 行第 4 个字：这一行答案有 3 个，上面的题号却有 4 个；未采用"
+    assert refused == ([said] if missing else [])
+
+
 # ---------------------------------------------------------------- random banks, random layouts
 
 WORDS = [
