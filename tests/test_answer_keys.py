@@ -182,6 +182,33 @@ def test_the_key_in_a_word_document(tmp_path: Path) -> None:
     assert bank_rows(result) == expected_rows("ml", [])
 
 
+@pytest.mark.parametrize("missing", [False, True])
+def test_an_answer_table_in_a_word_document(tmp_path: Path, missing: bool) -> None:
+    """The key as Word tables (a 题号 row over an 答案 row): read as the text grid is; a cell left
+    empty refuses that table's answers, told at its row."""
+    docx = pytest.importorskip("docx")
+    document = docx.Document()
+    for line in (HERE / "01_section_on_entry_line.txt").read_text(encoding="utf-8").splitlines()[:25]:
+        document.add_paragraph(line)
+    document.add_paragraph("参考答案")
+    for numbers, answers in ((range(1, 6), "ABBCD"), (range(6, 10), ["ABD", "ACD", "×", "√"])):
+        table = document.add_table(rows=2, cols=len(numbers) + 1)
+        for i, (n, a) in enumerate(zip(numbers, answers, strict=True), 1):
+            table.rows[0].cells[i].text, table.rows[1].cells[i].text = str(n), a
+        table.rows[0].cells[0].text, table.rows[1].cells[0].text = "题号", "答案"
+    if missing:
+        table.rows[1].cells[2].text = ""
+    for line in ("10. 交叉熵", "11. 召回率", "12. 模型在训练集上表现很好，在测试集上表现差。"):
+        document.add_paragraph(line)
+    path = tmp_path / "paper.docx"
+    document.save(path)
+    result = import_source(path.read_bytes(), "paper.docx")
+    assert bank_rows(result) == expected_rows("ml", [6, 7, 8, 9] if missing else [])
+    refused = [w.line("zh-CN") for w in result.warnings if w.kind == "unplaced"]
+    said = "表格 2 第 2 行第 4 个字：这一行答案有 3 个，上面的题号却有 4 个；未采用"
+    assert refused == ([said] if missing else [])
+
+
 # ---------------------------------------------------------------- random banks, random layouts
 
 WORDS = [
@@ -307,6 +334,8 @@ def papers(draw):
         "explanations": draw(st.sampled_from(["section", "inline", "none"])),
         "expl_head": draw(st.sampled_from(["答案解析", "解析", "【解析】", "试题解析"])),
         "full_width": draw(st.booleans()),
+        # choice and judge answers as a 题号 row over an 答案 row, cells apart by this
+        "grid": draw(st.sampled_from(["", " ", "\t", " | ", "|"])),
     }
     return sections, layout
 
@@ -388,7 +417,15 @@ def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list
                 answer = "\n" + answer
             entries.append(layout["entry"].format(n=n, a=answer))
         choice = kind in ("single", "judge") and not combined and len(found) > 1
-        if layout["runs"] and choice and all(len(a) == 1 for a in answers):
+        grid = layout["grid"] and kind in ("single", "multi", "judge") and not combined and not one_line
+        if grid:
+            numbers = [str(i + 1 if local else first + i) for i in range(len(found))]
+            sep = layout["grid"]
+            edge = "|" if "|" in sep else ""
+            entries = [
+                edge + sep.join(["题号", *numbers]) + edge + "\n" + edge + sep.join(["答案", *answers]) + edge
+            ]
+        elif layout["runs"] and choice and all(len(a) == 1 for a in answers):
             a = 1 if local else first
             entries = [f"{a}{layout['run_dash']}{a + len(found) - 1} {''.join(answers)}"]
         elif layout["runs"] and kind == "multi" and not combined and len(found) > 1:
@@ -410,7 +447,7 @@ def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list
             ]
             if any("\n" in e for e in entries):
                 rows = entries  # text answers take their own lines
-            if header and group_mode == "alone":
+            if header and (group_mode == "alone" or "题号" in rows[0]):
                 lines.append(header)
             elif header:
                 rows[0] = header + (" " if group_mode == "inline" else "") + rows[0]

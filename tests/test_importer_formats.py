@@ -172,7 +172,7 @@ def test_nothing_found_names_what_was_looked_for() -> None:
     r = import_source("会议纪要\n下周讨论。\n".encode(), "notes.txt")
     assert not r.ok
     message = str(r.warnings[-1])
-    assert "no item found" in message and "formats: paper, aiken, gift, csv, xlsx, docx, apkg" in message
+    assert "no item found" in message and "formats: paper, aiken, gift, csv, xlsx, docx, apkg, pdf" in message
 
 
 def test_docx_places_are_paragraphs(tmp_path: Path) -> None:
@@ -195,3 +195,37 @@ def test_aiken_without_answer_line_is_reported() -> None:
     r = import_source(text.encode(), "a.txt", format="aiken")
     assert rows(r) == [(T.SINGLE, ("A",)), (T.SINGLE, ("B",))]
     assert [(w.kind, w.where) for w in r.warnings] == [("no-answer", "6:1")]
+
+
+AIKEN_MIXED = (
+    "What does SGD stand for?\nA. Stochastic gradient descent\nB. Simple gradient descent\nAnswer: A\n\n"
+    "哪个是激活函数？\nA) Adam\nB) ReLU\nanswer：b\n"
+)
+
+
+def test_aiken_with_answer_not_in_capitals_imports_exactly() -> None:
+    """The issue's `Answer: B`: Moodle wants capitals, teachers do not always write them."""
+    assert detect_format(AIKEN_MIXED.encode(), "quiz.txt") == "aiken"
+    r = import_source(AIKEN_MIXED.encode(), "quiz.txt")
+    assert (r.format, rows(r), r.warnings) == ("aiken", [(T.SINGLE, ("A",)), (T.SINGLE, ("B",))], ())
+
+
+def test_numbered_items_with_answer_lines_are_still_a_paper() -> None:
+    text = ("1. Which is an optimizer?\nA. Adam\nB. ReLU\nAnswer: A\n"
+            "2. Which is an activation?\nA. SGD\nB. ReLU\nAnswer: B\n")
+    assert detect_format(text.encode(), "quiz.txt") == "paper"
+    assert rows(import_source(text.encode(), "quiz.txt")) == [(T.SINGLE, ("A",)), (T.SINGLE, ("B",))]
+
+
+@pytest.mark.parametrize("row", [2, 3])
+def test_values_without_a_header_are_told_on_their_own_row(row: int) -> None:
+    """Not on the header's line 1: the row the teacher has to fix, and every such row named."""
+    lines = ["题型,题干,选项A,选项B,答案", "单选题,哪个是优化器,Adam,ReLU,A",
+             "单选题,哪个是激活函数,SGD,ReLU,B"]
+    lines[row - 1] += ",多余"
+    r = import_source("\n".join(lines).encode(), "t.csv")
+    [w] = [w for w in r.warnings if w.kind == "unplaced"]
+    assert w.where == f"{row}:6" and w.message.endswith(f"(row(s) {row})")
+    said = f"第 {row} 行第 6 列：第 6 列没有可识别的表头，其中的内容没有导入（第 {row} 行）"
+    assert w.line("zh-CN") == said
+    assert len(r.bank.questions) == 2

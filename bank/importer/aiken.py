@@ -1,5 +1,6 @@
 """Reader for Moodle's Aiken format: a question line (or several), options `A.` / `A)` one per
-line, then `ANSWER: X`. Single choice only, by the format's definition.
+line, then `ANSWER: X`. Single choice only, by the format's definition. Moodle wants `ANSWER` in
+capitals; teachers write `Answer: B` too, and a full-width colon, so both are read.
 """
 
 from __future__ import annotations
@@ -16,13 +17,20 @@ from .report import Report
 __all__ = ["AikenReader", "looks_like_aiken"]
 
 _OPTION_RE = re.compile(r"^[ \t]*([A-Z])[.)][ \t]+(\S.*?)[ \t]*$")
-_ANSWER_RE = re.compile(r"^[ \t]*ANSWER[ \t]*:[ \t]*(\S*)[ \t]*$")
+_ANSWER_RE = re.compile(r"^[ \t]*(?i:answer)[ \t]*[:：][ \t]*(\S*)[ \t]*$")
+_STRICT_RE = re.compile(r"^[ \t]*[A-Z][.)][ \t]+\S.*\n[ \t]*ANSWER[ \t]*:[ \t]*[A-Z]\b", re.MULTILINE)
+_LOOSE_RE = re.compile(r"^[ \t]*[A-Z][.)][ \t]+\S.*\n[ \t]*(?i:answer)[ \t]*[:：][ \t]*[A-Za-z]\b",
+                       re.MULTILINE)
+# A numbered item (`1.` `1、` `1)` `(1)`): a paper, whose reader also takes `Answer: B` after an item.
+_NUMBERED_RE = re.compile(r"^[ \t]*(?:[(（][ \t]*\d+[ \t]*[)）]|\d+[ \t]*[.．、)）])", re.MULTILINE)
 
 
 def looks_like_aiken(text: str) -> bool:
-    """At least one `ANSWER: X` line right after option lines."""
-    return bool(re.search(r"^[ \t]*[A-Z][.)][ \t]+\S.*\n[ \t]*ANSWER[ \t]*:[ \t]*[A-Z]\b",
-                          text, re.MULTILINE))
+    """At least one `ANSWER: X` line right after option lines; `Answer: X` in any case only when
+    no question is numbered (numbered questions with `Answer:` lines are a paper)."""
+    if _STRICT_RE.search(text):
+        return True
+    return bool(_LOOSE_RE.search(text)) and not _NUMBERED_RE.search(text)
 
 
 class AikenReader:
@@ -46,8 +54,11 @@ class AikenReader:
                     report.warn("unplaced", "import.aiken.lone_answer", doc.where(start),
                                 line=repr(line.strip()))
                 else:
-                    drafts.append(self._draft(doc, len(drafts) + 1, stem, options,
-                                              answer.group(1), start + answer.start(1), report))
+                    letter = answer.group(1)
+                if letter.isascii() and letter.isalpha():
+                    letter = letter.upper()  # `Answer: b` names option B
+                drafts.append(self._draft(doc, len(drafts) + 1, stem, options,
+                                          letter, start + answer.start(1), report))
                 stem, options = [], []
             elif option and stem:
                 expected = chr(ord("A") + len(options))

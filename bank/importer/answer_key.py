@@ -9,6 +9,8 @@ letter-spaced `参 考 答 案`), its entries on the same line or the lines belo
   one per line, or the whole key on one line; judge marks √ × 对 错 正确 错误 T F;
 - text answers (fill-in, short) after their number on that line or the lines under it,
   running on until the next number;
+- a grid of two rows, as answer tables are typed: `题号 1 2 3 4 5` then `答案 B C A √ ×` (cells
+  apart by spaces, tabs or `|`), repeated for the next numbers;
 - grouped by the key's own section headers (`一、单选题`, `二、`, `判断题：`) on the line before or
   at the start of the same line, numbered through the paper or from 1 in each section; a
   numbering that starts again at 1 without a header goes on with the next section.
@@ -84,6 +86,16 @@ _RUN_RE = re.compile(
     rf"(?:[.．、:：]{_SP}*)?(?P<body>{_ATOM}+(?:{_RUN_SEP}+{_ATOM}+)*)"
 )
 _ATOMS_RE = re.compile(_ATOM)
+# A grid: a row of item numbers under `题号`, the row under it the answers, as many cells.
+_CELL_SEP = rf"(?:{_SP}*[|｜]{_SP}*|{_SP}+)"
+_GRID_RE = re.compile(
+    rf"^{_SP}*[|｜]?{_SP}*(?:{_spaced('题号')}|{_spaced('题次')}){_SP}*[:：]?{_CELL_SEP}"
+    rf"(?P<numbers>\d{{1,5}}(?:{_CELL_SEP}\d{{1,5}})*){_SP}*[|｜]?{_SP}*\n"
+    rf"{_SP}*[|｜]?{_SP}*(?:参考|标准|正确)?{_spaced('答案')}{_SP}*[:：]?{_CELL_SEP}"
+    rf"(?P<answers>[^\n]*?){_SP}*[|｜]?{_SP}*$",
+    re.MULTILINE,
+)
+_CELL_RE = re.compile(r"[^ \t\u3000|｜\n]+")
 # Text that is only choice answers and separators: among such entries any number may follow.
 _CHOICEISH = re.compile(rf"(?:{_ATOM}|[\s,，;；、/])*")
 _TRAIL = " \t\u3000\n,，;；、"
@@ -138,7 +150,7 @@ class PaperSection:
 class _Candidate:
     start: int
     end: int
-    what: str  # "head", "run" or "mark"
+    what: str  # "head", "grid", "run" or "mark"
     first: int = 0
     last: int = 0
     match: re.Match[str] | None = None
@@ -169,7 +181,10 @@ def _candidates(text: str, start: int, end: int) -> list[_Candidate]:
     for m in _GROUP_RE.finditer(text, start, end):
         if m.group(0).strip():
             found.append(_Candidate(m.start(), m.end(), "head", match=m))
-    order = {"head": 0, "run": 1, "mark": 2}
+    for m in _GRID_RE.finditer(text, start, end):
+        numbers = [int(n) for n in _CELL_RE.findall(m.group("numbers"))]
+        found.append(_Candidate(m.start(), m.end(), "grid", numbers[0], numbers[-1], m))
+    order = {"grid": 0, "head": 1, "run": 2, "mark": 3}
     found.sort(key=lambda c: (c.start, order[c.what]))
     return found
 
@@ -200,6 +215,7 @@ class _Scan:
         self.sizes, self.text_key = sizes, text_key
         self.groups: list[_Group] = [_Group()]
         self.lead_text = False  # text before the first entry
+        self.grids = 0  # grids seen, whether their answers could be used or not
         self._open = start  # text from here on belongs to the pending entry (or to nothing)
         self._pending: _Entry | None = None
         self._run()
@@ -226,6 +242,13 @@ class _Scan:
                     )
                 )
                 last, after_head, skip_to, self._open = 0, c.end, c.end, c.end
+                continue
+            if c.what == "grid":
+                self._close(c.start)
+                if c.first == 1 and self.groups[-1].entries:
+                    self.groups.append(_Group(restart=True))  # numbered from 1 again: the next section
+                self._add_grid(c)
+                last, skip_to, self._open = c.last, c.end, c.end
                 continue
             choice = self._pending is None or bool(_CHOICEISH.fullmatch(text, self._open, c.start))
             how = self._accept(c, level, last, choice)
@@ -293,6 +316,23 @@ class _Scan:
         for i, part in enumerate(parts):
             answer = part.upper() if re.fullmatch("[A-Ha-h]+", part) else part
             self.groups[-1].entries.append(_Entry(c.first + i, answer, at, at + len(body), c.start))
+
+    def _add_grid(self, c: _Candidate) -> None:
+        """A grid's answers, each with its own place: the number above it names its item."""
+        assert c.match is not None
+        self.grids += 1
+        numbers = [int(n) for n in _CELL_RE.findall(c.match.group("numbers"))]
+        at = c.match.start("answers")
+        cells = _CELL_RE.findall(c.match.group("answers"))
+        if len(cells) != len(numbers):  # a cell left out shifts every answer after it: none used
+            self.report.warn("unplaced", "import.key.grid_count", self.doc.where(at),
+                             answers=len(cells), items=len(numbers))  # fmt: skip
+            return
+        for number, cell in zip(numbers, _CELL_RE.finditer(c.match.group("answers")), strict=True):
+            part = cell.group(0)
+            answer = part.upper() if re.fullmatch("[A-Ha-h]+", part) else part
+            entry = _Entry(number, answer, at + cell.start(), at + cell.end(), c.start)
+            self.groups[-1].entries.append(entry)
 
     def _close(self, stop: int) -> None:
         """The text from the open position to `stop` goes to the pending entry, or is reported
@@ -541,7 +581,8 @@ def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool, empty_ok
         return False
     scan = _Scan(doc, start, end, Report(), None, "import.key.text")
     entries = [e for g in scan.groups for e in g.entries]
-    if scan.lead_text or (not entries and not empty_ok) or (own_answers and len(entries) < 2):
+    nothing = not entries and not scan.grids  # a grid whose answers were refused is a key all the same
+    if scan.lead_text or (nothing and not empty_ok) or (own_answers and len(entries) < 2):
         return False
     return not any(m.start() > 0 for e in entries if (m := ANSWER_RE.search(e.text)))
 
@@ -588,7 +629,8 @@ def find_answer_key(doc: CleanText) -> AnswerKey | None:
 
 
 _KEY_START_RE = re.compile(
-    rf"^{_SP}*(?:1{_SP}*[.．、:：)）]|[(（]{_SP}*1{_SP}*[)）]|1{_SP}*(?:[-~～—–－〜]+|至|到){_SP}*\d)",
+    rf"^{_SP}*(?:1{_SP}*[.．、:：)）]|[(（]{_SP}*1{_SP}*[)）]|1{_SP}*(?:[-~～—–－〜]+|至|到){_SP}*\d"
+    rf"|[|｜]?{_SP}*{_spaced('题号')}{_SP}*[:：]?{_CELL_SEP}1\b)",
     re.MULTILINE,
 )
 

@@ -459,10 +459,22 @@ def _read_docx(data: bytes, name: str, report: Report):
                 table = Table(child, document)
                 for r, row in enumerate(table.rows, 1):
                     seen = set()
+                    unique = []
                     for c, cell in enumerate(row.cells, 1):
                         if id(cell._tc) in seen:
                             continue  # a merged cell repeats in every column it spans
                         seen.add(id(cell._tc))
+                        unique.append((c, cell))
+                    texts = [cell.text.strip() for _, cell in unique]
+                    if texts and _GRID_ROW_RE.fullmatch(texts[0]) and not any("\n" in t for t in texts):
+                        # a row of an answer table (题号 1 2 3 / 答案 B C A): one line, its cells
+                        # apart by tabs, as the answer key reads a grid
+                        lines.append("\t".join(texts))
+                        places.append(f"table {table_no} row {r}")
+                        for _, cell in unique:
+                            images += [Picture(len(lines), *taken) for taken in _pictures(cell._tc, document)]
+                        continue
+                    for c, cell in unique:
                         for part in cell.text.split("\n"):
                             lines.append(part)
                             places.append(f"table {table_no} row {r} cell {c}")
@@ -488,6 +500,9 @@ def _read_docx(data: bytes, name: str, report: Report):
 
     return doc, paper, relocate
 
+
+# The first cell of a row of an answer table in a Word paper: `题号` over `答案`.
+_GRID_ROW_RE = re.compile(r"(?:题[ \t\u3000]*号|题[ \t\u3000]*次|(?:参考|标准|正确)?答[ \t\u3000]*案)[:：]?")
 
 _PICTURE_TAGS = frozenset({"drawing", "pict", "object"})  # DrawingML, VML, an embedded object
 

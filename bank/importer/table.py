@@ -126,6 +126,8 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
     drafts: list[Draft] = []
     convert = _Converted()
     used_columns: set[int] = set()
+    used_rows: list[int] = []  # the rows with values in those columns, the first one first
+    first_headless = ""  # where the first of those values stands
     title = ""
     script = ""
     for row, raw in rows:
@@ -142,23 +144,27 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
             for i, cell in enumerate(cells):
                 if cell and i not in columns:
                     report.warn("unplaced", "import.table.unknown_column", where(row, i), column=repr(cell))
-            header_row = row
             script = header_script(cells)
             continue
         if not title:  # the bank's title, written by an export on its first row
             title = next((cells[i] for i, name in columns.items() if name == "title" and i < len(cells)), "")
-        for i, cell in enumerate(cells):
-            if cell and i not in columns:
-                used_columns.add(i)
+        headless = [i for i, cell in enumerate(cells) if cell and i not in columns]
+        if headless:
+            used_columns.update(headless)
+            if not used_rows:
+                first_headless = where(row, headless[0])
+            used_rows.append(row)
         draft = _row_draft(row, cells, columns, len(drafts) + 1, report, where, convert)
         if draft is not None:
             drafts.append(draft)
     if columns is None:
         report.fail("empty", "import.table.no_rows", where(1, 0), what=what)
     elif used_columns:
+        # told where the first such value stands (the header has nothing there), naming the rows
         names = ", ".join(str(i + 1) for i in sorted(used_columns))
-        report.warn("unplaced", "import.table.headless_values", where(header_row, min(used_columns)),
-                    columns=names)
+        rows_named = ", ".join(str(r) for r in used_rows[:5]) + (", …" if len(used_rows) > 5 else "")
+        report.warn("unplaced", "import.table.headless_values", first_headless,
+                    columns=names, rows=rows_named)
     if convert.count:
         report.note("import.note.converted", count=convert.count)
     return PaperDraft(drafts, title=title, script=script)

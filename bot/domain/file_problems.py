@@ -80,6 +80,7 @@ _PLACES = (
     (re.compile(r"paragraph (\d+)"), "file.place.paragraph", ("paragraph",)),
     (re.compile(r"table (\d+)"), "file.place.table", ("table",)),
     (re.compile(r"table (\d+) row (\d+) cell (\d+)"), "file.place.table_cell", ("table", "row", "cell")),
+    (re.compile(r"table (\d+) row (\d+)"), "file.place.table_row", ("table", "row")),
     (re.compile(r"page (\d+) line (\d+)"), "file.place.page_line", ("page", "line")),
     (re.compile(r"page (\d+)"), "file.place.page", ("page",)),
 )
