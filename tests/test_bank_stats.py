@@ -28,7 +28,6 @@ from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
 from tests.item_simulation import simulated_bank, swap_key
 from tests.item_stats_session import REPORT, SWAPPED, prepare, seed
-from tests.test_telegram_harness import BOB, BOSS, GROUP, TelegramHarness, buttons, tg_fixture  # noqa: F401
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
     Harness,
@@ -38,6 +37,7 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     harness_fixture,
     study_world,
 )
+from tests.test_telegram_harness import BOB, BOSS, GROUP, TelegramHarness, buttons, tg_fixture  # noqa: F401
 
 ZH = "zh-CN"
 UPLOADS = Path(__file__).parent / "banks" / "upload"
