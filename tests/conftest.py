@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,11 @@ from adapters.storage.sqlite.store import SqliteStore
 from bot.application.quiz import CoreSettings, Quiz
 from bot.domain.clock import ManualClock
 from bot.domain.questions import Bank, Question, QuestionType
+
+# A test that spawns `python -m studybot` from a temporary directory imports this tree, not a copy
+# of the package installed into the environment (which may be older).
+ROOT = Path(__file__).resolve().parent.parent
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
 
 START = datetime(2026, 12, 2, 1, 0, tzinfo=UTC)  # a Wednesday, 09:00 in Shanghai
 

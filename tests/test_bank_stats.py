@@ -26,7 +26,17 @@ from bot.locales.i18n import t
 from studybot.bank_stats import wrap
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
 from tests.fakes.telegram_model import FakeUser
+from tests.item_simulation import simulated_bank, swap_key
 from tests.item_stats_session import REPORT, SWAPPED, prepare, seed
+from tests.test_discord_harness import (  # noqa: F401  (fixtures)
+    EPHEMERAL,
+    Harness,
+    discord_to_fake,
+    embed_text,
+    fake_discord,
+    harness_fixture,
+    study_world,
+)
 from tests.test_telegram_harness import BOB, BOSS, GROUP, TelegramHarness, buttons, tg_fixture  # noqa: F401
 
 ZH = "zh-CN"
@@ -160,6 +170,35 @@ async def test_bank_stats_on_telegram_for_the_operator_and_refused_to_others(tg:
     # A learner in her own private chat is its admin, not the bank's owner.
     refused = await tg.say(LI.id, LI, "/bank stats", timeout=30)
     assert refused["text"] == t(ZH, "itemstats.not_owner")
+
+
+# ---------------------------------------------------------------- Discord
+
+
+async def test_bank_stats_on_discord_for_the_operator_in_chinese_and_refused_to_others(
+    harness: Harness,
+) -> None:
+    """The operator, in a DM with a Chinese client: the swapped key first with its report, and the
+    CSV attached. A server's admin (Discord offers /bank only to those) is not the owner of a
+    configured bank: refused, in their client's language."""
+    from tests.test_study_e2e_discord import Seat
+
+    h = harness
+    h.bank = swap_key(simulated_bank(30, bank_id="sample"), SWAPPED)[0]
+    await seed(h.data_dir / "studybot.db", "sample")
+    operator = h.server.add_user("olga")
+    await h.start(admins={"discord": [str(operator.id)]})
+    dm_channel, dm_member = h.server.dm(operator)
+    reply = await Seat(h, dm_channel, dm_member).reply("bank", sub="stats", locale="zh-CN")
+    text = embed_text(reply)
+    assert t(ZH, "itemstats.flagged", count=1) in text, text
+    first = text.index(ITEM[ZH])
+    assert text.index(t(ZH, "itemstats.others", count=29)) > first
+    assert REPORT in text[first:]
+    assert [a["filename"] for a in reply.data["attachments"]] == ["sample-stats.csv"]
+    refused = await h.command(h.world.admin, "bank", sub="stats", locale="zh-TW")
+    assert refused is not None and refused.flags & EPHEMERAL
+    assert embed_text(refused) == t("zh-TW", "itemstats.not_owner")
 
 
 # ---------------------------------------------------------------- the table's wrapping

@@ -161,6 +161,33 @@ async def test_discord_cause_buttons_and_the_weak_points_button(seat: Seat) -> N
     assert stray is not None and stray.content == t("en", "receipt.closed")
 
 
+async def test_discord_ready_needs_twenty_answers_then_forecasts_with_a_chart(seat: Seat) -> None:  # noqa: F811
+    """/ready from a Traditional Chinese Discord client: the minimum, then the text and its chart
+    (an attachment, Chinese glyphs drawn), only for the learner in a server."""
+    from tests.study_e2e import assert_cjk_chart
+
+    tw = "zh-TW"
+    await seat.h.start()
+    for k in range(19):  # questions 1 and 3 in turn, every third answer wrong, an hour apart
+        await seat.click_answer(await seat.question("quiz", {"number": 1 if k % 2 else 3}), right=k % 3 != 0)
+        await seat.advance(3600)
+    early = await seat.reply("ready", locale=tw)
+    assert embed_text(early) == t(tw, "ready.too_few", count=19, minimum=20, needed=1)
+    assert not early.data.get("attachments")
+    await seat.click_answer(await seat.question("quiz", {"number": 1}), right=True)
+    await seat.advance(60)
+    ready = await seat.reply("ready", locale=tw)
+    shown = embed_text(ready)
+    assert t(tw, "ready.today") in shown and t(tw, "ready.based", count=20) in shown, shown
+    assert t(tw, "ready.unseen", count=3, prior="50%") in shown
+    assert "Rests on" not in shown and "expected" not in shown.lower()
+    assert [a["filename"] for a in ready.data["attachments"]] == ["ready.png"]
+    upload = await seat.h.server.wait_for_request(
+        "POST", r"^/(interactions|webhooks)/", lambda r: "ready.png" in r.uploads
+    )
+    assert_cjk_chart(upload.uploads["ready.png"], tw)
+
+
 async def test_telegram_ready_needs_twenty_answers_then_forecasts_with_a_chart(tg: TelegramHarness) -> None:
     server = tg.server
     await tg.start(language=ZH)
