@@ -162,6 +162,14 @@ async def test_a_session_is_rate_limited(served):
             assert (await r.json())["message"] == t("zh-CN", "web.rate_limited")
 
 
+async def test_the_app_typed_without_its_slash_is_sent_to_it(served):
+    _app, base = served
+    async with aiohttp.ClientSession() as session, session.get(base, allow_redirects=False) as r:
+        assert r.status == 308 and r.headers["Location"] == "/app/"
+    async with aiohttp.ClientSession() as session, session.get(base) as r:
+        assert r.status == 200 and "/app/static/app.js" in await r.text()
+
+
 async def test_the_web_command_says_the_web_app_is_off_without_an_address(tmp_path):
     config = Config(data_dir=tmp_path, sqlite_synchronous="NORMAL")
     app = await bootstrap(config, scheduler=ManualScheduler(None))
