@@ -84,14 +84,16 @@ def mini_app_url(base: str, data: str, colours: dict[str, str] = THEME) -> str:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser(tmp_path_factory):
-    # The CJK font the install brings (noto-cjk-sans-otc), for a machine with no system CJK font.
+    # The CJK font the install brings (noto-cjk-sans-otc), for a machine with no system CJK font,
+    # then the system's fonts and the user's ($XDG_DATA_HOME/fonts: a colour emoji font there will do).
     import noto_cjk_sans_otc
 
     folder = tmp_path_factory.mktemp("fontconfig")
     conf = folder / "fonts.conf"
     conf.write_text(
         f'<?xml version="1.0"?><fontconfig><dir>{Path(noto_cjk_sans_otc.__file__).parent}</dir>'
-        f"<dir>/usr/share/fonts</dir><cachedir>{folder}/cache</cachedir></fontconfig>"
+        f'<dir>/usr/share/fonts</dir><dir prefix="xdg">fonts</dir>'
+        f"<cachedir>{folder}/cache</cachedir></fontconfig>"
     )
     async with playwright_api.async_playwright() as pw:
         launched = await pw.chromium.launch(
@@ -197,11 +199,19 @@ async def test_a_learner_sits_a_mock_in_the_mini_app_and_sees_it_in_the_chat_aft
     assert re.search(r"\d+ */ *4", score), score
     assert await page.locator("#sections tr").count() == 3  # single, multi, judge
     await shot(page, "mock-report")
+    # A wrong item opened from the report, as it was shown, and back.
+    await page.get_by_role("button", name="查看解析").first.click()
+    await page.locator(".opt.right").wait_for()
+    await shot(page, "mock-review")
+    await page.get_by_role("button", name="返回成绩单").click()
+    await page.locator("#score").wait_for()
     # The same mock, in the Telegram chat: its report there shows the same score.
     in_chat = render_reply(await app.application.run_text("/mock report", telegram_caller(4242)))
     assert score.split("：")[-1].strip().split()[0] in in_chat, (score, in_chat)
+    # A favourite kept in the chat, listed in the web app.
+    await app.application.run_text("/favorites add 2", telegram_caller(4242))
     # The other pages render in the same session, in Chinese.
-    for tab, name in (("刷题", "drill"), ("错题本", "mistakes"), ("进度", "progress")):
+    for tab, name in (("刷题", "drill"), ("错题本", "mistakes"), ("收藏", "favorites"), ("进度", "progress")):
         await page.get_by_role("button", name=tab, exact=True).click()
         if name == "drill":
             await page.locator("#drill-random").wait_for()
@@ -211,6 +221,15 @@ async def test_a_learner_sits_a_mock_in_the_mini_app_and_sees_it_in_the_chat_aft
             await page.locator(".opt").first.click()
             await page.locator("#drill-next").wait_for()
             await shot(page, "drill-receipt")
+            # The cards due: the ones just missed come back in some hours, and the page says when.
+            await page.get_by_role("button", name=tab, exact=True).click()
+            await page.get_by_role("button", name="复习到期的题").click()
+            await page.get_by_text("现在没有到期的卡片").wait_for()
+            await shot(page, "review")
+        elif name == "favorites":
+            await page.get_by_role("button", name="练习收藏").wait_for()
+            assert "以下属于常用优化器的有" in await page.locator("main").inner_text()
+            await shot(page, name)
         elif name == "progress":
             await page.locator("main img").first.wait_for()
             await shot(page, name)
@@ -403,7 +422,8 @@ async def test_a_question_shows_its_picture_the_bot_serves(browser, tmp_path):
         questions = tuple(replace(q, images=("net.png",)) if q.type is QuestionType.SINGLE else q
                           for q in bank.questions)  # fmt: skip
         app.application.quiz.banks["sample"] = replace(
-            bank, questions=questions, images=(BankImage("net.png", picture.getvalue()),))
+            bank, questions=questions, images=(BankImage("net.png", picture.getvalue()),)
+        )
         context, page = await page_of(browser)
         await page.goto(mini_app_url(base, init_data(5151)))
         await page.get_by_role("button", name="开始模拟考试").click()

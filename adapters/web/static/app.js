@@ -355,7 +355,10 @@
   async function answer(round, value) {
     const r = await api("POST", "drill/answer", { round_id: round.id, text: value });
     if (r.kind === "receipt") {
-      for (const b of round.node.querySelectorAll("button")) b.disabled = true;
+      for (const b of round.node.querySelectorAll("button")) {
+        b.disabled = true;
+        if (b.dataset.token === value) b.classList.add("on"); // the option tapped stays marked
+      }
     }
     drawDrill(r, r.kind === "question" ? null : round);
   }
