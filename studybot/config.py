@@ -275,8 +275,10 @@ class Config(BaseModel):
     # the operator's reverse proxy; unset: no web app, no /web link, no "open" buttons.
     web_url: str | None = Field(
         None,
-        pattern=r"^https?://[^\s/?#]+(/[^\s?#]*)?$",
-        description="the public https:// address the HTTP server is reached at",
+        # No path: the page asks for /app/static/… and /app/api/… from the address's root.
+        pattern=r"^https?://[^\s/?#]+/?$",
+        description="the public https:// address the HTTP server is reached at, with no path "
+        "(https://study.example.org: the web app is its /app/)",
     )
     telegram_webhook_listen: str = Field("0.0.0.0", description="an address to listen on")
     telegram_webhook_port: int = Field(8443, ge=0, lt=65536, strict=True,

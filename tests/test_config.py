@@ -40,6 +40,8 @@ def test_defaults_without_a_file(tmp_path):
         ("discord_token: abc\n", "environment"),
         ("- a list\n", "mapping"),
         ("key: [unclosed\n", "not valid YAML"),
+        ("web_url: study.example.org\n", "web_url"),
+        ("web_url: https://study.example.org/app/\n", "with no path"),  # the web app is the host's /app/
     ],
 )
 def test_bad_values_are_refused_naming_the_key(tmp_path, text, named):

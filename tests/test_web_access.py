@@ -162,6 +162,14 @@ async def test_a_session_is_rate_limited(served):
             assert (await r.json())["message"] == t("zh-CN", "web.rate_limited")
 
 
+async def test_the_app_typed_without_its_slash_is_sent_to_it(served):
+    _app, base = served
+    async with aiohttp.ClientSession() as session, session.get(base, allow_redirects=False) as r:
+        assert r.status == 308 and r.headers["Location"] == "/app/"
+    async with aiohttp.ClientSession() as session, session.get(base) as r:
+        assert r.status == 200 and "/app/static/app.js" in await r.text()
+
+
 async def test_the_web_command_says_the_web_app_is_off_without_an_address(tmp_path):
     config = Config(data_dir=tmp_path, sqlite_synchronous="NORMAL")
     app = await bootstrap(config, scheduler=ManualScheduler(None))
@@ -353,3 +361,139 @@ async def test_an_uploader_owns_the_bank_they_uploaded_and_only_that_one(owned):
             assert [b["id"] for b in (await r.json())["banks"]] == [BANK_ID]
         async with session.get(f"{base}/api/admin/bank/{uploaded[0]}") as r:
             assert r.status == 403
+
+
+# ------------------------------------------------------------ the star (☆ / ★) and the notebook's page
+
+
+async def favourite_numbers(app, caller: Caller = DM) -> list[int]:
+    """The chat's /favorites list, as its numbers."""
+    view = (await app.application.run_text("/favorites list", caller)).view
+    return [number for number, _type, _stem in getattr(view, "rows", ())]
+
+
+async def test_a_star_in_the_web_app_is_the_chats_and_a_star_in_the_chat_is_the_web_apps(served):
+    from bot.application.clicks import Act, Click
+
+    app, base = served
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+
+        async def post(path: str, body: object, status: int = 200, **kw) -> dict:
+            async with session.post(f"{base}/api/{path}", json=body, **kw) as r:
+                assert r.status == status, await r.text()
+                return await r.json()
+
+        asked = await post("drill/start", {"mode": "sequential"}, headers=headers)
+        assert asked["kind"] == "question" and asked["question"] == "ait25-001" and asked["starred"] is False
+        star = {"round_id": asked["round_id"], "on": True}
+        await post("favourite", star, 403)  # no CSRF token: nothing starred
+        assert await favourite_numbers(app) == []
+        said = await post("favourite", star, headers=headers)
+        assert said == {"kind": "star", "starred": True, "text": t("zh-CN", "favorites.added", number=1)}
+        assert await favourite_numbers(app) == [1]  # the chat's /favorites has it
+        # Its receipt keeps the star: the round is answered, the ★ still takes the star off.
+        receipt = await post("drill/answer", {"round_id": asked["round_id"], "text": "C"}, headers=headers)
+        assert receipt["kind"] == "receipt"
+        await post("favourite", {**star, "on": False}, headers=headers)
+        assert await favourite_numbers(app) == []
+        # The chat's ☆ under a question it posted: the web app's favourites show it starred.
+        in_chat = await app.application.run_text("/quiz next", DM)
+        round_id = in_chat.view.round_id
+        await app.application.question_posted(round_id, "msg-9")
+        control = f"sb:st:{round_id}"
+        click = Click(
+            round_id, Platform.DISCORD, "dm-1", "msg-9", Act.FAVOURITE, None, control, frozenset([control])
+        )
+        await app.application.click(DM.chat, DM.user, click)
+        async with session.get(f"{base}/api/page/favorites") as r:
+            page = await r.json()
+        assert page["kind"] == "favorites"
+        assert [(row["number"], row["starred"]) for row in page["rows"]] == [(2, True)]
+        # ... and practising the favourites there asks it with its ★, which takes the star off.
+        again = await post("drill/start", {"mode": "favorites"}, headers=headers)
+        assert (again["question"], again["starred"]) == ("ait25-002", True)
+        await post("favourite", {"round_id": again["round_id"], "on": False}, headers=headers)
+        assert await favourite_numbers(app) == []
+
+
+async def test_the_star_is_refused_on_anothers_round_a_foreign_id_and_bad_input(served):
+    app, base = served
+    other = Caller(ChatRef(Platform.DISCORD, "dm-2", ChatKind.PRIVATE), UserRef(Platform.DISCORD, "2", "Bo"))
+    theirs = (await app.application.run_text("/quiz", other)).view.round_id
+    await app.application.question_posted(theirs, f"web:{theirs}")
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+        for body in ({"round_id": theirs, "on": True}, {"question": "no-such-item", "on": True}):
+            async with session.post(f"{base}/api/favourite", json=body, headers=headers) as r:
+                assert r.status == 409 and (await r.json())["kind"] == "closed"
+        bad = ({"round_id": theirs, "on": "yes"}, {"question": 7, "on": True}, {"round_id": -1, "on": True},
+               {"question": "x" * 500, "on": True}, {"on": True}, ["on"])  # fmt: skip
+        for body in bad:
+            async with session.post(f"{base}/api/favourite", json=body, headers=headers) as r:
+                assert r.status == 400 and (await r.json())["message"] == t("zh-CN", "web.bad_input")
+    assert await favourite_numbers(app) == [] and await favourite_numbers(app, other) == []
+
+
+async def test_the_notebook_page_speaks_the_web_apps_words_stars_its_rows_and_downloads_its_table(served):
+    app, base = served
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+        async with session.get(f"{base}/api/page/mistakes") as r:
+            empty = await r.json()
+        assert (empty["header"], empty["groups"]) == (t("zh-CN", "mistakes.none"), [])
+        async with session.get(f"{base}/api/mistakes/export") as r:
+            assert r.status == 404 and (await r.json())["text"] == t("zh-CN", "mistakes.empty")
+        async with session.get(f"{base}/api/page/favorites") as r:
+            assert (await r.json())["header"] == t("zh-CN", "web.favorites_none")
+        async with session.post(f"{base}/api/drill/start", json={"mode": "sequential"}, headers=headers) as r:
+            asked = await r.json()
+        async with session.post(
+            f"{base}/api/drill/answer", json={"round_id": asked["round_id"], "text": "A"}, headers=headers
+        ) as r:  # item 1's key is C: a mistake
+            assert (await r.json())["kind"] == "receipt"
+        async with session.get(f"{base}/api/page/mistakes") as r:
+            page = await r.json()
+        text = json.dumps(page, ensure_ascii=False)
+        assert "/mistakes" not in text and page["how"] == t("zh-CN", "web.mistakes_how")
+        assert page["header"] == t("zh-CN", "mistakes.header", count=1, graduate=app.feed.graduate_after)
+        [row] = page["groups"][0]["rows"]
+        assert (row["number"], row["question"], row["starred"]) == (1, "ait25-001", False)
+        async with session.post(
+            f"{base}/api/favourite", json={"question": row["question"], "on": True}, headers=headers
+        ) as r:
+            assert (await r.json())["starred"] is True
+        assert await favourite_numbers(app) == [1]
+        async with session.get(f"{base}/api/page/mistakes") as r:
+            assert (await r.json())["groups"][0]["rows"][0]["starred"] is True
+        # The chat's /mistakes export, downloaded: its CSV table (a BOM for Excel), in Chinese.
+        async with session.get(f"{base}/api/mistakes/export") as r:
+            assert r.status == 200 and r.content_type == "text/csv"
+            assert r.headers["Content-Disposition"] == 'attachment; filename="mistakes.csv"'
+            table = (await r.read()).decode("utf-8")
+        assert table.startswith("\ufeff" + t("zh-CN", "export.number")) and "\n1," in table
+
+
+async def test_a_mock_items_review_carries_its_star_as_the_chat_keeps_it(served):
+    app, base = served
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+        async with session.post(f"{base}/api/mock/start", headers=headers) as r:
+            first = await r.json()
+        mock_id, token = first["mock_id"], first["buttons"][0][0]
+        for act in ("pick", "submit", "confirm"):  # one answer (a paper with none is no result)
+            body = {"act": act, "mock_id": mock_id, "item": 1 if act == "pick" else 2, "token": token}
+            async with session.post(f"{base}/api/mock/act", json=body, headers=headers) as r:
+                assert r.status == 200
+        async with session.get(f"{base}/api/mock/{mock_id}/review/2") as r:  # blank: wrong
+            item = await r.json()
+        assert item["kind"] == "mock_review" and item["starred"] is False
+        number = app.quiz.banks["ai-trainer-2025"].question(item["question"]).number
+        async with session.post(
+            f"{base}/api/favourite", json={"question": item["question"], "on": True}, headers=headers
+        ) as r:
+            assert (await r.json())["text"] == t("zh-CN", "favorites.added", number=number)
+        assert await favourite_numbers(app) == [number]
+        await app.application.run_text(f"/favorites remove {number}", DM)  # taken off in the chat
+        async with session.get(f"{base}/api/mock/{mock_id}/review/2") as r:
+            assert (await r.json())["starred"] is False

@@ -7,13 +7,17 @@ mock (answers, a flag, jumps on the answer sheet, a reload mid-exam, the hand-in
 confirmation) and its report; the same mock then in the chat; a one-time link that works once;
 a tampered or stale initData refused; another learner's mock out of reach by changing its id;
 a paper whose countdown runs out handed in at its end (real scheduler), the page on its report;
-a bank's owner on its admin page (the flagged item, its report resolved), refused to others.
+a bank's owner on its admin page (the flagged item, its report resolved), refused to others;
+the ☆ / ★ on a reviewed mock item, a practice question and its receipt, the notebook's rows and
+the favourites, each the chat's own star (its /favorites shows it, and what the chat starred
+shows ★ here); the notebook's table downloaded; a card due served by 复习到期的题.
 
 With WEB_SCREENSHOTS=<folder> it also saves each page at 390 px (docs/web.md's pictures).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -21,6 +25,7 @@ import re
 import shutil
 import time
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -40,6 +45,7 @@ from studybot.ops import start_server
 from tests.fakes.ports import RecordingPort
 
 playwright_api = pytest.importorskip("playwright.async_api")
+expect = playwright_api.expect
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI", "").lower() == "true":
@@ -84,14 +90,16 @@ def mini_app_url(base: str, data: str, colours: dict[str, str] = THEME) -> str:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser(tmp_path_factory):
-    # The CJK font the install brings (noto-cjk-sans-otc), for a machine with no system CJK font.
+    # The CJK font the install brings (noto-cjk-sans-otc), for a machine with no system CJK font,
+    # then the system's fonts and the user's ($XDG_DATA_HOME/fonts: a colour emoji font there will do).
     import noto_cjk_sans_otc
 
     folder = tmp_path_factory.mktemp("fontconfig")
     conf = folder / "fonts.conf"
     conf.write_text(
         f'<?xml version="1.0"?><fontconfig><dir>{Path(noto_cjk_sans_otc.__file__).parent}</dir>'
-        f"<dir>/usr/share/fonts</dir><cachedir>{folder}/cache</cachedir></fontconfig>"
+        f'<dir>/usr/share/fonts</dir><dir prefix="xdg">fonts</dir>'
+        f"<cachedir>{folder}/cache</cachedir></fontconfig>"
     )
     async with playwright_api.async_playwright() as pw:
         launched = await pw.chromium.launch(
@@ -140,6 +148,12 @@ async def page_of(browser):
 async def shot(page, name: str) -> None:
     if SHOTS:  # the folder is made before the tests run (the module's top)
         await page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"))
+
+
+async def favourites(app, user_id: int) -> list[tuple[int, str]]:
+    """The chat's /favorites list: (number, stem) of each."""
+    view = (await app.application.run_text("/favorites list", telegram_caller(user_id))).view
+    return [(number, stem) for number, _type, stem in getattr(view, "rows", ())]
 
 
 async def at_item(page, number: int) -> None:
@@ -197,26 +211,92 @@ async def test_a_learner_sits_a_mock_in_the_mini_app_and_sees_it_in_the_chat_aft
     assert re.search(r"\d+ */ *4", score), score
     assert await page.locator("#sections tr").count() == 3  # single, multi, judge
     await shot(page, "mock-report")
+    # A wrong item opened from the report, as it was shown, starred there (☆ 收藏 → ★ 已收藏): the
+    # chat's /favorites lists it.
+    await page.get_by_role("button", name="查看解析").first.click()
+    await page.locator(".opt.right").wait_for()
+    reviewed = (await page.locator(".stem").inner_text()).strip()
+    await page.get_by_role("button", name="☆ 收藏").click()
+    await page.get_by_role("button", name="★ 已收藏").wait_for()
+    await shot(page, "mock-review")
+    assert [stem for _n, stem in await favourites(app, 4242)] == [reviewed]
+    await page.get_by_role("button", name="返回成绩单").click()
+    await page.locator("#score").wait_for()
     # The same mock, in the Telegram chat: its report there shows the same score.
     in_chat = render_reply(await app.application.run_text("/mock report", telegram_caller(4242)))
     assert score.split("：")[-1].strip().split()[0] in in_chat, (score, in_chat)
-    # The other pages render in the same session, in Chinese.
-    for tab, name in (("刷题", "drill"), ("错题本", "mistakes"), ("进度", "progress")):
-        await page.get_by_role("button", name=tab, exact=True).click()
-        if name == "drill":
-            await page.locator("#drill-random").wait_for()
-            await page.get_by_role("button", name="顺序练习").click()  # item 1 first: a single choice
-            await page.locator(".opt").first.wait_for()
-            await shot(page, "drill")
-            await page.locator(".opt").first.click()
-            await page.locator("#drill-next").wait_for()
-            await shot(page, "drill-receipt")
-        elif name == "progress":
-            await page.locator("main img").first.wait_for()
-            await shot(page, name)
-        else:
-            await page.get_by_role("button", name="练习错题").wait_for()
-            await shot(page, name)
+    # A favourite kept in the chat, listed in the web app with its ★.
+    await app.application.run_text("/favorites add 2", telegram_caller(4242))
+    tab = page.locator("#tabs")
+
+    # Drilling: item 1 with its star as the chat has it; on the receipt the star stays live, and
+    # a tap there stars or unstars it in the chat too.
+    await tab.get_by_role("button", name="刷题", exact=True).click()
+    await page.locator("#drill-random").wait_for()
+    await page.get_by_role("button", name="顺序练习").click()  # item 1 first: a single choice
+    await page.locator(".opt").first.wait_for()
+    star = page.locator(".qhead .star")
+    starred = 1 in [n for n, _stem in await favourites(app, 4242)]
+    await expect(star).to_have_attribute("aria-pressed", str(starred).lower())
+    if starred:  # the item reviewed above: unstarred here, to show the ☆
+        await star.click()
+        await expect(star).to_have_attribute("aria-pressed", "false")
+    await shot(page, "drill")
+    await page.locator(".opt").first.click()
+    await page.locator("#drill-next").wait_for()
+    await star.click()
+    await expect(star).to_have_text("★ 已收藏")
+    assert 1 in [n for n, _stem in await favourites(app, 4242)]
+    await shot(page, "drill-receipt")
+
+    # The cards due: item 1's card made due now (as if its interval had passed), it is asked.
+    user_id = await app.quiz.user_id(telegram_caller(4242).user)
+    await app.feed.catch_up()
+    key = (user_id, "sample", "s-001")
+    card = (await app.storage.study.cards([key]))[key]
+    await app.storage.study.save_study([], [replace(card, due=datetime.now(UTC) - timedelta(minutes=1))], [])
+    await tab.get_by_role("button", name="刷题", exact=True).click()
+    await page.get_by_role("button", name="复习到期的题").click()
+    await page.locator(".stem").wait_for()
+    assert "Transformer" in await page.locator(".stem").inner_text()
+    await shot(page, "review")
+
+    # The mistake notebook: no chat command on it; item 3's row starred and unstarred, each time
+    # in the chat too (item 1 keeps the ★ of its receipt); its table downloaded.
+    await tab.get_by_role("button", name="错题本", exact=True).click()
+    await page.get_by_role("button", name="练习错题").wait_for()
+    shown = await page.locator("main").inner_text()
+    assert "/mistakes" not in shown and t("zh-CN", "web.mistakes_how") in shown
+    await expect(page.locator('.item[data-number="1"] .star')).to_have_attribute("aria-pressed", "true")
+    three = page.locator('.item[data-number="3"] .star')
+    for on in (True, False):
+        await three.click()
+        await expect(three).to_have_attribute("aria-pressed", str(on).lower())
+        assert (3 in [n for n, _stem in await favourites(app, 4242)]) is on
+    async with page.expect_download() as download:
+        await page.locator("#export").click()
+    saved = await (await download.value).path()
+    table = await asyncio.to_thread(saved.read_text, encoding="utf-8")
+    assert table.startswith("\ufeff" + t("zh-CN", "export.number"))
+    await shot(page, "mistakes")
+
+    # The favourites: item 2 (starred in the chat) with its ★; tapped, it is off in the chat too.
+    await tab.get_by_role("button", name="收藏", exact=True).click()
+    await page.get_by_role("button", name="练习收藏").wait_for()
+    shown = await page.locator("main").inner_text()
+    assert "以下属于常用优化器的有" in shown and "/favorites" not in shown
+    two = page.locator('.item[data-number="2"] .star')
+    await expect(two).to_have_attribute("aria-label", "★ 已收藏")
+    await two.click()
+    await expect(two).to_have_attribute("aria-label", "☆ 收藏")
+    assert 2 not in [n for n, _stem in await favourites(app, 4242)]
+    await two.click()  # and back on
+    await expect(two).to_have_attribute("aria-label", "★ 已收藏")
+    await shot(page, "favorites")
+
+    await tab.get_by_role("button", name="进度", exact=True).click()
+    await page.locator("main img").first.wait_for()
+    await shot(page, "progress")
     await context.close()
 
 
@@ -403,7 +483,8 @@ async def test_a_question_shows_its_picture_the_bot_serves(browser, tmp_path):
         questions = tuple(replace(q, images=("net.png",)) if q.type is QuestionType.SINGLE else q
                           for q in bank.questions)  # fmt: skip
         app.application.quiz.banks["sample"] = replace(
-            bank, questions=questions, images=(BankImage("net.png", picture.getvalue()),))
+            bank, questions=questions, images=(BankImage("net.png", picture.getvalue()),)
+        )
         context, page = await page_of(browser)
         await page.goto(mini_app_url(base, init_data(5151)))
         await page.get_by_role("button", name="开始模拟考试").click()

@@ -40,6 +40,7 @@ class OpsServer:
         app.router.add_get("/readyz", self._readyz)
         app.router.add_get("/metrics", self._metrics)
         for prefix, sub in self.subapps.items():
+            app.router.add_get(prefix, _to_folder)  # /app, typed without its slash: /app/
             app.add_subapp(prefix, sub)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
@@ -84,3 +85,7 @@ class OpsServer:
 def _json(status: int, payload: dict[str, Any]) -> web.Response:
     return web.Response(status=status, text=json.dumps(payload, ensure_ascii=False) + "\n",
                         content_type="application/json")  # fmt: skip
+
+
+async def _to_folder(request: web.Request) -> web.Response:
+    raise web.HTTPPermanentRedirect(request.path + "/")

@@ -5,7 +5,8 @@ package (no framework, no CDN: the page must load where no CDN is reachable, and
 Telegram's in-app browser on a slow phone). It talks to a small JSON API here, which runs the
 same application layer as the chat adapters: a mock's item, answer and move is a `MockClick`
 (checked by the one rule in bot/application/clicks.py), a flag or the report is the chat's own `/mock`
-command, drilling answers through `Answering.typed` as the console does.
+command, drilling answers through `Answering.typed` as the console does, and a question's ☆ / ★
+is the chat's ☆ click (`Act.FAVOURITE`, the use case `favourite_click`).
 
 Sign-in: POST /api/session with a Mini App's `initData` or a one-time link's token sets the
 session cookie (HttpOnly, SameSite=Strict, Secure behind HTTPS). Every other POST carries the
@@ -31,14 +32,16 @@ from typing import Any
 from aiohttp import web
 
 from adapters.web import admin_views, views
+from bot.application.answering import TextReply
 from bot.application.app import Application, WebAccess, WebGrant, csrf_token
-from bot.application.clicks import MockAct, MockClick
+from bot.application.clicks import UNSTAR, Act, Click, MockAct, MockClick
 from bot.application.quiz_settings import QuizError
 from bot.application.replies import Reply, TextView
 from bot.application.requests import Caller
 from bot.application.store_faults import StoreFull, StoreUnavailable
 from bot.application.study.bank_admin import BankAdmin
 from bot.locales.i18n import t
+from bot.views.study import FavouritesView, MistakesView
 
 log = logging.getLogger("studybot.web")
 
@@ -50,6 +53,7 @@ MAX_BODY = 8 * 1024
 _PICTURE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
                   "webp": "image/webp"}  # fmt: skip
 MAX_TEXT = 1000
+MAX_QUESTION_ID = 200
 # Per session: a burst of answers is fine, a script hammering is not.
 REQUESTS_PER_MINUTE = 240
 SIGN_INS_PER_MINUTE = 20  # per address
@@ -130,6 +134,8 @@ class WebApp:
         sub.router.add_get("/api/page/{name}", self._guard(self._page_view))
         sub.router.add_post("/api/drill/start", self._guard(self._drill_start))
         sub.router.add_post("/api/drill/answer", self._guard(self._drill_answer))
+        sub.router.add_post("/api/favourite", self._guard(self._favourite))
+        sub.router.add_get("/api/mistakes/export", self._guard(self._mistakes_export))
         sub.router.add_get("/api/admin/banks", self._guard(self._admin_banks))
         sub.router.add_get("/api/admin/bank/{bank_id}", self._guard(self._admin_bank))
         sub.router.add_post("/api/admin/report", self._guard(self._admin_close))
@@ -327,7 +333,7 @@ class WebApp:
         result = await self.app.click(grant.chat, grant.user, click)
         if isinstance(result.view, TextView):  # another person's mock, or none: nothing of it is shown
             return _json(404, {"kind": "closed", "text": t(language, "web.closed")})
-        return _json(200, views.reply(result))
+        return _json(200, await self._stars(views.reply(result), grant))
 
     # ------------------------------------------------------------ drilling and the other pages
 
@@ -335,7 +341,12 @@ class WebApp:
         line = PAGES.get(request.match_info["name"])
         if line is None:
             raise web.HTTPNotFound()
-        return await self._run(line, grant)
+        reply = await self.app.run_text(line, self.caller(grant))
+        if isinstance(reply.view, MistakesView):  # each row with its ☆, the web's own last line
+            return _json(200, views.mistakes(reply.view, await self.app.starred(grant.chat, grant.user)))
+        if isinstance(reply.view, FavouritesView):
+            return _json(200, views.favourites(reply.view, await self.app.starred(grant.chat, grant.user)))
+        return _json(200, views.reply(reply))
 
     async def _drill_start(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         line = DRILLS.get(str((await self._body(request)).get("mode")))
@@ -343,7 +354,7 @@ class WebApp:
             raise BadInput()
         reply = await self.app.run_text(line, self.caller(grant))
         await self._posted(reply)
-        return _json(200, views.reply(reply))
+        return _json(200, await self._stars(views.reply(reply), grant))
 
     async def _drill_answer(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
         body = await self._body(request)
@@ -356,7 +367,51 @@ class WebApp:
         next_reply = getattr(result, "reply", None)
         if isinstance(next_reply, Reply):
             await self._posted(next_reply)
-        return _json(200, out)
+        return _json(200, await self._stars(out, grant))
+
+    async def _stars(self, out: dict[str, Any], grant: WebGrant) -> dict[str, Any]:
+        """A question's or a reviewed item's ☆ or ★: whether the person has starred it."""
+        if out.get("kind") in ("question", "mock_review") and out.get("question"):
+            out["starred"] = out["question"] in await self.app.starred(grant.chat, grant.user)
+        return out
+
+    async def _favourite(self, request: web.Request, grant: WebGrant, language: str) -> web.StreamResponse:
+        """The ☆ / ★ toggle: on a practice question or its receipt, the chat's ☆ click on that
+        round (the click rule: a round of this person's web chat); on a mock's reviewed item or a
+        row of the notebook or the favourites, the same use case by the question's id (of the
+        chat's bank, starred for this person only)."""
+        body = await self._body(request)
+        on, round_id, question = body.get("on"), body.get("round_id"), body.get("question")
+        if not isinstance(on, bool):
+            raise BadInput()
+        if round_id is not None:
+            if not _small_int(round_id):
+                raise BadInput()
+            assert isinstance(round_id, int)
+            token = None if on else UNSTAR
+            ref = f"web:{round_id}"  # as the page posted it (_posted)
+            click = Click(round_id, grant.platform, grant.chat_key, ref, Act.FAVOURITE, token, "web", None)
+            result = await self.app.click(grant.chat, grant.user, click)
+        elif isinstance(question, str) and 0 < len(question) <= MAX_QUESTION_ID:
+            result = await self.app.favourite(grant.chat, grant.user, question, on)
+        else:
+            raise BadInput()
+        if not isinstance(result, TextReply) or result.closed:  # not this person's round, not this bank's
+            said = result.text if isinstance(result, TextReply) else ""
+            return _json(409, {"kind": "closed", "text": said or t(language, "web.closed")})
+        return _json(200, {"kind": "star", "starred": on, "text": result.text})
+
+    async def _mistakes_export(
+        self, request: web.Request, grant: WebGrant, language: str
+    ) -> web.StreamResponse:
+        """The notebook as the chat's /mistakes export makes it: its CSV table, downloaded."""
+        reply = await self.app.run_text("/mistakes export", self.caller(grant))
+        table = next((f for f in reply.files if f.filename.endswith(".csv")), None)
+        if table is None:  # an empty notebook: the chat's sentence
+            return _json(404, views.reply(reply))
+        disposition = f'attachment; filename="{table.filename}"'
+        return web.Response(body=table.data, content_type="text/csv", charset="utf-8",
+                            headers={"Content-Disposition": disposition})  # fmt: skip
 
     # ------------------------------------------------------------ a bank's admin pages (its owners only)
 

@@ -31,6 +31,8 @@ from bot.application.reply_text import render_reply
 from bot.locales.i18n import t
 from bot.views.quiz import QuestionView
 from bot.views.quiz_text import PLAIN, question_header, render_receipt
+from bot.views.study import FavouritesView, MistakesView
+from bot.views.study_text import cause_name
 
 LABELS = (
     "title", "tab_mock", "tab_drill", "tab_mistakes", "tab_favorites", "tab_review", "tab_progress",
@@ -40,7 +42,7 @@ LABELS = (
     "sign_in_failed", "closed", "drill_random", "drill_sequential", "practise_mistakes",
     "practise_favorites", "review_due", "sheet", "prev", "next", "right_answer", "your_answer", "blank",
     "sign_out", "charts", "back_to_paper", "bad_input", "tab_admin", "resolve", "dismiss",
-    "note_placeholder", "all_banks", "orphan_reports",
+    "note_placeholder", "all_banks", "orphan_reports", "star", "starred", "export_mistakes",
 )  # fmt: skip
 
 
@@ -138,7 +140,7 @@ def mock_review(view: MockReviewView) -> dict[str, Any]:
         "stem": view.stem, "options": [list(o) for o in view.options],
         "right_tokens": list(view.right_tokens),
         "given": view.given, "right": view.right, "explanation": view.explanation, "verdict": view.verdict,
-        "wrong": list(view.wrong), "pictures": pictures(view),
+        "wrong": list(view.wrong), "pictures": pictures(view), "question": view.question_id,
     }  # fmt: skip
 
 
@@ -147,7 +149,47 @@ def question(view: QuestionView) -> dict[str, Any]:
         "kind": "question", "round_id": view.round_id, "input": str(view.input_kind),
         "header": question_header(view), "stem": view.stem,
         "options": [[o.token, o.label, o.text] for o in view.options], "pictures": pictures(view),
+        "question": view.question_id,
     }  # fmt: skip
+
+
+def mistakes(view: MistakesView, starred: frozenset[str]) -> dict[str, Any]:
+    """The notebook as the chat lists it (bot/views/study_text.py), each row with its ☆ and
+    the web app's own last line instead of the chat's commands."""
+    lang = view.language
+    if not view.size:
+        return {"kind": "mistakes", "header": t(lang, "mistakes.none"), "causes": "", "groups": [], "how": ""}
+    causes = ""
+    if any(cause for cause, _ in view.causes):
+        parts = [t(lang, "mistakes.cause_count", cause=cause_name(lang, c), count=n) for c, n in view.causes]
+        causes = t(lang, "mistakes.by_cause", causes=" · ".join(parts))
+    groups = []
+    for tag, qtype, rows in view.groups:
+        items = []
+        for row in rows:
+            cause = f"[{cause_name(lang, row.cause)}] " if row.cause else ""
+            misses = t(lang, "mistakes.misses", count=row.misses)
+            items.append({"question": row.question_id, "number": row.number,
+                          "starred": row.question_id in starred,
+                          "text": f"{row.number}. {cause}{row.stem} {misses}"})  # fmt: skip
+        groups.append({"title": f"{tag} · {t(lang, f'type.{qtype}')}", "rows": items})
+    return {
+        "kind": "mistakes", "causes": causes, "groups": groups, "how": t(lang, "web.mistakes_how"),
+        "header": t(lang, "mistakes.header", count=view.size, graduate=view.graduate_after),
+    }  # fmt: skip
+
+
+def favourites(view: FavouritesView, starred: frozenset[str]) -> dict[str, Any]:
+    """The favourites, each with its ★ (tapped: ☆, and the row stays to be starred again)."""
+    lang = view.language
+    if not view.rows:
+        return {"kind": "favorites", "header": t(lang, "web.favorites_none"), "rows": []}
+    rows = [
+        {"question": qid, "number": number, "starred": qid in starred,
+         "text": f"{number}. [{t(lang, f'type.{qtype}')}] {stem}"}
+        for qid, (number, qtype, stem) in zip(view.ids, view.rows, strict=True)
+    ]  # fmt: skip
+    return {"kind": "favorites", "header": t(lang, "favorites.header", count=len(view.rows)), "rows": rows}
 
 
 def reply(reply: Reply) -> dict[str, Any]:

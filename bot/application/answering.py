@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.application.clicks import Act, Click, admitted
+from bot.application.clicks import UNSTAR, Act, Click, admitted
 from bot.application.presenting import response_label
 from bot.application.quiz import Quiz
 from bot.application.quiz_cache import RoundContext
@@ -155,7 +155,7 @@ def self_grade_words(language: str) -> str:
 # a typed text for the person's open mock in this chat (None: not theirs to take), and the ☆ on
 # a question or reveal.
 MockTyped = Callable[[ChatRef, UserRef, str], Awaitable["TextReply | None"]]
-Favourite = Callable[[ChatRef, UserRef, str], Awaitable["TextReply"]]
+Favourite = Callable[[ChatRef, UserRef, str, bool], Awaitable["TextReply"]]  # on: star, else unstar
 # ... and the drilling loop's (bot/application/study/drill.py): the person's next practice question here,
 # and their practice round here whose answer awaits a self-grade.
 # (a click names the round whose receipt carried the button).
@@ -201,7 +201,7 @@ class Answering:
         if click.act is Act.FAVOURITE:  # open or closed: a reveal's star works too
             if self.favourite is None:
                 return await self._closed(chat)
-            return await self.favourite(chat, user, context.question.id)
+            return await self.favourite(chat, user, context.question.id, click.token != UNSTAR)
         if click.act is Act.CAUSE:  # on the receipt of a graded answer: the round may be closed
             if self.mistake_cause is None:
                 return await self._closed(chat)

@@ -100,7 +100,10 @@ class StudyTools(Protocol):
 
     def handler(self, use_case: StudyUseCase, /) -> Handler: ...
     async def typed_answer(self, chat: ChatRef, user: UserRef, text: str) -> TextReply | None: ...
-    async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply: ...
+    async def favourite_click(
+        self, chat: ChatRef, user: UserRef, question_id: str, on: bool = True
+    ) -> TextReply: ...
+    async def starred(self, chat: ChatRef, user: UserRef) -> frozenset[str]: ...
     async def next_question(self, chat: ChatRef, user: UserRef, after: int | None = None) -> Reply: ...
     async def pending_self_grade(self, chat: ChatRef, user: UserRef) -> int | None: ...
     async def mock_click(self, chat: ChatRef, user: UserRef, click: MockClick) -> Reply: ...
@@ -203,6 +206,19 @@ class Application:
             language = await self.language(chat)
             return Reply(TextView(t(language, "receipt.closed")), language)
         return await self.study.weak_click(chat, user)
+
+    async def favourite(self, chat: ChatRef, user: UserRef, question_id: str, on: bool) -> TextReply:
+        """The ☆ (or the web app's ★, `on` False) on a question shown by its bank's id rather than
+        a round's (a mock's reviewed item, a notebook row): the ☆ click's use case, as the chat's
+        ☆ under a question runs it (bot/application/answering.py)."""
+        if self.study is None:
+            language = await self.language(chat)
+            return TextReply(t(language, "receipt.closed"), language, closed=True)
+        return await self.study.favourite_click(chat, user, question_id, on)
+
+    async def starred(self, chat: ChatRef, user: UserRef) -> frozenset[str]:
+        """The question ids of the chat's bank the person has starred (none without the study tools)."""
+        return frozenset() if self.study is None else await self.study.starred(chat, user)
 
     async def language(self, chat: ChatRef) -> str:
         try:

@@ -54,6 +54,11 @@ class Act(StrEnum):
     CAUSE = "cause"  # a mistake's cause (概念不清 / 粗心 / …) under a wrong answer's receipt
 
 
+# A ☆ click's token: none stars the question (the chats' ☆); UNSTAR takes the star off (the web
+# app's ★, a toggle).
+UNSTAR = "off"
+
+
 # Which input kinds each act answers (a question's kind comes from its type's module).
 _KINDS: dict[Act, tuple[InputKind, ...]] = {
     Act.ANSWER: (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE),
@@ -105,6 +110,8 @@ def admits(context: RoundContext, click: Click) -> bool:
     if click.act is Act.SELF_GRADE and click.token not in SELF_GRADE_LEVELS:
         return False
     if click.act is Act.CAUSE and click.token not in CAUSES:
+        return False
+    if click.act is Act.FAVOURITE and click.token not in (None, UNSTAR):
         return False
     if click.controls is not None and click.control not in click.controls:
         return False

@@ -47,6 +47,7 @@ def build_question(
         mode=str(round_.mode),
         bank_id=round_.bank_id,
         images=question.images,
+        question_id=question.id,
     )
 
 

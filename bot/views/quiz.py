@@ -53,6 +53,7 @@ class QuestionView:
     # the files), references only, so the outbox keeps no bytes.
     bank_id: str = ""
     images: tuple[str, ...] = ()
+    question_id: str = ""  # the bank's question (the web app draws its ☆ or ★)
 
     @property
     def multi(self) -> bool:

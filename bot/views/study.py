@@ -103,6 +103,7 @@ class MockReviewView:
     out_of: float = 0.0
     bank_id: str = ""  # the pictures shown with the stem, as in QuestionView
     images: tuple[str, ...] = ()
+    question_id: str = ""  # the bank's question (the web app's ☆ on it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +146,7 @@ class NotebookRow:
     stem: str
     misses: int
     cause: str = ""  # the learner's cause of the mistake (bot/domain/mastery.py CAUSES), "" if none
+    question_id: str = ""  # the web app's ☆ on the row
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +162,7 @@ class MistakesView:
 class FavouritesView:
     language: str
     rows: tuple[tuple[int, QuestionType, str], ...]  # number, type, stem
+    ids: tuple[str, ...] = ()  # each row's question id (the web app's ★ on it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,10 +114,9 @@
     main.replaceChildren(text("…", "hint"));
     if (name === "mock") return api("GET", "mock").then(drawMock);
     if (name === "drill") return drawDrillMenu();
-    if (name === "mistakes") return page("mistakes", [["practise_mistakes", "mistakes"]]);
-    if (name === "favorites") return page("favorites", [["practise_favorites", "favorites"]]);
+    if (name === "mistakes" || name === "favorites") return drawList(name);
     if (name === "admin") return drawBanks();
-    if (name === "progress") return page("progress", []).then(() => api("GET", "page/ready").then((r) => main.append(drawText(r))));
+    if (name === "progress") return page("progress").then(() => api("GET", "page/ready").then((r) => main.append(drawText(r))));
   }
 
   // ---------------------------------------------------------------- the mock exam
@@ -289,12 +288,37 @@
 
   function drawReview(v) {
     const right = new Set(v.right_tokens);
-    main.replaceChildren(el("div", { class: "bar" }, el("span", {}, `${v.number} / ${v.count}`)),
+    main.replaceChildren(el("div", { class: "bar" }, el("span", {}, `${v.number} / ${v.count}`),
+      v.question ? star(v.starred, { question: v.question }) : null),
       el("div", { class: "stem" }, v.stem), ...pictures(v),
       el("div", { class: "opts" }, v.options.map(([letter, t]) => el("div", { class: "opt" + (right.has(letter) ? " right" : "") }, el("b", {}, letter), el("span", {}, t)))),
       el("p", {}, fill(L.your_answer, v.given || L.blank)), el("p", {}, fill(L.right_answer, v.right)),
       v.explanation ? text(v.explanation) : null,
       el("div", { class: "row" }, el("button", { class: "secondary", on: () => api("GET", "mock/report").then(drawMock) }, L.back_to_report)));
+  }
+
+  // ---------------------------------------------------------------- the star (☆ / ★)
+
+  // The person's star on a question: the server says which it is, a tap flips it there (the
+  // chat's ☆ click on a practice round; by the question's id elsewhere) and then here.
+  function star(starred, target, compact) {
+    let on = !!starred;
+    const b = el("button", { class: "secondary star" + (compact ? " icon" : "") });
+    const draw = () => {
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-pressed", String(on));
+      if (compact) { b.textContent = on ? "★" : "☆"; b.setAttribute("aria-label", on ? L.starred : L.star); }
+      else b.textContent = on ? L.starred : L.star;
+    };
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      const r = await api("POST", "favourite", { ...target, on: !on });
+      b.disabled = false;
+      if (r.kind === "star") { on = r.starred; draw(); }
+      else if (r.kind !== "signed_out") notice(r.text || L.closed, false);
+    });
+    draw();
+    return b;
   }
 
   // ---------------------------------------------------------------- drilling and the other pages
@@ -303,11 +327,32 @@
     return el("div", {}, text(r.text, r.kind === "error" ? "error" : "text"), (r.images || []).map((src) => el("img", { src, alt: "" })));
   }
 
-  async function page(name, buttons) {
+  async function page(name) {
     const r = await api("GET", "page/" + name);
-    if (tab !== name && !(name === "progress" && tab === "progress")) return;
-    main.replaceChildren(drawText(r), el("div", { class: "row" }, buttons.map(([label, mode]) =>
-      el("button", { on: () => drill(mode) }, L[label]))));
+    if (tab === name) main.replaceChildren(drawText(r));
+  }
+
+  // The mistake notebook or the favourites: each question with its star, practise them, and the
+  // notebook's table to download (the chat's /mistakes export).
+  async function drawList(name) {
+    const r = await api("GET", "page/" + name);
+    if (tab !== name) return;
+    if (r.kind !== "mistakes" && r.kind !== "favorites") return main.replaceChildren(drawText(r));
+    const groups = r.kind === "mistakes" ? r.groups : [{ title: "", rows: r.rows }];
+    const nodes = [el("p", { class: "head" }, r.header), r.causes ? el("p", { class: "hint" }, r.causes) : null];
+    for (const g of groups) {
+      if (g.title) nodes.push(el("h3", { class: "group" }, g.title));
+      nodes.push(el("div", { class: "items" }, g.rows.map((row) => el("div", { class: "item", "data-number": row.number },
+        el("span", {}, row.text), star(row.starred, { question: row.question }, true)))));
+    }
+    if (groups.some((g) => g.rows.length)) {
+      const mistakes = name === "mistakes";
+      nodes.push(el("div", { class: "row" },
+        el("button", { id: "practise", on: () => drill(name) }, mistakes ? L.practise_mistakes : L.practise_favorites),
+        mistakes ? el("a", { class: "button secondary", id: "export", href: "/app/api/mistakes/export", download: "" }, L.export_mistakes) : null));
+    }
+    if (r.how) nodes.push(el("p", { class: "hint" }, r.how));
+    main.replaceChildren(...nodes.filter((n) => n));
   }
 
   function drawDrillMenu() {
@@ -333,7 +378,8 @@
           el("button", { class: "secondary", on: () => answer(round, level) }, label))));
       return main.replaceChildren(...(round && r.kind === "receipt" ? [round.node, ...nodes] : nodes));
     }
-    const node = el("div", {}, el("div", { class: "hint" }, r.header), el("div", { class: "stem" }, r.stem), ...pictures(r));
+    const node = el("div", {}, el("div", { class: "qhead" }, el("span", { class: "hint" }, r.header),
+      r.question ? star(r.starred, { round_id: r.round_id }) : null), el("div", { class: "stem" }, r.stem), ...pictures(r));
     const option = (label, t) => [el("b", {}, label), el("span", {}, t)];
     const q = { id: r.round_id, node };
     if (r.input === "typed" || r.input === "self_graded") {
@@ -355,7 +401,10 @@
   async function answer(round, value) {
     const r = await api("POST", "drill/answer", { round_id: round.id, text: value });
     if (r.kind === "receipt") {
-      for (const b of round.node.querySelectorAll("button")) b.disabled = true;
+      for (const b of round.node.querySelectorAll("button:not(.star)")) { // the star stays live
+        b.disabled = true;
+        if (b.dataset.token === value) b.classList.add("on"); // the option tapped stays marked
+      }
     }
     drawDrill(r, r.kind === "question" ? null : round);
   }

@@ -18,10 +18,23 @@ from bot.views.study import (
 
 
 class Favourites(StudyContext):
-    async def favourite_click(self, chat: ChatRef, user: UserRef, question_id: str) -> TextReply:
-        """The ☆ under a question or reveal: star that question for the clicker."""
-        reply = await self.favourite(Caller(chat, user), question_id, True)
+    async def favourite_click(
+        self, chat: ChatRef, user: UserRef, question_id: str, on: bool = True
+    ) -> TextReply:
+        """The ☆ under a question or reveal: star that question for the clicker (the web app's
+        ★ takes the star off again: `on` False). A question not in the chat's bank (it changed
+        bank since) is refused with the catalog's sentence, `closed`."""
+        try:
+            reply = await self.favourite(Caller(chat, user), question_id, on)
+        except QuizError as exc:
+            language = (await self.quiz.chat(chat)).settings.language
+            return TextReply(exc.render(language), language, closed=True)
         return TextReply(render_reply(reply), reply.language)
+
+    async def starred(self, chat: ChatRef, user: UserRef) -> frozenset[str]:
+        """The questions of the chat's bank the person has starred (the web app draws ☆ or ★)."""
+        user_id, bank = await self._person(Caller(chat, user))
+        return frozenset(await self.store.favourites(user_id, bank.id))
 
     async def favourite(self, caller: Caller, question_id: str, on: bool) -> Reply:
         """Star or unstar a question of the chat's bank (the ☆ button on questions and reveals)."""
@@ -46,12 +59,9 @@ class Favourites(StudyContext):
     async def favorites(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         user_id, bank = await self._person(caller)
         by_id = {q.id: q for q in bank.questions}
-        rows = tuple(
-            (by_id[i].number, by_id[i].type, bank_text(language, by_id[i].stem))
-            for i in await self.store.favourites(user_id, bank.id)
-            if i in by_id
-        )
-        return Reply(FavouritesView(language, rows), language)
+        ids = tuple(i for i in await self.store.favourites(user_id, bank.id) if i in by_id)
+        rows = tuple((by_id[i].number, by_id[i].type, bank_text(language, by_id[i].stem)) for i in ids)
+        return Reply(FavouritesView(language, rows, ids), language)
 
     async def favorites_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         return await self.drill.start(caller.chat, self._user(caller), Spec(FAVOURITES), language)

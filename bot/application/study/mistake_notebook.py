@@ -91,7 +91,7 @@ class MistakeNotebook(StudyContext):
         for question, misses in entries:
             key = (question.tags[0] if question.tags else _NO_TAG, question.type)
             stem, cause = bank_text(language, question.stem), causes.get(question.id, "")
-            groups[key].append(NotebookRow(question.number, question.type, stem, misses, cause))
+            groups[key].append(NotebookRow(question.number, question.type, stem, misses, cause, question.id))
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], list(QuestionType).index(kv[0][1])))
         tally = Counter(causes.get(q.id, "") for q, _ in entries)
         by_cause = tuple((c, tally[c]) for c in (*CAUSES, "") if tally[c])

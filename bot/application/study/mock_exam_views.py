@@ -83,6 +83,7 @@ class MockViews(MockParts):
             **self._key_point_fields(mock, index, question, entry, language),
             bank_id=mock.bank_id,
             images=question.images,
+            question_id=question.id,
         )
 
     @staticmethod
