@@ -17,14 +17,17 @@ from bank.exporters import export_bank
 from bank.importer import import_paper, import_source
 from bank.loader import load_bank_text
 from bank.yaml_io import dump_bank
+from bot.application.answering import ReceiptReply, SelectionReply
+from bot.application.clicks import Act, Click
 from bot.application.requests import SubmitAnswer
 from bot.domain import option_shuffle as shuffle
 from bot.domain.grading import Verdict, grade
-from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
+from bot.domain.kinds import ChatKind, ChatRef, InputKind, Platform, RoundKind, UserRef
 from bot.domain.questions import Bank, QuestionType
 from bot.locales.i18n import t
 from tests.conftest import make_bank
 from tests.fakes.telegram_fixtures import telegram_server  # noqa: F401
+from tests.fakes.telegram_model import FakeUser
 from tests.test_console import run_console
 from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     EPHEMERAL,
@@ -36,7 +39,6 @@ from tests.test_discord_harness import (  # noqa: F401  (fixtures)
     harness_fixture,
     study_world,
 )
-from tests.fakes.telegram_model import FakeUser
 from tests.test_telegram_harness import ANN, CAT, TelegramHarness, round_of, tg_fixture  # noqa: F401
 from tests.test_telegram_harness import BOB as TG_BOB
 from tests.test_telegram_harness import GROUP as TG_GROUP
@@ -286,3 +288,73 @@ async def test_a_contest_of_typed_items_asks_it_and_scores_the_order(make_app, c
         await app.scheduler.run_due()
     final = app.port.of("standings")[-1]
     assert final.final and [(r.name, r.correct) for r in final.rows if r.correct] == [("Alice", 1)]
+
+
+async def _tap(app, round_id: int, act: Act, token: str | None = None) -> Click:
+    """A tap on the question's own message."""
+    context = await app.quiz.round_context(round_id)
+    control = f"c{round_id}"
+    return Click(round_id, Platform.CONSOLE, GROUP.chat_key, context.round.message_ref, act, token, control,
+                 frozenset({control}))  # fmt: skip
+
+
+async def test_a_daily_and_a_contest_take_taps_in_order(make_app, clock) -> None:
+    app = await make_app()
+    await app.start()
+    answering = app.application.answering
+    await app.dailies.set_daily(GROUP, "09:30", deadline_seconds=3600, tag="order")
+    assert await app.scheduler.advance(30 * 60) == 1
+    (daily,) = app.port.of("question")
+    for x in "BADC":
+        await answering.click(await _tap(app, daily.round_id, Act.TOGGLE, x), ALICE, GROUP)
+    receipt = await answering.click(await _tap(app, daily.round_id, Act.SUBMIT), ALICE, GROUP)
+    assert isinstance(receipt, ReceiptReply) and receipt.receipt.response_label == "B → A → D → C"
+    await app.scheduler.advance(3600)
+    (reveal,) = app.port.of("reveal")
+    assert reveal.right == ("Alice",)
+
+    await app.contests.start(GROUP, 1, 30, qtype=QuestionType.ORDERING, include_typed=True)
+    contest = app.port.of("question")[-1]
+    assert contest.kind is RoundKind.CONTEST
+    for x in "BAD":
+        await answering.click(await _tap(app, contest.round_id, Act.TOGGLE, x), BOB, GROUP)
+    shown = await answering.click(await _tap(app, contest.round_id, Act.SUBMIT), BOB, GROUP)
+    assert shown == SelectionReply("B → A → D", "en", InputKind.ORDER, left=1)  # not yet submitted
+    await answering.click(await _tap(app, contest.round_id, Act.UNDO), BOB, GROUP)
+    for x in "CD":
+        await answering.click(await _tap(app, contest.round_id, Act.TOGGLE, x), BOB, GROUP)
+    graded = await answering.click(await _tap(app, contest.round_id, Act.SUBMIT), BOB, GROUP)
+    assert isinstance(graded, ReceiptReply) and graded.receipt.response_label == "B → A → C → D"
+    [stored] = await app.store.round_answers(contest.round_id)
+    assert (stored.response, stored.verdict) == ("BACD", "wrong")
+
+
+async def test_a_mock_item_tapped_in_order_keeps_its_taps_across_a_restart(tg: TelegramHarness) -> None:
+    app = await tg.start()
+    await tg.say(ANN.id, ANN, "/mock")
+    user_id = await app.quiz.user_id(_tg_user(ANN))
+    mock = await app.mocks.store.open_mock(user_id)
+    number = next(i + 1 for i, item in enumerate(mock.items) if item.question_id == "o-6")
+    item = mock.items[number - 1]
+    right = shuffle.shown(tg.bank.question("o-6"), item.order).answer  # the right order as shown
+    sent = await tg.say(ANN.id, ANN, f"/mock {number}")
+    page = next(m for m in reversed(tg.server.messages_in(ANN.id)) if m.params is sent)
+    assert t("en", "mock.type_order", number=number) in page.text
+
+    async def tap(letter: str) -> None:
+        assert await tg.click(ANN.id, ANN, page.message_id, f"m1:{mock.id}:{number}:p:{letter}") == ""
+        await tg.server.wait_for_request(
+            "editMessageText", lambda p: p["message_id"] == page.message_id and letter in p["text"]
+        )
+
+    for letter in (*right[:2], right[3]):
+        await tap(letter)
+    await tap(right[3])  # tapped again: out
+    picks = f"m1:{mock.id}:{number}:p:"
+    labels = [b["text"] for b in page.buttons if b.get("callback_data", "").startswith(picks)]
+    assert sorted(labels) == sorted([f"1· {right[0]}", f"2· {right[1]}", right[2], right[3]])
+    app = await tg.restart()
+    for letter in right[2:]:
+        await tap(letter)
+    kept = (await app.mocks.store.answers(mock.id))[number - 1].response
+    assert kept == "BADC" and grade(ORDERING, kept or "").verdict is Verdict.CORRECT
