@@ -29,8 +29,8 @@ async def test_multi_choice_toggles_and_submit(tg: TelegramHarness) -> None:
         "D": f"t1:{round_id}:D", "提交": f"s1:{round_id}", "☆ 收藏": f"f1:{round_id}",
     }  # fmt: skip
     toasts = [await tg.click(CAT.id, CAT, question.message_id, f"t1:{round_id}:{x}") for x in "ACBCD"]
-    assert toasts[-1] == t("zh-CN", "tg.selected", choice="A、B、D")
-    assert toasts[1] == t("zh-CN", "tg.selected", choice="A、C")
+    assert toasts[-1] == t("zh-CN", "select.current", choice="A、B、D")
+    assert toasts[1] == t("zh-CN", "select.current", choice="A、C")
     assert await app.store.round_answers(round_id) == []  # toggling answers nothing yet
 
     assert await tg.click(CAT.id, CAT, question.message_id, f"s1:{round_id}") == "✅ 正确！+2分"
@@ -47,9 +47,9 @@ async def test_submit_with_nothing_selected_records_nothing(tg: TelegramHarness)
     await tg.say(GROUP, ANN, "/quiz multi")
     question = server.last_message(GROUP.id)
     round_id = round_of(question)
-    assert await tg.click(GROUP, BOB, question.message_id, f"s1:{round_id}") == t("en", "tg.selected_none")
+    assert await tg.click(GROUP, BOB, question.message_id, f"s1:{round_id}") == t("en", "select.none")
     await tg.click(GROUP, BOB, question.message_id, f"t1:{round_id}:A")
-    assert await tg.click(GROUP, BOB, question.message_id, f"t1:{round_id}:A") == t("en", "tg.selected_none")
+    assert await tg.click(GROUP, BOB, question.message_id, f"t1:{round_id}:A") == t("en", "select.none")
     assert await app.store.round_answers(round_id) == []
     # In a group the keyboard is shared: Ann's own selection, and the toast tells her the answer.
     await tg.click(GROUP, ANN, question.message_id, f"t1:{round_id}:B")

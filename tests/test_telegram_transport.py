@@ -22,7 +22,7 @@ async def test_a_click_is_answered_while_messages_wait_out_flood_control(tg: Tel
     server.user_message(GROUP, BOB, "/quiz multi")  # its question is refused: the bot pauses 2 s
     await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id, include_failed=True)
     toast = await tg.click(GROUP, ANN, question.message_id, f"t1:{round_id}:A")
-    assert toast == t("en", "tg.selected", choice="A")
+    assert toast == t("en", "select.current", choice="A")
     await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == GROUP.id)  # after the pause
     order = [e.method for e in server.log if e.method in ("sendMessage", "answerCallbackQuery")]
     assert order[-2:] == ["answerCallbackQuery", "sendMessage"]  # the toast did not wait
@@ -41,7 +41,7 @@ async def test_a_burst_of_clicks_is_answered_once_each_and_stored_once_per_user(
         queries.append(server.user_click(GROUP, user, question.message_id, f"s1:{round_id}"))
     answers = await asyncio.gather(*(server.wait_for_callback_answer(q, timeout=30) for q in queries))
     wrong = t("en", "receipt.wrong") + "\n" + t("en", "reveal.correct", answer="A, B, D")
-    assert [a["text"] for a in answers] == [t("en", "tg.selected", choice="A"), wrong] * len(users)
+    assert [a["text"] for a in answers] == [t("en", "select.current", choice="A"), wrong] * len(users)
     assert not [e for e in server.log if e.method == "answerCallbackQuery" and not e.ok]
     stored = await app.store.round_answers(round_id)
     assert sorted(a.display_name for a in stored) == sorted(u.first_name for u in users)

@@ -31,7 +31,8 @@ from bot.locales.i18n import t
 from bot.views.quiz import QuestionView
 
 log = logging.getLogger("studybot.discord")
-ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.MODAL: Act.OPEN_FORM,
+ACTS = {ids.ANSWER: Act.ANSWER, ids.TOGGLE: Act.TOGGLE, ids.SUBMIT: Act.SUBMIT, ids.UNDO: Act.UNDO,
+        ids.MODAL: Act.OPEN_FORM,
         ids.GRADE: Act.SELF_GRADE, ids.STAR: Act.FAVOURITE, ids.NEXT: Act.NEXT,
         ids.CAUSE: Act.CAUSE}  # fmt: skip
 NO_ROUND = 0  # an unreadable custom_id: a round no click can be admitted to
@@ -182,10 +183,8 @@ class Answering:
             return Reply(receipt_text(result.receipt), view=view)
         if isinstance(result, NextReply):  # only from the 下一题 button (see _next)
             return rendered(result.reply, self.application)
-        if isinstance(result, SelectionReply):
-            if not result.chosen:
-                return Reply(t(result.language, "select.none"))
-            return Reply(t(result.language, "select.current", choice=result.chosen))
+        if isinstance(result, SelectionReply):  # the clicker's own selection, or order, so far
+            return Reply(result.text)
         if isinstance(result, FormReply):  # a form can only open as the first answer (_open_form)
             return Reply(t(result.language, "receipt.closed"))
         return Reply(result.text)

@@ -11,8 +11,9 @@ from bot.domain.kinds import SELF_GRADE_LEVELS
 
 PREFIX = "sb"
 ANSWER = "a"  # sb:a:<round>:<token>   single / judge choice
-TOGGLE = "t"  # sb:t:<round>:<letter>  multi-choice toggle
-SUBMIT = "s"  # sb:s:<round>           submit the toggled letters
+TOGGLE = "t"  # sb:t:<round>:<letter>  multi-choice toggle, or an ordering's next place (or out again)
+SUBMIT = "s"  # sb:s:<round>           submit the toggled letters, or the order
+UNDO = "u"  # sb:u:<round>             an ordering's last placed option out again
 MODAL = "m"  # sb:m:<round>            open the answer modal (fill, short)
 GRADE = "g"  # sb:g:<round>:<level>    self-grade a short answer
 FORM = "f"  # sb:f:<round>             the answer modal itself
@@ -29,6 +30,7 @@ TEMPLATES = {
     ANSWER: r"sb:a:(?P<round>[^:]*):(?P<arg>.*)",
     TOGGLE: r"sb:t:(?P<round>[^:]*):(?P<arg>.*)",
     SUBMIT: r"sb:s:(?P<round>.*)",
+    UNDO: r"sb:u:(?P<round>.*)",
     MODAL: r"sb:m:(?P<round>.*)",
     GRADE: r"sb:g:(?P<round>[^:]*):(?P<arg>.*)",
     STAR: r"sb:st:(?P<round>.*)",

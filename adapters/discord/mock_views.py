@@ -1,5 +1,6 @@
 """A mock exam's buttons on Discord: an item's answer buttons (one per option, as a practice
-question has; a multiple choice's chosen ones green) with ◀ / ▶, the sheet and hand-in; the
+question has; a multiple choice's chosen ones green, an order's green and numbered by place, with
+作答 to type it) with ◀ / ▶, the sheet and hand-in; the
 sheet's and the hand-in prompt's way back or on; the report's wrong items, each opening it.
 
 They are DynamicItems (their custom_id says mock, item, act and choice), so they work after a
@@ -124,10 +125,12 @@ def _question(buttons: discord.ui.View, view: MockQuestionView) -> None:
     if view.input_kind in TYPED:  # no options: a form takes the typed answer
         label = t(lang, "button.answer")
         buttons.add_item(_button(label, mock_id, number, MockAct.OPEN_FORM, style=Style.primary, row=0))
-    chosen = set(view.chosen)
+    chosen, ordered = view.chosen, view.input_kind is InputKind.ORDER
     options = view.buttons[: 3 * ROW_WIDTH]  # three rows of options; the last two for moving on
     for i, (token, label) in enumerate(options):
         style = Style.success if token in chosen else Style.primary
+        if ordered and token in chosen:  # an order's place before the label
+            label = f"{chosen.index(token) + 1}· {label}"
         buttons.add_item(
             _button(label, mock_id, number, MockAct.PICK, token, style=style, row=i // ROW_WIDTH)
         )
@@ -137,5 +140,8 @@ def _question(buttons: discord.ui.View, view: MockQuestionView) -> None:
     buttons.add_item(_button(t(lang, "button.mock_sheet"), mock_id, number, MockAct.SHEET, row=row))
     if number < view.count:
         buttons.add_item(_button(t(lang, "button.mock_next"), mock_id, number, MockAct.NEXT, row=row))
+    if ordered:  # an order may be typed too
+        label = t(lang, "button.answer")
+        buttons.add_item(_button(label, mock_id, number, MockAct.OPEN_FORM, row=row + 1))
     submit = t(lang, "button.mock_submit")
     buttons.add_item(_button(submit, mock_id, number, MockAct.SUBMIT, style=Style.danger, row=row + 1))

@@ -80,6 +80,12 @@ class SubmitButton(_StudyButton, template=ids.TEMPLATES[ids.SUBMIT]):
     kind = ids.SUBMIT
 
 
+class UndoButton(_StudyButton, template=ids.TEMPLATES[ids.UNDO]):
+    """撤销 under an ordering: the clicker's last placed option comes out again."""
+
+    kind = ids.UNDO
+
+
 class ModalButton(_StudyButton, template=ids.TEMPLATES[ids.MODAL]):
     kind = ids.MODAL
 
@@ -112,8 +118,8 @@ class WeakButton(_StudyButton, template=ids.TEMPLATES[ids.WEAK]):
     kind = ids.WEAK
 
 
-DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, ModalButton, GradeButton, StarButton, NextButton,
-                 CauseButton, WeakButton)  # fmt: skip
+DYNAMIC_ITEMS = (AnswerButton, ToggleButton, SubmitButton, UndoButton, ModalButton, GradeButton, StarButton,
+                 NextButton, CauseButton, WeakButton)  # fmt: skip
 
 
 class AnswerModal(discord.ui.Modal):
@@ -150,50 +156,52 @@ def star_buttons(round_id: int, language: str) -> discord.ui.View:
 
 def question_buttons(view: QuestionView) -> discord.ui.View:
     """By input kind: one button per option (choose one, true/false), toggles + Submit (choose
-    many), or Answer opening a form (typed, self-graded); and the ☆ on every question."""
-    lang, key = view.language, str(view.round_id)
-    buttons: discord.ui.View = discord.ui.View(timeout=None)
-    if view.input_kind in TYPED:
-        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), style=Style.primary, row=0))
-        buttons.add_item(_star(key, lang, row=0))
-        return buttons
-    multi = view.input_kind is InputKind.CHOOSE_MANY
-    cls: type[_StudyButton] = ToggleButton if multi else AnswerButton
-    style = Style.secondary if multi else Style.primary
-    options = _shown(view.options)
-    rows = _rows(len(options))
-    for option, row in zip(options, rows, strict=True):
-        buttons.add_item(cls(key, option.token, label=option.label, style=style, row=row))
-    last = rows[-1] + 1 if rows else 0
-    if multi:
-        buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), style=Style.success, row=last))
-    buttons.add_item(_star(key, lang, row=last))
-    return buttons
+    many), options tapped in order + 撤销, Submit and Answer to type it (an order), or Answer
+    opening a form (typed, self-graded); and the ☆ on every question."""
+    return _buttons(view.language, str(view.round_id), view.input_kind, view.options)
 
 
 def revealed_buttons(view: RevealView) -> discord.ui.View:
-    """The question's buttons, disabled, the right options green and each with its count; the ☆
-    stays clickable."""
-    lang, key = view.language, str(view.round_id)
-    kind = view.input_kind
+    """The question's buttons, disabled, the right options green and each with its count (an
+    order's plain: the reveal says the right order); the ☆ stays clickable."""
+    counts = {c.token: c.count for c in view.counts}
+    return _buttons(view.language, str(view.round_id), view.input_kind, view.options,
+                    revealed=(view.correct_tokens, counts))  # fmt: skip
+
+
+def _buttons(lang: str, key: str, kind: InputKind, options: tuple[OptionView, ...],
+             revealed: tuple[tuple[str, ...], dict[str, int]] | None = None) -> discord.ui.View:  # fmt: skip
     buttons: discord.ui.View = discord.ui.View(timeout=None)
+    done = revealed is not None
+    form_style = Style.secondary if done else Style.primary
+    answer_form = ModalButton(key, label=t(lang, "button.answer"), style=form_style, disabled=done, row=0)
     if kind in TYPED:
-        buttons.add_item(ModalButton(key, label=t(lang, "button.answer"), disabled=True, row=0))
+        buttons.add_item(answer_form)
         buttons.add_item(_star(key, lang, row=0))
         return buttons
-    counts = {c.token: c.count for c in view.counts}
-    multi = kind is InputKind.CHOOSE_MANY
-    cls: type[_StudyButton] = ToggleButton if multi else AnswerButton
-    options = _shown(view.options)
-    rows = _rows(len(options))
-    for option, row in zip(options, rows, strict=True):
-        right = option.token in view.correct_tokens
-        label = f"{option.label} · {counts.get(option.token, 0)}"
-        style = Style.success if right else Style.secondary
-        buttons.add_item(cls(key, option.token, label=label, style=style, disabled=True, row=row))
+    picks = kind in (InputKind.CHOOSE_MANY, InputKind.ORDER)
+    cls: type[_StudyButton] = ToggleButton if picks else AnswerButton
+    shown = _shown(options)
+    rows = _rows(len(shown))
+    for option, row in zip(shown, rows, strict=True):
+        label, style = option.label, Style.secondary if picks else Style.primary
+        if revealed is not None and kind is InputKind.ORDER:
+            style = Style.secondary  # the reveal's text says the right order
+        elif revealed is not None:
+            right, counts = revealed
+            label = f"{label} · {counts.get(option.token, 0)}"
+            style = Style.success if option.token in right else Style.secondary
+        buttons.add_item(cls(key, option.token, label=label, style=style, disabled=done, row=row))
     last = rows[-1] + 1 if rows else 0
-    if multi:
-        buttons.add_item(SubmitButton(key, label=t(lang, "button.submit"), disabled=True, row=last))
+    if kind is InputKind.ORDER:
+        buttons.add_item(UndoButton(key, label=t(lang, "button.undo"), disabled=done, row=last))
+    if picks:
+        submit = t(lang, "button.submit")
+        style = Style.secondary if done else Style.success
+        buttons.add_item(SubmitButton(key, label=submit, style=style, disabled=done, row=last))
+    if kind is InputKind.ORDER:  # an order may be typed too
+        answer_form.row = last
+        buttons.add_item(answer_form)
     buttons.add_item(_star(key, lang, row=last))
     return buttons
 

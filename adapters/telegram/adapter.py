@@ -36,13 +36,13 @@ from adapters.telegram.polling import ConfirmingPoller, HandlingWebhook
 from adapters.telegram.redaction import Redaction
 from adapters.telegram.render import (
     chat_ref,
+    hinted,
     language_keyboard,
     message_ref,
     parse_message_ref,
     question_keyboard,
     split_html,
     star_keyboard,
-    typed,
     weak_keyboard,
 )
 from adapters.telegram.rounds import RoundIndex
@@ -235,14 +235,14 @@ class TelegramAdapter:
         return sent
 
     async def send_question(self, chat_id: int, view: QuestionView) -> str:
-        """Post a question with its keyboard (by input kind); a typed answer gets the how-to. Its
+        """Post a question with its keyboard (by input kind); a typed answer or an order gets the how-to. Its
         pictures go first, each a photo, so that the question and its buttons come last."""
         for picture in self.app.pictures(view)[self._pictured.get(view.round_id, 0):]:
             await self.bot.send_photo(chat_id, picture.data)
             self._pictured[view.round_id] = self._pictured.get(view.round_id, 0) + 1
             while len(self._pictured) > 500:
                 self._pictured.popitem(last=False)
-        text = render_question(view, HTML, how_to=typed(view))
+        text = render_question(view, HTML, how_to=hinted(view))
         markup = question_keyboard(view)
         message = await self.send(chat_id, text, markup)
         self.rounds.posted(chat_id, message.message_id, view.round_id)

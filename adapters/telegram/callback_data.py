@@ -18,6 +18,7 @@ _PATTERNS = {
     "a1": re.compile(rf"a1:{_ROUND}:{_TOKEN}"),
     "t1": re.compile(rf"t1:{_ROUND}:([A-Z])"),
     "s1": re.compile(rf"s1:{_ROUND}"),
+    "u1": re.compile(rf"u1:{_ROUND}"),  # an ordering's last placed option out again
     "g1": re.compile(rf"g1:{_ROUND}:(full|half|zero)"),
     "f1": re.compile(rf"f1:{_ROUND}"),
     "n1": re.compile(rf"n1:{_ROUND}"),
@@ -41,7 +42,8 @@ class AnswerChoice:
 
 @dataclass(frozen=True, slots=True)
 class ToggleOption:
-    """A multiple-choice option button: add or remove `token` from the clicker's selection."""
+    """A multiple-choice option or an ordering's option: add `token` to the clicker's selection
+    (at the end: an ordering's next place), or take it out again."""
 
     round_id: int
     token: str
@@ -49,6 +51,13 @@ class ToggleOption:
 
 @dataclass(frozen=True, slots=True)
 class SubmitSelection:
+    round_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class UndoSelection:
+    """撤销 under an ordering: the last option placed comes out again."""
+
     round_id: int
 
 
@@ -101,8 +110,8 @@ class MockButton:
 
 
 Action = (
-    AnswerChoice | ToggleOption | SubmitSelection | SelfGradeLevel | Favourite | NextQuestion | ChooseLanguage
-    | MockButton | MistakeCause | WeakPractice
+    AnswerChoice | ToggleOption | SubmitSelection | UndoSelection | SelfGradeLevel | Favourite | NextQuestion
+    | ChooseLanguage | MockButton | MistakeCause | WeakPractice
 )
 
 
@@ -116,6 +125,10 @@ def toggle(round_id: int, token: str) -> str:
 
 def submit(round_id: int) -> str:
     return _checked(f"s1:{round_id}")
+
+
+def undo(round_id: int) -> str:
+    return _checked(f"u1:{round_id}")
 
 
 def self_grade(round_id: int, level: str) -> str:
@@ -174,6 +187,8 @@ def parse(data: object) -> Action | None:
         return ToggleOption(round_id, match.group(2))
     if kind == "s1":
         return SubmitSelection(round_id)
+    if kind == "u1":
+        return UndoSelection(round_id)
     if kind == "f1":
         return Favourite(round_id)
     if kind == "n1":

@@ -45,6 +45,7 @@ _ACTS: dict[type, Act] = {
     cd.AnswerChoice: Act.ANSWER,
     cd.ToggleOption: Act.TOGGLE,
     cd.SubmitSelection: Act.SUBMIT,
+    cd.UndoSelection: Act.UNDO,
     cd.SelfGradeLevel: Act.SELF_GRADE,
     cd.Favourite: Act.FAVOURITE,
     cd.NextQuestion: Act.NEXT,
@@ -162,11 +163,8 @@ class Callbacks:
         private = tg_chat.type == TgChat.PRIVATE
         if isinstance(answer, TextReply):
             await toast(answer.text)
-        elif isinstance(answer, SelectionReply):
-            if answer.chosen:
-                await toast(t(answer.language, "tg.selected", choice=answer.chosen))
-            else:
-                await toast(t(answer.language, "tg.selected_none"))
+        elif isinstance(answer, SelectionReply):  # the clicker's own selection, or order, so far
+            await toast(answer.text)
         elif isinstance(answer, FormReply):  # no forms here: typed answers are messages
             await toast(t(answer.language, "receipt.closed"))
         elif isinstance(answer, NextReply):  # the next question, posted as /quiz posts it

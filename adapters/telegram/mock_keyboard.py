@@ -1,5 +1,6 @@
 """The inline keyboards of a mock exam: an item's answer buttons (the same one-button-per-option
-layout as a practice question, a multiple choice's chosen options ticked) with ◀ / ▶, the sheet
+layout as a practice question, a multiple choice's chosen options ticked, an order's numbered
+by their place; a tap on a placed option takes it out again) with ◀ / ▶, the sheet
 and hand-in; the sheet's and the hand-in prompt's way back or on; the report's wrong items, each
 a button that opens it. Every button names its mock and item (adapters/telegram/callback_data.py);
 the core decides whether a click may act (bot/application/clicks.py)."""
@@ -17,6 +18,7 @@ from bot.application.app import (
     MockSheetView,
 )
 from bot.application.clicks import MockAct
+from bot.domain.kinds import InputKind
 from bot.locales.i18n import t
 
 ROW = 5  # answer and item buttons a row: fits a phone
@@ -61,13 +63,17 @@ def mock_keyboard(view: object) -> InlineKeyboardMarkup | None:
     return None
 
 
+def picked(view: MockQuestionView, token: str) -> str:
+    """What goes before a chosen option's label: ✓ for a multiple choice, its place for an order."""
+    if token not in view.chosen:
+        return ""
+    return f"{view.chosen.index(token) + 1}· " if view.input_kind is InputKind.ORDER else "✓ "
+
+
 def _question(view: MockQuestionView) -> InlineKeyboardMarkup:
     lang, mock_id, number = view.language, view.mock_id, view.number
-    chosen = set(view.chosen)
-    answers = [
-        _button(("✓ " if token in chosen else "") + label, mock_id, number, MockAct.PICK, token)
-        for token, label in view.buttons
-    ]
+    answers = [_button(picked(view, token) + label, mock_id, number, MockAct.PICK, token)
+               for token, label in view.buttons]  # fmt: skip
     moves = []
     if number > 1:
         moves.append(_button(t(lang, "button.mock_back"), mock_id, number, MockAct.BACK))

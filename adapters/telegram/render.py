@@ -55,19 +55,24 @@ def parse_message_ref(ref: str | None) -> tuple[int, int] | None:
 
 def question_keyboard(view: QuestionView) -> InlineKeyboardMarkup:
     """By input kind: a button per option (choose one, true/false), toggles plus Submit (choose
-    many); a typed answer has none (it is a message, or a reply in a group). Every question
-    also gets the ☆ that stars it for the clicker."""
+    many), options tapped in order plus 撤销 and Submit (an order); a typed answer has none (it is
+    a message, or a reply in a group, as an order may be too). Every question also gets the ☆
+    that stars it for the clicker."""
     star = star_row(view.round_id, view.language)
     if view.input_kind in (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE):
         row = [InlineKeyboardButton(o.label, callback_data=callback_data.answer(view.round_id, o.token))
                for o in view.options]  # fmt: skip
         return InlineKeyboardMarkup([row, star])
-    if view.input_kind is InputKind.CHOOSE_MANY:
+    if view.input_kind in (InputKind.CHOOSE_MANY, InputKind.ORDER):
         row = [InlineKeyboardButton(o.label, callback_data=callback_data.toggle(view.round_id, o.token))
                for o in view.options]  # fmt: skip
         submit = InlineKeyboardButton(
             t(view.language, "button.submit"), callback_data=callback_data.submit(view.round_id)
         )
+        if view.input_kind is InputKind.ORDER:
+            label = t(view.language, "button.undo")
+            undo = InlineKeyboardButton(label, callback_data=callback_data.undo(view.round_id))
+            return InlineKeyboardMarkup([row, [undo, submit, *star]])
         return InlineKeyboardMarkup([row, [submit, *star]])
     return InlineKeyboardMarkup([star])
 
@@ -122,8 +127,10 @@ def receipt_keyboard(answer: ReceiptReply) -> InlineKeyboardMarkup | None:
     return graded_keyboard(answer)
 
 
-def typed(view: QuestionView) -> bool:
-    return view.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
+def hinted(view: QuestionView) -> bool:
+    """Whether the question says how to answer it: a typed answer (no buttons), an order (tapped
+    on its buttons, or typed)."""
+    return view.input_kind in (InputKind.TYPED, InputKind.SELF_GRADED, InputKind.ORDER)
 
 
 def self_grade_keyboard(round_id: int, language: str) -> InlineKeyboardMarkup:

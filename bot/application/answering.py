@@ -63,10 +63,26 @@ class TextReply:
 
 @dataclass(frozen=True, slots=True)
 class SelectionReply:
-    """The multiple-choice selection so far ("" when empty)."""
+    """The selection so far, as its answer would show ("" when empty): a multiple choice's
+    options, or an ordering's order with how many options are `left` to place (an ordering is
+    submitted only once every option is placed)."""
 
     chosen: str
     language: str
+    input_kind: InputKind = InputKind.CHOOSE_MANY
+    left: int = 0
+
+    @property
+    def text(self) -> str:
+        """The sentence that tells it (a toast, an ephemeral line)."""
+        if self.input_kind is InputKind.ORDER:
+            if not self.chosen:
+                return t(self.language, "order.none")
+            key = "order.current" if self.left else "order.complete"
+            return t(self.language, key, order=self.chosen, left=self.left)
+        if not self.chosen:
+            return t(self.language, "select.none")
+        return t(self.language, "select.current", choice=self.chosen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,24 +227,27 @@ class Answering:
                 return await self._closed(chat)
             return NextReply(await self.next_question(chat, user, context.round.id))
         # The round is read once per click (admitted, above); a submit checks it still takes
-        # answers itself (and the commit refuses a closed round), a toggle or a form here.
-        submits = click.act not in (Act.TOGGLE, Act.OPEN_FORM)
+        # answers itself (and the commit refuses a closed round), a tap or a form here.
+        submits = click.act not in (Act.TOGGLE, Act.UNDO, Act.OPEN_FORM)
         if not submits and not context.round.takes_answers(self.quiz.clock.now()):
             return await self._closed(chat)
-        language = context.chat.settings.language
         round_id = context.round.id
+        selections = self.quiz.selections
         if click.act is Act.TOGGLE:
-            chosen = await self.quiz.selections.toggle(round_id, user, click.token or "")
-            label = response_label(context.question, ",".join(chosen), language) if chosen else ""
-            return SelectionReply(label, language)
+            return _selection(context, await selections.toggle(round_id, user, click.token or ""))
+        if click.act is Act.UNDO:
+            return _selection(context, await selections.undo(round_id, user))
         if click.act is Act.SUBMIT:
-            chosen = await self.quiz.selections.take(round_id, user)
-            if not chosen:
-                return SelectionReply("", language)
+            shown = _selection(context, await selections.get(round_id, user))
+            if not shown.chosen or shown.left:  # nothing yet, or an order not finished: kept
+                return shown
+            chosen = await selections.take(round_id, user)
+            if not chosen:  # taken meanwhile (a second Submit)
+                return _selection(context, chosen)
             return await self._submit(round_id, user, ",".join(chosen), context)
         if click.act is Act.OPEN_FORM:
             self_graded = TYPES[context.question.type].input_kind is InputKind.SELF_GRADED
-            return FormReply(round_id, self_graded, language)
+            return FormReply(round_id, self_graded, context.chat.settings.language)
         return await self._submit(round_id, user, click.token or "", context)
 
     async def typed(self, chat: ChatRef, user: UserRef, text: str, *, round_id: int | None = None,
@@ -307,6 +326,18 @@ class Answering:
 
     async def _self_grade(self, context: RoundContext, user: UserRef, level: str) -> ReceiptReply:
         return ReceiptReply(await self.quiz.self_grade(SelfGrade(context.round.id, user, level)))
+
+
+def _selection(context: RoundContext, chosen: tuple[str, ...]) -> SelectionReply:
+    """The selection as its answer would show (read as the type reads a typed answer: a multiple
+    choice's letters in option order, an ordering's in the order tapped), and for an ordering
+    how many options are still to place."""
+    question, language = context.question, context.chat.settings.language
+    rules = TYPES[question.type]
+    label = response_label(question, rules.read(question, ",".join(chosen)), language) if chosen else ""
+    ordered = rules.input_kind is InputKind.ORDER
+    left = len(question.options) - len(chosen) if ordered else 0
+    return SelectionReply(label, language, rules.input_kind, left)
 
 
 def _right_typed_answer(context: RoundContext, text: str) -> bool:

@@ -44,8 +44,9 @@ class WeakClick:
 
 class Act(StrEnum):
     ANSWER = "answer"  # a single-choice or true/false option
-    TOGGLE = "toggle"  # a multiple-choice option, added to or removed from the selection
-    SUBMIT = "submit"  # submit the multiple-choice selection
+    TOGGLE = "toggle"  # an option added to the selection (a multiple choice's, an ordering's) or taken out
+    UNDO = "undo"  # an ordering's last placed option taken out again
+    SUBMIT = "submit"  # submit the selection
     OPEN_FORM = "open_form"  # open the form for a typed answer
     FORM = "form"  # the typed answer, submitted from that form
     SELF_GRADE = "self_grade"  # grade one's own short answer against the reference
@@ -62,10 +63,12 @@ UNSTAR = "off"
 # Which input kinds each act answers (a question's kind comes from its type's module).
 _KINDS: dict[Act, tuple[InputKind, ...]] = {
     Act.ANSWER: (InputKind.CHOOSE_ONE, InputKind.TRUE_FALSE),
-    Act.TOGGLE: (InputKind.CHOOSE_MANY,),
-    Act.SUBMIT: (InputKind.CHOOSE_MANY,),
-    Act.OPEN_FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
-    Act.FORM: (InputKind.TYPED, InputKind.SELF_GRADED),
+    Act.TOGGLE: (InputKind.CHOOSE_MANY, InputKind.ORDER),
+    Act.UNDO: (InputKind.ORDER,),
+    Act.SUBMIT: (InputKind.CHOOSE_MANY, InputKind.ORDER),
+    # an order may be typed too (a form where the platform has one)
+    Act.OPEN_FORM: (InputKind.TYPED, InputKind.SELF_GRADED, InputKind.ORDER),
+    Act.FORM: (InputKind.TYPED, InputKind.SELF_GRADED, InputKind.ORDER),
     Act.SELF_GRADE: (InputKind.SELF_GRADED,),
     Act.FAVOURITE: tuple(InputKind),
     Act.NEXT: tuple(InputKind),

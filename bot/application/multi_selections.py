@@ -1,4 +1,7 @@
-"""Multi-choice selections being built with toggle buttons, per round and user, before Submit.
+"""Selections being built with option buttons, per round and person, before Submit: a
+multiple choice's toggles and an ordering's taps are one thing, a list of tokens in the order
+tapped (a tap adds a token at the end, or takes it out if it is in already; undo takes the last
+one out). A multiple choice reads it as a set, an ordering as the order.
 
 Kept in memory by one process alone: a half-built selection is UI state, not an answer; only
 Submit makes an answer. With several processes (a person's clicks may reach any of them) the
@@ -7,7 +10,7 @@ selections live in the database instead (the SelectionStore port, on PostgreSQL)
 
 from __future__ import annotations
 
-from bot.domain.kinds import UserRef
+from bot.domain.kinds import UserRef, toggled
 
 
 class Selections:
@@ -19,10 +22,15 @@ class Selections:
         return (round_id, str(user.platform), user.user_key)
 
     async def toggle(self, round_id: int, user: UserRef, token: str) -> tuple[str, ...]:
-        """Add or remove `token` from the user's selection; return the selection, sorted."""
+        """Add `token` at the end or take it out; return the selection, in the order tapped."""
         key = self._key(round_id, user)
-        chosen = set(self._chosen.get(key, ())) ^ {token}
-        self._chosen[key] = tuple(sorted(chosen))
+        self._chosen[key] = toggled(self._chosen.get(key, ()), token)
+        return self._chosen[key]
+
+    async def undo(self, round_id: int, user: UserRef) -> tuple[str, ...]:
+        """Take the last token out; return the selection."""
+        key = self._key(round_id, user)
+        self._chosen[key] = self._chosen.get(key, ())[:-1]
         return self._chosen[key]
 
     async def get(self, round_id: int, user: UserRef) -> tuple[str, ...]:

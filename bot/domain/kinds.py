@@ -83,9 +83,17 @@ class InputKind(StrEnum):
 
     CHOOSE_ONE = "choose_one"  # one option button each; the press is the answer
     CHOOSE_MANY = "choose_many"  # option toggles, then Submit
+    ORDER = "order"  # option buttons tapped in order (again: out; undo), then Submit; or typed
     TRUE_FALSE = "true_false"  # two buttons
     TYPED = "typed"  # a typed answer (a form where the platform has one)
     SELF_GRADED = "self_graded"  # a typed answer, then a self-grade against the reference
+
+
+def toggled(chosen: tuple[str, ...], token: str) -> tuple[str, ...]:
+    """A tap on option `token` of a selection being built (CHOOSE_MANY, ORDER): the token added at
+    the end, or taken out if `chosen` has it. A selection is its tokens in the order tapped; a
+    multiple choice reads them as a set, an ordering as the order."""
+    return tuple(t for t in chosen if t != token) if token in chosen else (*chosen, token)
 
 
 @dataclass(frozen=True, slots=True)

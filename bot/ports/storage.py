@@ -194,10 +194,15 @@ class ScheduleAndContestStore(DailyStore, ContestStore, Protocol):
 
 
 class SelectionStore(Protocol):
-    """Multiple-choice selections being built with toggles before Submit, per round and person."""
+    """Selections being built with option buttons before Submit, per round and person: tokens in
+    the order tapped (a multiple choice reads them as a set, an ordering as the order)."""
 
     async def toggle(self, round_id: int, user: UserRef, token: str) -> tuple[str, ...]:
-        """Add or remove `token`; the selection now, sorted."""
+        """Add `token` at the end, or take it out if it is in; the selection now, in order."""
+        ...
+
+    async def undo(self, round_id: int, user: UserRef) -> tuple[str, ...]:
+        """Take the last token out; the selection now."""
         ...
 
     async def get(self, round_id: int, user: UserRef) -> tuple[str, ...]: ...

@@ -58,6 +58,8 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
         lines.append(t(lang, "mock.type_judge", number=view.number))
     elif view.input_kind in (InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY):
         lines.append(t(lang, pressed("mock.type_choice", m), number=view.number))
+    elif view.input_kind is InputKind.ORDER:
+        lines.append(t(lang, pressed("mock.type_order", m), number=view.number))
     else:
         lines.append(t(lang, "mock.type_text", number=view.number))
     if view.response is not None:

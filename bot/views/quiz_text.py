@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.domain.clock import zone
-from bot.domain.kinds import AnswerStatus, RevealPolicy, RoundKind
+from bot.domain.kinds import AnswerStatus, InputKind, RevealPolicy, RoundKind
 from bot.domain.question_types import TYPES
 from bot.locales.i18n import format_points, t
 from bot.views.bidi import isolate
@@ -110,8 +110,9 @@ def render_question(view: QuestionView, m: Markup = PLAIN, *, how_to: bool = Tru
     elif view.reveal is RevealPolicy.ROUND:
         when = local_time(view.closes_at, view.timezone)
         lines += ["", m.italic(t(lang, "question.deadline", when=when))]
-    if how_to:
-        lines += [m.italic(t(lang, f"question.how_{view.qtype}"))]
+    if how_to:  # an order tapped on buttons says so; typed, each type says how it is written
+        tapped = m.buttons and view.input_kind is InputKind.ORDER
+        lines += [m.italic(t(lang, "question.how_order" if tapped else f"question.how_{view.qtype}"))]
     return "\n".join(lines)
 
 

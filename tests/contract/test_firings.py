@@ -132,8 +132,15 @@ async def test_a_selection_is_built_by_toggles_from_any_process_and_taken_once(s
     try:
         ann, bob = user_ref("ann"), user_ref("bob")
         assert await storage.selections.toggle(round_.id, ann, "C") == ("C",)
-        assert await other.selections.toggle(round_.id, ann, "A") == ("A", "C")  # another process
+        assert await other.selections.toggle(round_.id, ann, "A") == ("C", "A")  # another process; tap order
         assert await storage.selections.toggle(round_.id, ann, "C") == ("A",)
+        # An ordering's taps: the order kept, a tapped one out again, undo takes the last one out.
+        for token in "DBE":
+            await other.selections.toggle(round_.id, ann, token)
+        assert await storage.selections.toggle(round_.id, ann, "B") == ("A", "D", "E")
+        assert await other.selections.undo(round_.id, ann) == ("A", "D")
+        assert await storage.selections.undo(round_.id, ann) == ("A",)
+        assert await other.selections.undo(round_.id, bob) == ()  # nothing to undo
         assert await other.selections.toggle(round_.id, bob, "B") == ("B",)
         assert await storage.selections.get(round_.id, ann) == ("A",)
         assert await other.selections.take(round_.id, ann) == ("A",)

@@ -1,5 +1,5 @@
-"""Multiple-choice selections on PostgreSQL: a person's toggles may reach any process, so a
-toggle is one atomic statement (the rest is the shared store, adapters/storage/selection_store.py)."""
+"""Selections on PostgreSQL: a person's taps may reach any process, so a toggle and an undo are
+one atomic statement each (the rest is the shared store, adapters/storage/selection_store.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,21 @@ ON CONFLICT (round_id, platform, user_key) DO UPDATE SET chosen = array_to_strin
          ELSE string_to_array(s.chosen, ',') || ?4::text END, ',')
 RETURNING chosen
 """
+UNDO = """
+UPDATE selections SET chosen = array_to_string(
+    (string_to_array(chosen, ','))[1:cardinality(string_to_array(chosen, ',')) - 1], ',')
+WHERE round_id = ?1 AND platform = ?2 AND user_key = ?3
+RETURNING chosen
+"""
 
 
 class PostgresSelectionStore(SqlSelectionStore):
     async def toggle(self, round_id: int, user: UserRef, token: str) -> tuple[str, ...]:
         async with self.db.transaction() as tx:
             row = await tx.one(TOGGLE, round_id, str(user.platform), user.user_key, token)
+        return tokens(row[0] if row else None)
+
+    async def undo(self, round_id: int, user: UserRef) -> tuple[str, ...]:
+        async with self.db.transaction() as tx:
+            row = await tx.one(UNDO, round_id, str(user.platform), user.user_key)
         return tokens(row[0] if row else None)

@@ -385,12 +385,27 @@
     if (r.input === "typed" || r.input === "self_graded") {
       const area = el("textarea", { placeholder: L.answer_placeholder, maxlength: "1000" });
       node.append(area, el("div", { class: "row" }, el("button", { on: () => answer(q, area.value) }, L.send)));
-    } else if (r.input === "choose_many") {
-      const picked = new Set();
+    } else if (r.input === "choose_many" || r.input === "order") {
+      // toggles, or an order: options tapped in order (again: out), each numbered by its place
+      const picked = [];
+      const ordered = r.input === "order";
+      const marks = [];
+      const draw = () => marks.forEach(([token, b, n]) => {
+        const at = picked.indexOf(token);
+        b.classList.toggle("on", at >= 0);
+        n.textContent = ordered && at >= 0 ? `${at + 1}· ` : "";
+      });
       node.append(el("div", { class: "opts" }, r.options.map(([token, label, t]) => {
-        const b = el("button", { class: "opt", on: () => { picked.has(token) ? picked.delete(token) : picked.add(token); b.classList.toggle("on"); } }, option(label, t));
+        const n = el("i", {});
+        const b = el("button", { class: "opt", on: () => {
+          const at = picked.indexOf(token);
+          at >= 0 ? picked.splice(at, 1) : picked.push(token);
+          draw();
+        } }, n, ...option(label, t));
+        marks.push([token, b, n]);
         return b;
-      })), el("div", { class: "row" }, el("button", { on: () => answer(q, [...picked].sort().join(",")) }, L.send)));
+      })), el("div", { class: "row" }, el("button", {
+        on: () => answer(q, ordered ? picked.join(",") : [...picked].sort().join(",")) }, L.send)));
     } else {
       node.append(el("div", { class: "opts" }, r.options.map(([token, label, t]) =>
         el("button", { class: "opt", "data-token": token, on: () => answer(q, token) }, option(label, t)))));

@@ -39,7 +39,7 @@ from bot.application.study.mock_exam_views import MockViews
 from bot.domain import grading
 from bot.domain import option_shuffle as shuffle
 from bot.domain.clock import Clock
-from bot.domain.kinds import ChatRef, InputKind, UserRef
+from bot.domain.kinds import ChatRef, InputKind, UserRef, toggled
 from bot.domain.mock_exam_records import Mock, MockAnswer, MockState, NewMock
 from bot.domain.paper import draw, paper_of
 from bot.domain.question_types import TYPES
@@ -360,20 +360,20 @@ class Mocks(MockClock, MockViews):
             tokens = {o.token for o in option_views(shuffle.shown(question, order), language)}
             if click.token not in tokens:
                 return None
-            if TYPES[question.type].input_kind is InputKind.CHOOSE_MANY:  # toggled into the kept answer
+            rules = TYPES[question.type]
+            if rules.input_kind in (InputKind.CHOOSE_MANY, InputKind.ORDER):  # tapped into the kept answer
                 entry = (await self.store.answers(mock.id)).get(index, MockAnswer(index))
-                chosen = set(
-                    shuffle.to_shown(question, order, entry.response).split(",") if entry.response else ()
-                )
-                chosen ^= {click.token}
+                given = shuffle.to_shown(question, order, entry.response) if entry.response else ""
+                chosen = toggled(rules.response_tokens(given), click.token)
                 if not chosen:
                     await self.store.save_answer(mock.id, index, None, index)
                     return await self._view(mock, index, language)
-                return await self._keep(mock, index, ",".join(sorted(chosen)), language, advance=False)
+                return await self._keep(mock, index, ",".join(chosen), language, advance=False)
             return await self._keep(mock, index, click.token, language)
-        if click.act is MockAct.TYPE:  # a form's text, for an item answered by typing
+        if click.act is MockAct.TYPE:  # a form's text, for an item answered by typing (an order too)
             question = self._question(mock, index)
-            typed = TYPES[question.type].input_kind in (InputKind.TYPED, InputKind.SELF_GRADED)
+            kind = TYPES[question.type].input_kind
+            typed = kind in (InputKind.TYPED, InputKind.SELF_GRADED, InputKind.ORDER)
             if not typed or click.token is None:
                 return None
             return await self._keep(mock, index, click.token, language)

@@ -141,7 +141,7 @@ class MockViews(MockParts):
             saved,
             mock.id,
             tuple((o.token, o.label) for o in option_views(seen, language)),
-            tuple(given.split(",")) if given and TYPES[seen.type].is_choice else (),
+            TYPES[seen.type].response_tokens(given) if given else (),
             mock.bank_id,
             question.images,
         )

@@ -182,6 +182,11 @@ class QuestionTypeRules(ABC):
     def read(self, question: Question, raw: str) -> str:
         """raw as an answer to question, in canonical form; raises InvalidResponse."""
 
+    def response_tokens(self, response: str) -> tuple[str, ...]:
+        """The option tokens a canonical response picked, in its order (none for a typed answer):
+        what a mock item's buttons mark as chosen."""
+        return tuple(response.split(",")) if response and self.is_choice else ()
+
     def remap_letters(self, response: str, mapping: dict[str, str]) -> str:
         """A canonical response with its option letters renamed by `mapping` (a mock exam's
         shuffled options, bot/domain/option_shuffle.py); unchanged if it is not letters. By default a

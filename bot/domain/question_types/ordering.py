@@ -1,5 +1,7 @@
 """Ordering (排序题): options A–H to put in order, the answer their letters in the right order
-(BADC); answered by typing the letters in order. Graded by exact order; with partial credit an
+(BADC); answered by tapping the options in order (InputKind.ORDER: a tap on a placed option
+takes it out again, 撤销 the last one, 提交 once all are placed) or by typing the letters in
+order. Graded by exact order; with partial credit an
 answer with at least half of the places right (but not all) earns half."""
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ def _order(answer: Any) -> list[Any] | None:
 class Ordering(QuestionTypeRules):
     qtype = QuestionType.ORDERING
     answer_seconds = 60.0
-    input_kind = InputKind.TYPED
+    input_kind = InputKind.ORDER
     words = ("排序", "排序题", "sequence", "排序題")
     takes_options: ClassVar[bool] = True
     ordered_answer: ClassVar[bool] = True
@@ -99,6 +101,9 @@ class Ordering(QuestionTypeRules):
             raise InvalidResponse("unknown_letter", letters=", ".join(unknown),
                                   options=", ".join(question.letters))  # fmt: skip
         return "".join(order)
+
+    def response_tokens(self, response: str) -> tuple[str, ...]:
+        return tuple(response)  # BADC: the letters in their order
 
     def remap_letters(self, response: str, mapping: dict[str, str]) -> str:
         return "".join(mapping[x] for x in response) if all(x in mapping for x in response) else response
