@@ -497,3 +497,27 @@ async def test_a_mock_items_review_carries_its_star_as_the_chat_keeps_it(served)
         await app.application.run_text(f"/favorites remove {number}", DM)  # taken off in the chat
         async with session.get(f"{base}/api/mock/{mock_id}/review/2") as r:
             assert (await r.json())["starred"] is False
+
+
+async def test_a_star_the_database_could_not_keep_is_not_shown_as_kept(served, monkeypatch):
+    """The disk is full when the ☆ is tapped: the page hears 503 with the catalog's sentence (so
+    it does not draw ★), on a practice round and by a question's id alike, and nothing is kept."""
+    from bot.application.store_faults import StoreFull
+
+    app, base = served
+    store = type(app.storage.study)
+
+    async def full(*args: object, **kwargs: object) -> None:
+        raise StoreFull("database or disk is full [SQLITE_FULL]")  # what the SQLite store raises then
+
+    async with aiohttp.ClientSession(cookie_jar=secure_jar(base)) as session:
+        headers = {"X-CSRF-Token": await signed_in(app, base, session)}
+        async with session.post(f"{base}/api/drill/start", json={"mode": "sequential"}, headers=headers) as r:
+            asked = await r.json()
+        monkeypatch.setattr(store, "set_favourite", full)
+        for body in ({"round_id": asked["round_id"], "on": True}, {"question": "ait25-001", "on": True}):
+            async with session.post(f"{base}/api/favourite", json=body, headers=headers) as r:
+                assert r.status == 503, await r.text()
+                assert (await r.json())["message"] == t("zh-CN", "error.store_full_command")
+        monkeypatch.undo()
+    assert await favourite_numbers(app) == []

@@ -396,6 +396,8 @@ class WebApp:
             result = await self.app.favourite(grant.chat, grant.user, question, on)
         else:
             raise BadInput()
+        if isinstance(result, TextReply) and result.failed:  # the database is away: nothing was starred
+            return _json(503, {"error": "store", "message": result.text})
         if not isinstance(result, TextReply) or result.closed:  # not this person's round, not this bank's
             said = result.text if isinstance(result, TextReply) else ""
             return _json(409, {"kind": "closed", "text": said or t(language, "web.closed")})

@@ -59,6 +59,7 @@ class TextReply:
     language: str
     closed: bool = False  # the click names nothing that takes answers: adapters may drop buttons
     view: object | None = None  # the study view the text lays out (a mock item): adapters add its buttons
+    failed: bool = False  # the database was away: nothing was recorded (a page must not show it done)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,19 +195,22 @@ class Answering:
         language = (await self.quiz.chat(chat)).settings.language
         return TextReply(t(language, "receipt.closed"), language, closed=True)
 
-    def _unavailable(self, chat: ChatRef, fault: StoreUnavailable) -> TextReply:
+    def _unavailable(self, chat: ChatRef, fault: StoreUnavailable, *, answer: bool = True) -> TextReply:
         """The database is away (or its disk full): nothing was recorded, and the person is
-        asked to try again."""
+        asked to try again (told their answer was not kept, or for a ☆ that nothing was done)."""
         language = self.quiz.known_language(chat)
-        key = "error.store_full" if isinstance(fault, StoreFull) else "error.store_unavailable"
-        return TextReply(t(language, key), language)
+        if isinstance(fault, StoreFull):
+            key = "error.store_full" if answer else "error.store_full_command"
+        else:
+            key = "error.store_unavailable" if answer else "error.store_unavailable_command"
+        return TextReply(t(language, key), language, failed=True)
 
     async def click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         """A button press or a form submit (`click.token` carries a form's text)."""
         try:
             return await self._click(click, user, chat)
         except StoreUnavailable as fault:
-            return self._unavailable(chat, fault)
+            return self._unavailable(chat, fault, answer=click.act is not Act.FAVOURITE)
 
     async def _click(self, click: Click, user: UserRef, chat: ChatRef) -> AnswerReply:
         context = await admitted(self.quiz, click)
