@@ -40,6 +40,21 @@ def test_chinese_wraps_by_display_width_with_hanging_indent_for_list_items():
     assert "".join(line.strip() for line in lines).replace("• ", "") == text.replace("• ", "")
 
 
+def test_a_command_is_never_cut_after_its_slash():
+    """The welcome at a 100-column terminal once ended a line in "/" and began the next with
+    "help"; now the whole command goes to the next line, at every width."""
+    text = (
+        "欢迎使用 studybot！在这里练习「2025年高级人工智能训练师核心备考试题库」（62 题）："
+        "/quiz 出一道题，/help 查看全部命令。"
+    )
+    for width in range(40, 101):
+        lines = wrap(text, width).split("\n")
+        assert all(wcwidth.width(line) <= width for line in lines)
+        assert not any(line.endswith("/") for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # a space at a break goes
+    assert wrap(text, 100).split("\n")[1].startswith("/help 查看全部命令")
+
+
 def test_short_lines_and_blank_lines_are_kept_and_narrow_windows_left_alone():
     text = "A. short\n\nB. also short"
     assert wrap(text, 40) == text

@@ -169,3 +169,26 @@ def test_own_answer_times_replace_the_types_default_once_there_are_three():
     assert own[first.id] == 15.0 / 60 and own[other.id] == default[other.id]  # per type
     few = item_minutes(bank.questions, [(first.id, 12.0), (first.id, 18.0), (first.id, 5000.0)])
     assert few[first.id] == default[first.id]  # one walked away: two measures are not enough
+
+
+def test_reviews_due_later_today_are_said_to_be_so_since_review_has_nothing_yet():
+    """A console session answered four items wrong and then right in /review; /exam then said
+    "复习：5 道，发送 /review 开始" while /review said "现在没有到期的卡片": the planned reviews were
+    learning steps due minutes later. The plan now says how many come due later today."""
+    now = DAY0 + MORNING
+    cards = [_answer(_answer(None, f"c{i}", now - timedelta(minutes=3), right=False), f"c{i}",
+                     now - timedelta(minutes=2)) for i in range(3)]  # fmt: skip
+    assert all(now < c.due < DAY0 + timedelta(days=1) for c in cards)  # due later today, not now
+
+    def plan_at(moment: datetime) -> DayPlan:
+        return plan_day(now=moment, day_start=DAY0, day_end=DAY0 + timedelta(days=1),
+                        exam_at=DAY0 + timedelta(days=14), days_left=14, unseen=[], cards=cards,
+                        minutes={}, budget=30.0)  # fmt: skip
+
+    plan = plan_at(now)
+    assert plan.reviews and all(r.due and r.later for r in plan.reviews)
+    text = "\n".join(plan_lines("zh-CN", _bank(), plan))
+    assert t("zh-CN", "exam.plan_later", count=len(plan.reviews)) in text
+    assert "今天稍后才到期，到期后 /review 才会出这些题" in text
+    # an hour on they are due now: /review asks them and nothing more is said
+    assert not any(r.later for r in plan_at(now + timedelta(hours=1)).reviews)

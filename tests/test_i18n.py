@@ -98,6 +98,8 @@ def test_language_tags_are_matched_leniently(tag, language):
 def test_bank_text_is_traditional_only_for_zh_tw_and_answers_fold_back():
     assert bank_text("zh-TW", "以下属于常用优化器的有") == "以下屬於常用最佳化器的有"
     assert bank_text("zh-CN", "属于") == "属于" and bank_text("en", "属于") == "属于"
+    # item 3 of the shipped bank in a zh-TW chat read "優先嚐試" (OpenCC's phrase 先尝)
+    assert bank_text("zh-TW", "优先尝试的补救手段是") == "優先嘗試的補救手段是"
     assert simplified("屬於") == "属于" and simplified("B") == "B"
 
 

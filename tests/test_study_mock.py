@@ -189,6 +189,9 @@ async def test_bad_input_gets_a_clear_message_and_nothing_is_lost(make, clock):
     twice = await run(app, "/mock")
     assert "Resuming" in twice
     assert "Answer sheet: 1/62" in await run(app, "/mock sheet")
+    # a long short answer is kept as practice keeps it (the mock once refused one over 1,000)
+    assert "kept" in await run(app, "/mock 61 " + "梯度裁剪后加噪声。" * 150)
+    assert "Answer sheet: 2/62" in await run(app, "/mock sheet")
     clock.advance(timedelta(minutes=91))
     late = await run(app, "/mock 4 A")
     assert late.startswith("⏰ Time was up: the paper was handed in")

@@ -75,6 +75,9 @@ async def test_memorise_mode_shows_the_answer_at_once_and_records_nothing(app):
         text = render_reply(await ask(app, line))
         assert text.startswith("Memorise mode — nothing is recorded.")
         assert "2+2=?" in text and "B. 4" in text and "Answer: B" in text and "Explanation: 2+2 is 4." in text
+        assert text.endswith(
+            "\n\nAnother: /memorise again (with a type or tag if you like); a given one: /memorise N"
+        )
     assert await app.store.last_round((await app.quiz.chat(PRIVATE)).id) is None
 
 

@@ -238,7 +238,9 @@ class ConsoleAdapter:
             self.say("\n".join([*lines, t(reply.language, "console.file_saved", path=str(path))]))
 
     def _show_answer(self, reply: AnswerReply) -> None:
-        if isinstance(reply, TextReply):
+        if isinstance(reply, TextReply) and isinstance(reply.view, MockQuestionView):
+            self.show(Reply(reply.view, reply.language))  # the mock's next item, laid out for typing
+        elif isinstance(reply, TextReply):
             self.say(reply.text)
         elif isinstance(reply, NextReply):
             self.show(reply.reply)

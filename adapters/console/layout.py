@@ -14,6 +14,11 @@ import shutil
 import wcwidth
 
 MIN_WIDTH = 20  # narrower than this, wrapping makes things worse, not better
+# Unicode line breaking may break after a slash ("and/or"), which cut "/help" into "/" at the end
+# of one line and "help" at the start of the next. A command's slash is wrapped as a letter
+# (this stand-in, one cell wide) so the command moves to the next line whole.
+_COMMAND_SLASH = re.compile(r"(?<![\w/])/(?=[a-z])")
+_SLASH_STAND_IN = "\u01c2"
 # A list marker at the start of a line ("• ", "A. ", "1. ", "🥇 1. "): continuation lines are
 # indented to the text after it.
 _MARKER = re.compile(r"^\s*(?:[•\-*]|[A-Z][.、]|\d+[.)、]|[🥇🥈🥉] \d+\.)\s+")
@@ -37,5 +42,9 @@ def wrap(text: str, width: int) -> str:
         lead = line[: len(line) - len(line.lstrip())]
         if not marker:
             indent = lead
-        out += wcwidth.wrap(line.lstrip(), width, initial_indent=lead, subsequent_indent=indent) or [line]
+        kept = (
+            line.lstrip() if _SLASH_STAND_IN in line else _COMMAND_SLASH.sub(_SLASH_STAND_IN, line.lstrip())
+        )
+        lines = wcwidth.wrap(kept, width, initial_indent=lead, subsequent_indent=indent) or [line]
+        out += [part.replace(_SLASH_STAND_IN, "/") for part in lines]
     return "\n".join(out)

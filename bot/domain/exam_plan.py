@@ -51,6 +51,7 @@ class Review:
     gain: float  # exam-day retrievability gained by reviewing now
     minutes: float
     due: bool  # due by the end of today (else an early review: due only after the exam)
+    later: bool = False  # due later today, not yet now (a learning step): /review asks it once due
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +168,8 @@ def plan_day(
             continue
         gain = review_gain(card, now, exam_at)
         if gain > 1e-6:
-            candidates.append(Review(card.question_id, gain, minutes.get(card.question_id, 0.5), due_today))
+            candidates.append(Review(card.question_id, gain, minutes.get(card.question_id, 0.5), due_today,
+                                     later=due_today and card.due > now))  # fmt: skip
     candidates.sort(key=lambda r: (-r.gain / max(r.minutes, 1e-6), r.question_id))
     reviews: list[Review] = []
     review_used = 0.0

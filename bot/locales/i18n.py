@@ -136,9 +136,16 @@ def _converter(config: str) -> opencc.OpenCC:
     return opencc.OpenCC(config)
 
 
+# OpenCC's phrase 先尝 (先嚐為快) also takes the 先 of 优先 + 尝试: "優先嚐試"; 嚐試 is never right.
+_TRADITIONAL_FIXES = (("嚐試", "嘗試"),)
+
+
 @functools.lru_cache(maxsize=8192)
 def _to_traditional(text: str) -> str:
-    return str(_converter("s2twp").convert(text))
+    out = str(_converter("s2twp").convert(text))
+    for wrong, right in _TRADITIONAL_FIXES:
+        out = out.replace(wrong, right)
+    return out
 
 
 def bank_text(language: str, text: str) -> str:

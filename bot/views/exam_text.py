@@ -59,6 +59,9 @@ def plan_lines(language: str, bank: Bank, plan: DayPlan) -> list[str]:
         if early:
             lines.append("  " + t(language, "exam.plan_early", count=len(early),
                                   numbers=numbers_text(language, early)))  # fmt: skip
+        later = sum(1 for r in plan.reviews if r.later)
+        if later:  # /review says "no card due now" until they come due
+            lines.append("  " + t(language, "exam.plan_later", count=later))
     else:
         lines.append("  " + t(language, "exam.plan_no_reviews"))
     before, after = f"{100 * plan.recall:.0f}%", f"{100 * plan.recall_after:.0f}%"

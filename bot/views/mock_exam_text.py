@@ -55,7 +55,7 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
     lines.append(m.escape(view.stem))
     lines += [f"{letter}. {m.escape(text)}" for letter, text in view.options]
     if view.input_kind is InputKind.TRUE_FALSE:
-        lines.append(t(lang, "mock.type_judge", number=view.number))
+        lines.append(t(lang, pressed("mock.type_judge", m), number=view.number))
     elif view.input_kind in (InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY):
         lines.append(t(lang, pressed("mock.type_choice", m), number=view.number))
     elif view.input_kind is InputKind.ORDER:

@@ -204,7 +204,7 @@ CATALOG: tuple[Command, ...] = (
     Command(("help",), AppUseCase.HELP, (TOPIC,)),
     # /web: a one-time sign-in link to the web app, only in a private chat (the link is the person's)
     Command(("web",), AppUseCase.WEB, scope=Scope.PRIVATE, aliases=("网页", "網頁", "网页版", "網頁版")),
-    Command(("quiz",), StudyUseCase.PRACTISE, (PRACTICE, NUMBER, QTYPE, TAGS)),
+    Command(("quiz",), StudyUseCase.PRACTISE, (PRACTICE, NUMBER, QTYPE, TAGS), aliases=("练习", "練習")),
     Command(("memorise",), StudyUseCase.MEMORISE, (NUMBER, QTYPE, TAGS),
             aliases=("memorize", "背题", "背題")),
     Command(("review", "due"), StudyUseCase.REVIEW),

@@ -60,7 +60,6 @@ from bot.views.study import (
 log = logging.getLogger("studybot.mock")
 
 REMIND_BEFORE = timedelta(minutes=10)
-MAX_RESPONSE = 1000
 # The banks a chat may name, as /bank list names them: (name, bank) (bot/application/bank_uploads.py).
 BankNames = Callable[[ChatRef], list[tuple[str, Bank]]]
 MockClickView = MockQuestionView | MockSheetView | MockConfirmView | MockReportView | MockReviewView | None
@@ -175,8 +174,9 @@ class Mocks(MockClock, MockViews):
         text = text.strip()
         if not text:
             raise QuizError("mock.empty_answer", number=index + 1)
-        if len(text) > MAX_RESPONSE:
-            raise QuizError("mock.answer_too_long", limit=MAX_RESPONSE)
+        limit = self.quiz.settings.max_answer_chars  # as in practice: the same answer is kept in both
+        if len(text) > limit:
+            raise QuizError("mock.answer_too_long", limit=limit)
         await grading.prepare(question)
         try:  # read against the options as this person sees them
             read = grading.grade(shuffle.shown(question, order), text)

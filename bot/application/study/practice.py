@@ -89,6 +89,7 @@ def memorise_text(question: Question, language: str) -> str:
     if question.explanation or question.doubt:
         explanation = explanation_text(language, question)
         lines.append(t(language, "memorise.explanation", explanation=explanation))
+    lines += ["", t(language, "memorise.more")]  # no button brings the next one: say how
     return "\n".join(lines)
 
 
