@@ -82,6 +82,7 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
                          for s in bank.paper.sections],
             "minutes": bank.paper.minutes, "pass_mark": bank.paper.pass_mark,
         },
+        "tag_names": [list(pair) for pair in bank.tag_names],
     }
 
 
@@ -102,7 +103,8 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
              errata, completed, tolerance, doubt, marks, images) in map(_rows_of_5, payload["questions"])
     )
     bank_id, title, language, source = payload["bank"]
-    bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")))
+    bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")),
+                tag_names=tuple((slug, name) for slug, name in payload.get("tag_names", ())))
     warnings = [BankProblem(filename, line, qid, message)
                 for line, qid, message in payload["warnings"]]
     return bank, warnings

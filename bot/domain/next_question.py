@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterable, Mapping
 
 from bot.domain.questions import Bank, Question, QuestionType
+from bot.locales.i18n import simplified
 
 
 def matching(
@@ -20,7 +21,8 @@ def matching(
     types: Iterable[QuestionType] | None = None,
 ) -> list[Question]:
     allowed = set(types) if types is not None else None
-    tag_key = tag.strip().lower() if tag else None
+    # A slug or the tag's display name; traditional characters read as the bank's simplified ones.
+    tag_key = bank.tag_key(simplified(tag)) if tag else None
     out = []
     for question in bank.questions:
         if qtype is not None and question.type is not qtype:

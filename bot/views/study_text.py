@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.domain.kinds import InputKind
 from bot.domain.mastery import Point
 from bot.domain.readiness import DayForecast
-from bot.locales.i18n import t
+from bot.locales.i18n import bank_text, t
 from bot.views.exam_text import countdown
 from bot.views.progress import TEXT_TAGS
 from bot.views.quiz_text import PLAIN, Markup, covered_lines, render_stats
@@ -387,7 +387,10 @@ def cause_name(language: str, cause: str) -> str:
 
 
 def point_name(language: str, point: Point) -> str:
-    return t(language, f"type.{point.name}") if point.is_type else point.name
+    """A point's name: its type's, or its tag's display name in the chat's script (else the slug)."""
+    if point.is_type:
+        return t(language, f"type.{point.name}")
+    return bank_text(language, point.label or point.name)
 
 
 def _share(share: float) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.application.presenting import tag_label
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError, no_questions
 from bot.application.replies import Reply, TextView
@@ -311,8 +312,10 @@ class Drill:
         seconds = 0
         if tally.last_at is not None:
             seconds = max(0, round((tally.last_at - run.started_at).total_seconds()))
+        bank = self.quiz.banks.get(run.bank_id)
+        tags = tuple(tag_label(language, bank, tag) for tag in run.tags) if bank is not None else run.tags
         view = RunSummaryView(
-            language, run.mode, run.qtype, run.tags, tally.answered, tally.right, tally.new_mistakes, seconds,
+            language, run.mode, run.qtype, tags, tally.answered, tally.right, tally.new_mistakes, seconds,
             finished, detail,
         )  # fmt: skip
         return Reply(view, language)
