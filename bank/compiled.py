@@ -65,7 +65,7 @@ def _entry(cache_dir: Path, path: Path, data: bytes) -> tuple[Path, str]:
 
 
 def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
-    return {
+    payload = {
         "format": _FORMAT,
         "bank": [bank.id, bank.title, bank.language, bank.source],
         "questions": [
@@ -82,8 +82,10 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
                          for s in bank.paper.sections],
             "minutes": bank.paper.minutes, "pass_mark": bank.paper.pass_mark,
         },
-        "tag_names": [list(pair) for pair in bank.tag_names],
     }
+    if bank.tag_names:  # only then: a bank without names keeps its version hash (bank/uploads.py)
+        payload["tag_names"] = [list(pair) for pair in bank.tag_names]
+    return payload
 
 
 def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[BankProblem]]:

@@ -212,7 +212,9 @@ async def test_an_english_chart_has_no_chinese_of_its_own(tmp_path):
     assert chart.days[-1] == day_label("en", LocalDays.at(session.now, "Europe/London").today)
 
 
-@pytest.mark.parametrize(("language", "weakest"), [("zh-CN", "联邦学习"), ("zh-TW", "聯邦學習"), ("en", "联邦学习")])
+@pytest.mark.parametrize(
+    ("language", "weakest"), [("zh-CN", "联邦学习"), ("zh-TW", "聯邦學習"), ("en", "联邦学习")]
+)
 async def test_stats_names_tags_as_the_bank_does(tmp_path, language, weakest):
     """/stats' text and its chart's tag bars show the bank's display names (`tag_names:`), in the
     chat's script (traditional for zh-TW), never the slugs (federated-learning, moe, …)."""

@@ -30,9 +30,9 @@ from bot.application.store_faults import log_failure
 from bot.domain.clock import Clock, zone
 from bot.domain.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
 from bot.domain.kinds import AnswerMode, ChatRef, RoundKind
+from bot.domain.next_question import typed_tag
 from bot.domain.question_types import TYPES
 from bot.domain.records import Chat, DailySchedule, Round
-from bot.locales.i18n import simplified
 from bot.ports.broadcast import RESYNC, Broadcast
 from bot.ports.scheduler import Scheduler
 from bot.ports.storage import DailyStore, DuplicateDaily
@@ -126,9 +126,9 @@ class Dailies:
             raise QuizError("error.bad_args", detail=str(exc)) from None
         if tag:  # kept as the slug: a display name may change with the bank
             bank = self.quiz.bank_for(chat)
-            if bank.tag_key(simplified(tag)) not in bank.tags:
+            if typed_tag(bank, tag) not in bank.tags:
                 raise no_questions(tag)
-            tag = bank.tag_key(simplified(tag))
+            tag = typed_tag(bank, tag)
         if timezone and timezone != chat.settings.timezone:
             chat = await self.quiz.update_settings(ref, timezone=timezone)
         base = current or DailySchedule(

@@ -68,6 +68,13 @@ class LocalDays:
     def local_date(self, when: datetime) -> date:
         return _shifted(when.astimezone(self.tz), self.day_start).date()
 
+    def due_by(self) -> datetime:
+        """The last moment of today. "Due today" means due by then — overdue cards, and a
+        learning step coming back later today, too — in /stats, /weak, /review, the reminder
+        and the exam plan alike (a store's `due <= due_by()` is `due < start(1)`: its times are
+        microseconds)."""
+        return self.start(1) - timedelta(microseconds=1)
+
 
 def _shifted(local: datetime, day_start: time) -> datetime:
     """The local time moved back by the day's start, so its date is the day it belongs to."""

@@ -24,6 +24,7 @@ ended starts a new one in the same mode (sequential from the top after a finishe
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 from bot.application.presenting import tag_label
@@ -87,6 +88,14 @@ class Drill:
         self.quiz = quiz
         self.store = store
         self.feed = feed
+        # The learner's days (their chat's time zone and their day start, /settings daystart):
+        # set by StudyUseCases; without it, the chat's days from midnight.
+        self.days: Callable[[int, str], Awaitable[LocalDays]] | None = None
+
+    async def learner_days(self, user_id: int, timezone: str) -> LocalDays:
+        if self.days is None:
+            return LocalDays.at(self.quiz.clock.now(), timezone)
+        return await self.days(user_id, timezone)
 
     # ------------------------------------------------------------ entry points
 
@@ -282,9 +291,9 @@ class Drill:
         elif spec.mode == WEAK:
             seen = await self.evidence(user_id, bank)
             ids = [q.id for q in weak_items(bank, spec.tags, seen, self.quiz.clock.now())]
-        else:
-            now = self.quiz.clock.now()
-            ids = [c.question_id for c in await self.store.due_cards(user_id, bank.id, now, 200)]
+        else:  # review: the cards due today (by the end of the learner's day, as /stats counts them)
+            days = await self.learner_days(user_id, chat.settings.timezone)
+            ids = [c.question_id for c in await self.store.due_cards(user_id, bank.id, days.due_by(), 200)]
         left = [i for i in ids if i in known and i not in asked]
         if left:
             return known[left[0]]
@@ -300,9 +309,9 @@ class Drill:
         if following is None:
             return t(language, "review.no_cards")
         zone = chat.settings.timezone
-        # "Today's reviews are done" only when the next card is not due later today (the chat's
-        # today, as /stats counts it); else just "nothing due now".
-        done_today = following >= LocalDays.at(self.quiz.clock.now(), zone).start(1)
+        # "Today's reviews are done" only when the next card is not due later today (the
+        # learner's today, as /stats counts it); else just "nothing due now".
+        done_today = following >= (await self.learner_days(user_id, zone)).start(1)
         key = "review.done" if done_today else "review.done_for_now"
         return t(language, key, when=local_time(following, zone))
 

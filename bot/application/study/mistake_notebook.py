@@ -19,8 +19,9 @@ from bot.application.study.practice import tags_of
 from bot.application.study.study_context import StudyContext
 from bot.domain.kinds import ChatRef, UserRef
 from bot.domain.mastery import CAUSES
+from bot.domain.next_question import typed_tag
 from bot.domain.questions import Bank, Question, QuestionType
-from bot.locales.i18n import bank_text, simplified, t
+from bot.locales.i18n import bank_text, t
 from bot.views.study import (
     MistakesView,
     NotebookRow,
@@ -75,7 +76,7 @@ class MistakeNotebook(StudyContext):
             if m.question_id in by_id
         ]
         if tag:
-            key = bank.tag_key(simplified(tag))  # a slug or the tag's display name
+            key = typed_tag(bank, tag)  # a slug or the tag's display name
             entries = [(q, n) for q, n in entries if key in q.tags]
         return bank, entries
 

@@ -21,8 +21,9 @@ from bot.application.replies import Reply, TextView
 from bot.application.requests import Caller
 from bot.application.study.drill import RANDOM, SEQUENTIAL, Drill, Spec
 from bot.domain.doubts import explanation_text
+from bot.domain.next_question import typed_tag
 from bot.domain.questions import Bank, Question, QuestionType
-from bot.locales.i18n import bank_text, simplified, t
+from bot.locales.i18n import bank_text, t
 from bot.ports.study_storage import StudyStore
 
 _TAG_SPLIT = re.compile(r"[\s,，、]+")
@@ -31,7 +32,7 @@ _TAG_SPLIT = re.compile(r"[\s,，、]+")
 def tags_of(value: object, bank: Bank) -> tuple[str, ...]:
     """The tags a `tag` argument names: words split at spaces or commas, each a slug or a display
     name of the bank's (`tag_names:`; traditional characters read as simplified), once each."""
-    words = (bank.tag_key(simplified(w)) for w in _TAG_SPLIT.split(str(value or "")))
+    words = (typed_tag(bank, w) for w in _TAG_SPLIT.split(str(value or "")) if w.strip())
     return tuple(dict.fromkeys(w for w in words if w))
 
 
