@@ -129,6 +129,9 @@ class BankChecker:
             for key in (k for k in expected if isinstance(value, dict) and k not in value):
                 self.error(path, f"missing required key '{key}'")
             return
+        if kind == "pattern" and "propertyNames" in err.absolute_schema_path and path == ("tag_names",):
+            self.error((*path, value), f"tag {value!r} in tag_names must be a tag: a-z, 0-9 and '-'")
+            return
         if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
             self.error((*path, value), f"option letter {value!r} must be one of A–H")
             return
