@@ -198,6 +198,6 @@ def plan_day(
     recall = [settled_recall(c, exam_at) or 0.0 for c in seen]
     before = sum(recall) / len(recall) if recall else 0.0
     after = (sum(recall) + sum(r.gain for r in reviews)) / len(recall) if recall else 0.0
-    due_today = sum(1 for c in seen if c.due < day_end)
+    due_count = sum(1 for c in seen if c.due < day_end)  # due today, as /stats counts it
     return DayPlan(days_left, len(unseen), quota, len(wanted), tuple(new), used, tuple(reviews), review_used,
-                   budget, needed, short, before, after, due_today)  # fmt: skip
+                   budget, needed, short, before, after, due_count)  # fmt: skip

@@ -70,9 +70,9 @@ class LocalDays:
 
     def due_by(self) -> datetime:
         """The last moment of today. "Due today" means due by then — overdue cards, and a
-        learning step coming back later today, too — in /stats, /weak, /review, the reminder
-        and the exam plan alike (a store's `due <= due_by()` is `due < start(1)`: its times are
-        microseconds)."""
+        learning step coming back later today, too — in /stats, /weak, the reminder and the
+        exam plan alike, and /review says today's reviews are done only past it (a store's
+        `due <= due_by()` is `due < start(1)`: its times are microseconds)."""
         return self.start(1) - timedelta(microseconds=1)
 
 

@@ -291,9 +291,13 @@ class Drill:
         elif spec.mode == WEAK:
             seen = await self.evidence(user_id, bank)
             ids = [q.id for q in weak_items(bank, spec.tags, seen, self.quiz.clock.now())]
-        else:  # review: the cards due today (by the end of the learner's day, as /stats counts them)
-            days = await self.learner_days(user_id, chat.settings.timezone)
-            ids = [c.question_id for c in await self.store.due_cards(user_id, bank.id, days.due_by(), 200)]
+        else:
+            # Review: the cards due now. Today's others (a learning step back in ten minutes)
+            # are not served early, which would skip the step; when none is due now,
+            # _review_detail says when the next one is, and "today's reviews are done" only
+            # once nothing more falls due before the learner's day ends (/stats' "due today").
+            now = self.quiz.clock.now()
+            ids = [c.question_id for c in await self.store.due_cards(user_id, bank.id, now, 200)]
         left = [i for i in ids if i in known and i not in asked]
         if left:
             return known[left[0]]
