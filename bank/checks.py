@@ -129,6 +129,9 @@ class BankChecker:
             for key in (k for k in expected if isinstance(value, dict) and k not in value):
                 self.error(path, f"missing required key '{key}'")
             return
+        if kind == "pattern" and "propertyNames" in err.absolute_schema_path and path == ("tag_names",):
+            self.error((*path, value), f"tag {value!r} in tag_names must be a tag: a-z, 0-9 and '-'")
+            return
         if kind == "pattern" and "propertyNames" in err.absolute_schema_path:
             self.error((*path, value), f"option letter {value!r} must be one of A–H")
             return
@@ -210,7 +213,32 @@ class BankChecker:
             for message in answer_problems(kind, q["answer"], letters):
                 self.error((*path, "answer"), message)
 
+    def check_tag_names(self) -> None:
+        """`tag_names:` two tags with one display name (typing it could mean either: an error),
+        or a name for a tag no item uses (a warning)."""
+        names = self.data.get("tag_names") if isinstance(self.data, dict) else None
+        if not isinstance(names, dict):
+            return
+        used = {tag for _, q, _ in self._questions() for tag in (q.get("tags") or ()) if isinstance(tag, str)}
+        first: dict[str, str] = {}
+        for slug, name in names.items():
+            if not isinstance(slug, str) or not isinstance(name, str):
+                continue
+            folded = " ".join(name.split()).casefold()
+            other = first.get(folded)
+            if other is not None:
+                message = f"tags {other!r} and {slug!r} have the same display name {name!r}"
+                self.error(("tag_names", slug), message)
+            elif folded in names and folded != slug:
+                message = f"the display name of {slug!r} is another tag's slug {name!r}"
+                self.error(("tag_names", slug), message)
+            else:
+                first[folded] = slug
+            if slug not in used:
+                self.warn(("tag_names", slug), f"tag_names names {slug!r}, which no question is tagged with")
+
     def check_warnings(self) -> None:
+        self.check_tag_names()
         for path, q, _ in self._questions():
             options = q.get("options")
             seen: dict[str, str] = {}

@@ -65,7 +65,7 @@ def _entry(cache_dir: Path, path: Path, data: bytes) -> tuple[Path, str]:
 
 
 def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
-    return {
+    payload = {
         "format": _FORMAT,
         "bank": [bank.id, bank.title, bank.language, bank.source],
         "questions": [
@@ -83,6 +83,9 @@ def _to_payload(bank: Bank, warnings: list[BankProblem]) -> dict[str, Any]:
             "minutes": bank.paper.minutes, "pass_mark": bank.paper.pass_mark,
         },
     }
+    if bank.tag_names:  # only then: a bank without names keeps its version hash (bank/uploads.py)
+        payload["tag_names"] = [list(pair) for pair in bank.tag_names]
+    return payload
 
 
 def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[BankProblem]]:
@@ -102,7 +105,8 @@ def _from_payload(payload: dict[str, Any], filename: str) -> tuple[Bank, list[Ba
              errata, completed, tolerance, doubt, marks, images) in map(_rows_of_5, payload["questions"])
     )
     bank_id, title, language, source = payload["bank"]
-    bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")))
+    bank = Bank(bank_id, title, language, source, questions, build_paper(payload.get("paper")),
+                tag_names=tuple((slug, name) for slug, name in payload.get("tag_names", ())))
     warnings = [BankProblem(filename, line, qid, message)
                 for line, qid, message in payload["warnings"]]
     return bank, warnings

@@ -73,7 +73,8 @@ def _build(data: dict) -> Bank:
             )
         )
     head = {key: data[key] for key in ("id", "title", "language", "source")}
-    return Bank(**head, questions=tuple(questions), paper=build_paper(data.get("paper")))
+    tag_names = tuple((str(slug), str(name)) for slug, name in (data.get("tag_names") or {}).items())
+    return Bank(**head, questions=tuple(questions), paper=build_paper(data.get("paper")), tag_names=tag_names)
 
 
 def build_paper(data: dict | None) -> Paper | None:

@@ -312,6 +312,8 @@ def bank_to_dict(bank: Bank) -> dict[str, Any]:
     """The data `dump_bank(bank)` writes, as plain Python values."""
     head: dict[str, Any] = {"id": bank.id, "title": bank.title, "language": bank.language,
                             "source": bank.source}
+    if bank.tag_names:
+        head["tag_names"] = dict(bank.tag_names)
     questions = []
     for question in bank.questions:
         item = question_to_dict(question)
@@ -327,7 +329,10 @@ def dump_bank(bank: Bank) -> str:
     between questions. It does not validate: a bank that breaks a rule (say completed_by_editor
     without errata) is written as is, and loading it back reports the problem.
     """
-    header = {"id": bank.id, "title": bank.title, "language": bank.language, "source": bank.source}
+    header: dict[str, Any] = {"id": bank.id, "title": bank.title, "language": bank.language,
+                              "source": bank.source}
+    if bank.tag_names:
+        header["tag_names"] = dict(bank.tag_names)
     header_text, _ = _dump(header)
     if not bank.questions:
         return header_text + "questions: []\n"

@@ -48,6 +48,7 @@ class Session:
     reply: Reply  # the /stats reply: text view and the PNG
     charts: list[ChartData]  # what the chart renderer was given
     now: datetime
+    bank: Bank
 
 
 class RecordingCharts:
@@ -130,7 +131,7 @@ async def run(folder: Path, language: str, command: str = "/stats") -> Session:
                     await _mock(app, bank, user_id, chat.id, morning + timedelta(hours=10), score)
         clock.set(end)
         reply = await app.application.run_text(command, caller)
-        return Session(reply, charts.seen, end)
+        return Session(reply, charts.seen, end, bank)
     finally:
         await app.close()
 

@@ -58,7 +58,7 @@ async def test_language_switch_answers_in_the_new_language(application):
     assert reply.language == "zh-CN" and reply.view == TextView("语言已设为简体中文。")
     refused = await application.run_text("/contest start -1 x", Caller(PRIVATE, ANN))
     text = render_reply(refused)
-    assert text == "参数“题数”有误：应为 1 到 100 之间的整数。\n用法：/contest start [题数] [秒数] [标签]"
+    assert text == "参数“题数”有误：应为 1 到 100 之间的整数。\n用法：/contest 开始 [题数] [秒数] [标签]"
 
 
 async def test_core_refusals_come_back_as_text(application):

@@ -200,3 +200,23 @@ def test_mangled_banks_give_problems_never_exceptions(edits: list[tuple[int, str
     bank, errors, _ = load_bank_text_report("\n".join(lines), "m.yaml")
     assert (bank is None) == bool(errors)
     assert all(e.file == "m.yaml" and (e.line is None or e.line >= 1) for e in errors)
+
+
+def test_tag_names_round_trip_and_a_name_no_item_uses_is_a_warning() -> None:
+    """`tag_names:` is kept by the YAML export (load(dump(bank)) == bank), and naming a tag no
+    item carries is reported, not refused."""
+    from bank.loader import load_bank_text
+    from bank.yaml_io import dump_bank
+
+    text = (
+        "id: named\ntitle: 标签\nlanguage: zh-CN\nsource: s\n"
+        "tag_names:\n  ml: 机器学习\n  cv: 计算机视觉\n"
+        "questions:\n  - {id: q1, number: 1, type: judge, tags: [ml], stem: 对吗, answer: true}\n"
+    )
+    report = load_bank_text_report(text, "named.yaml")
+    assert report.bank is not None and not report.errors
+    assert [w.message for w in report.warnings] == ["tag_names names 'cv', which no question is tagged with"]
+    assert report.bank.tag_names == (("ml", "机器学习"), ("cv", "计算机视觉"))
+    dumped = dump_bank(report.bank)
+    assert "tag_names:\n  ml: 机器学习\n  cv: 计算机视觉\n" in dumped
+    assert load_bank_text(dumped) == report.bank

@@ -64,7 +64,7 @@ REFUSED = [
     ("/contest start 5 2.5", "秒数", "seconds", "1", "600"),
     ("/daily set 08:30 12x", "截止", "deadline", "12h", "12h"),
     ("/daily set 25:99", "时间", "time", "HH:MM", "08:30"),
-    ("/daily set", "时间", "time", "/daily set", "/daily set"),
+    ("/daily set", "时间", "time", "/daily 设置", "/daily set"),
     ("/daily set 08:30 12h ml Mars/Base", "时区", "timezone", "Asia/Shanghai", "Asia/Shanghai"),
     ("/lang xx", "语言", "language", "zh-CN", "zh-CN"),
     ("/leaderboard yearly", "时段", "window", "总榜 | 本周 | 本月 | 竞赛", "all | week | month | contest"),
@@ -112,7 +112,18 @@ def test_every_catalog_wording_exists_in_every_language():
 def test_usage_lists_arguments_in_declared_order():
     assert usage(parse("/contest start").command, "en") == "/contest start [questions] [seconds] [tag]"
     daily_set = parse("/daily set 08:30").command
-    assert usage(daily_set, "zh-CN") == "/daily set <时间> [截止] [标签] [时区] [方式]"
+    assert usage(daily_set, "zh-CN") == "/daily 设置 <时间> [截止] [标签] [时区] [方式]"
+
+
+def test_usage_names_the_subcommand_as_the_chat_does_and_that_word_is_read():
+    """A Chinese chat's usage line has no English word of the bot's own: the subcommand by its
+    name in the chat's language, which the parser reads as it reads `set` (in any language)."""
+    exam_set = parse("/exam set 2026-12-20").command
+    assert usage(exam_set, "zh-CN") == "/exam 设置 <日期> [每天时长]"
+    assert usage(exam_set, "zh-TW") == "/exam 設定 <日期> [每天時長]"
+    assert usage(exam_set, "en") == "/exam set <date> [time_a_day]"
+    for line in ("/exam 设置 2026-12-20", "/exam 設定 2026-12-20", "/exam 2026-12-20"):
+        assert parse(line).command is exam_set, line
 
 
 def test_user_arguments_are_not_typed_on_text_platforms():

@@ -212,8 +212,10 @@ def test_console_process_with_the_shipped_bank_in_chinese(tmp_path):
     assert f"新题：{math.ceil(62 / 16)} 道（第 1–4 题），发送 /quiz next 开始" in out  # 62 items over 16 days
     after = out[out.index("📋 练习小结") :]
     assert "新题：2 道（第 3–4 题），发送 /quiz next 开始" in after  # two of today's four are done
-    assert "复习：2 道，发送 /review 开始" in after  # the two answered, due again today
-    assert "距考试还有 16 天" in after.split("📈 学习进度")[1]
+    assert "复习：2 张，发送 /review 开始" in after  # the two answered, due again today
+    stats = after.split("📈 学习进度")[1]
+    assert "距考试还有 16 天" in stats
+    assert "今天到期 2 张" in stats, stats  # the same two cards, by the same "due today"
 
 
 async def test_ready_forecasts_to_the_exam_date_set_with_exam(app, clock):

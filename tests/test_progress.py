@@ -204,8 +204,27 @@ async def test_an_english_chart_has_no_chinese_of_its_own(tmp_path):
         words += [t.get_text() for t in (*axes.get_xticklabels(), *axes.get_yticklabels())]
         legend = axes.get_legend()
         words += [t.get_text() for t in legend.get_texts()] if legend else []
-    assert not [w for w in words if HAN.search(w)], words
+    # The tag bars are named as the bank names its tags (the shipped bank: in Chinese, shown as
+    # the bank has it in every language); nothing else of the chart is Chinese.
+    tag_names = {bar.name for bar in chart.tags}
+    assert tag_names and tag_names <= set(dict(session.bank.tag_names).values()), tag_names
+    assert not [w for w in words if HAN.search(w) and w not in tag_names], words
     assert chart.days[-1] == day_label("en", LocalDays.at(session.now, "Europe/London").today)
+
+
+@pytest.mark.parametrize(
+    ("language", "weakest"), [("zh-CN", "联邦学习"), ("zh-TW", "聯邦學習"), ("en", "联邦学习")]
+)
+async def test_stats_names_tags_as_the_bank_does(tmp_path, language, weakest):
+    """/stats' text and its chart's tag bars show the bank's display names (`tag_names:`), in the
+    chat's script (traditional for zh-TW), never the slugs (federated-learning, moe, …)."""
+    session = await run_session(tmp_path, language)
+    shown = render_reply(session.reply)
+    (chart,) = session.charts
+    slugs = set(session.bank.tags)
+    assert weakest in shown and weakest in {bar.name for bar in chart.tags}, shown
+    assert not [word for word in slugs if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", shown)], shown
+    assert not slugs & {bar.name for bar in chart.tags}
 
 
 # ---------------------------------------------------------------- the console's file

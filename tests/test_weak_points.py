@@ -37,12 +37,12 @@ async def test_telegram_weak_points_their_button_and_quiz_weak(tg: TelegramHarne
     lines = listed["text"].splitlines()
     assert lines[0] == "<b>" + t(ZH, "weak.title", count=3) + "</b>"
     assert lines[1:4] == [
-        "1. optimization：预计记得 50% · 做过 0/1 · 待复习 0 · 错题本 0",
-        "2. transformer：预计记得 50% · 做过 0/1 · 待复习 0 · 错题本 0",
-        "3. math：预计记得 56% · 做过 1/2 · 待复习 1 · 错题本 1",
+        "1. optimization：预计记得 50% · 做过 0/1 · 今天到期 0 · 错题本 0",
+        "2. transformer：预计记得 50% · 做过 0/1 · 今天到期 0 · 错题本 0",
+        "3. math：预计记得 56% · 做过 1/2 · 今天到期 1 · 错题本 1",
     ]
     assert "physics" not in listed["text"]
-    assert "· 单选题：预计记得 61% · 做过 1/1 · 待复习 1 · 错题本 1" in lines
+    assert "· 单选题：预计记得 61% · 做过 1/1 · 今天到期 1 · 错题本 1" in lines
     assert t(ZH, "weak.based", count=2) in lines
     weak_message = server.last_message(LI.id)
     assert buttons(weak_message) == {"练这几项 ▶": "w1"}

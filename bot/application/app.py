@@ -43,6 +43,7 @@ from bot.application.daily import Dailies
 from bot.application.live_counts import LiveCounts, ShowCount
 from bot.application.pictures import question_pictures
 from bot.application.posted_rounds import PostedRounds
+from bot.application.presenting import tag_list
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError
 from bot.application.replies import DailyReply, FileView, Reply, TextView, WelcomeView
@@ -435,7 +436,9 @@ class Application:
         )
 
     async def _tags(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        tags = ", ".join(self.quiz.bank_for(await self.quiz.chat(caller.chat)).tags)
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        # Each by its display name (either it or the slug can be typed after /quiz).
+        tags = tag_list(language, bank, bank.tags)
         return Reply(TextView(t(language, "help.tags", tags=tags)), language)
 
     async def _language(self, parsed: Parsed, caller: Caller, language: str) -> Reply:

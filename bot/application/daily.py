@@ -23,14 +23,16 @@ from datetime import datetime, timedelta
 
 from bot.application.firings import AlreadyFired, Firings
 from bot.application.outbox import Outbox
+from bot.application.presenting import tag_label
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError, no_questions
 from bot.application.store_faults import log_failure
 from bot.domain.clock import Clock, zone
 from bot.domain.daily_times import last_occurrence, local_date_of, next_occurrence, parse_local_time
 from bot.domain.kinds import AnswerMode, ChatRef, RoundKind
+from bot.domain.next_question import typed_tag
 from bot.domain.question_types import TYPES
-from bot.domain.records import DailySchedule, Round
+from bot.domain.records import Chat, DailySchedule, Round
 from bot.ports.broadcast import RESYNC, Broadcast
 from bot.ports.scheduler import Scheduler
 from bot.ports.storage import DailyStore, DuplicateDaily
@@ -122,8 +124,11 @@ class Dailies:
                 zone(timezone)
         except ValueError as exc:
             raise QuizError("error.bad_args", detail=str(exc)) from None
-        if tag and tag not in self.quiz.bank_for(chat).tags:
-            raise no_questions(tag)
+        if tag:  # kept as the slug: a display name may change with the bank
+            bank = self.quiz.bank_for(chat)
+            if typed_tag(bank, tag) not in bank.tags:
+                raise no_questions(tag)
+            tag = typed_tag(bank, tag)
         if timezone and timezone != chat.settings.timezone:
             chat = await self.quiz.update_settings(ref, timezone=timezone)
         base = current or DailySchedule(
@@ -147,7 +152,7 @@ class Dailies:
         self._schedule(schedule)
         await self._tell(chat.id)
         log.info("daily for chat %s set: %s %s", chat.id, schedule.local_time, schedule.timezone)
-        return self._view(schedule, chat.settings.language)
+        return self._view(schedule, chat)
 
     async def set_timezone(self, ref: ChatRef, timezone: str) -> None:
         """Set the chat's timezone; its daily, if on, moves with it (same local time)."""
@@ -165,21 +170,24 @@ class Dailies:
         await self.store.save_daily(schedule)
         self._unschedule(chat.id)
         await self._tell(chat.id)
-        return self._view(schedule, chat.settings.language)
+        return self._view(schedule, chat)
 
     async def show(self, ref: ChatRef) -> DailyView | None:
         chat = await self.quiz.chat(ref)
         current = await self.store.get_daily(chat.id)
-        return self._view(current, chat.settings.language) if current else None
+        return self._view(current, chat) if current else None
 
-    def _view(self, schedule: DailySchedule, language: str) -> DailyView:
+    def _view(self, schedule: DailySchedule, chat: Chat) -> DailyView:
+        language = chat.settings.language
+        # The tag by its display name, as the chat reads the bank's text.
+        tag = tag_label(language, self.quiz.bank_for(chat), schedule.tag) if schedule.tag else None
         return DailyView(
             enabled=schedule.enabled,
             local_time=schedule.local_time,
             timezone=schedule.timezone,
             deadline_seconds=schedule.deadline_seconds,
             weekdays=schedule.weekdays,
-            tag=schedule.tag,
+            tag=tag,
             mode=str(schedule.mode),
             next_post=next_occurrence(schedule, self.clock.now()) if schedule.enabled else None,
             language=language,

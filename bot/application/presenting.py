@@ -9,15 +9,16 @@ names never are.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 from bot.domain.doubts import explanation_text
 from bot.domain.kinds import AnswerStatus, OptionView, RevealPolicy, RoundKind
 from bot.domain.question_types import TYPES
-from bot.domain.questions import Question
+from bot.domain.questions import Bank, Question
 from bot.domain.records import Chat, Round, StoredAnswer
-from bot.locales.i18n import bank_text
+from bot.locales.i18n import bank_text, t
 from bot.ports.storage import Store
 from bot.views.quiz import QuestionView, ReceiptView, RevealView
 
@@ -140,3 +141,14 @@ async def build_reveal(
         message_ref=round_.message_ref,
         key_points=tuple(bank_text(lang, p) for p in question.key_points),
     )
+
+
+def tag_label(language: str, bank: Bank, tag: str) -> str:
+    """A tag as a learner sees it: its display name (`tag_names:`), else its slug, in the chat's
+    script like all the bank's text."""
+    return bank_text(language, bank.tag_name(tag))
+
+
+def tag_list(language: str, bank: Bank, tags: Iterable[str]) -> str:
+    """Tags by their display names, joined as the language lists things (、 or ", ")."""
+    return t(language, "exam.list_separator").join(tag_label(language, bank, tag) for tag in tags)

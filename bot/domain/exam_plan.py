@@ -17,8 +17,9 @@ A greedy planner, simple enough to explain in one paragraph (docs/exam-plan.md):
 
 Time per item: the learner's own median answer time for the item's type (practice answers, at
 least OWN_TIMES of them, each under MAX_SECONDS), else the type's default
-(`QuestionTypeRules.answer_seconds`); a new item costs NEW_FACTOR times that (reading the
-explanation after a first answer).
+(`QuestionTypeRules.answer_seconds`), but never under MIN_SECONDS (5 s for a button, 10 s for
+several, 20 s typed, 60 s for a self-graded short answer: answers piped in take no time, reading
+does); a new item costs NEW_FACTOR times that (reading the explanation after a first answer).
 
 Pure functions over plain values, like bot/domain/readiness.py.
 """
@@ -33,15 +34,22 @@ from datetime import UTC, datetime
 
 import fsrs
 
+from bot.domain.kinds import InputKind
 from bot.domain.question_types import TYPES
 from bot.domain.questions import Question
-from bot.domain.readiness import retrievability
+from bot.domain.readiness import retrievability, settled_recall
 from bot.domain.study_records import Card
 
 TARGET = 0.9  # a card due after the exam is a candidate when its exam-day recall is below this
 NEW_FACTOR = 2.0  # a first sight costs twice an answer
 OWN_TIMES = 3  # the learner's own times are used for a type from this many answers
 MAX_SECONDS = 900.0  # a longer answer is a learner who walked away: not a measure
+# The least one answer is counted at, however fast the learner's own were (a pasted or piped
+# answer takes no time; reading the stem and the reveal does): by how the item is answered.
+MIN_SECONDS = {
+    InputKind.CHOOSE_ONE: 5.0, InputKind.TRUE_FALSE: 5.0, InputKind.CHOOSE_MANY: 10.0,
+    InputKind.TYPED: 20.0, InputKind.SELF_GRADED: 60.0,
+}  # fmt: skip
 _SCHEDULER = fsrs.Scheduler(enable_fuzzing=False)
 
 
@@ -71,6 +79,12 @@ class DayPlan:
     short: bool  # the time per day does not hold today's new quota
     recall: float  # mean exam-day recall of the seen cards without today's reviews
     recall_after: float  # ... and with them
+    due_today: int = 0  # cards due by the end of today, as /stats and /review count them
+
+    @property
+    def due_planned(self) -> int:
+        """How many of the plan's reviews are due today (the others are early reviews)."""
+        return sum(1 for r in self.reviews if r.due)
 
     @property
     def minutes(self) -> float:
@@ -85,7 +99,8 @@ def item_minutes(
     questions: Iterable[Question], times: Iterable[tuple[str, float | None]]
 ) -> dict[str, float]:
     """Minutes one answer takes, per question id: the learner's median per type from `times`
-    ((question id, seconds) of their practice answers), else the type's default."""
+    ((question id, seconds) of their practice answers), else the type's default; never less
+    than MIN_SECONDS for how the item is answered."""
     by_id = {q.id: q for q in questions}
     measured: dict[object, list[float]] = {}
     for question_id, seconds in times:
@@ -95,8 +110,9 @@ def item_minutes(
     out = {}
     for question in by_id.values():
         own = measured.get(question.type, [])
-        seconds = statistics.median(own) if len(own) >= OWN_TIMES else TYPES[question.type].answer_seconds
-        out[question.id] = seconds / 60.0
+        rules = TYPES[question.type]
+        seconds = statistics.median(own) if len(own) >= OWN_TIMES else rules.answer_seconds
+        out[question.id] = max(seconds, MIN_SECONDS.get(rules.input_kind, 5.0)) / 60.0
     return out
 
 
@@ -113,12 +129,13 @@ def _recall_after(card: Card, rating: fsrs.Rating, now: datetime, exam_at: datet
     after, _ = _SCHEDULER.review_card(_fsrs_card(card), rating, review_datetime=now.astimezone(UTC))
     moved = replace(card, state=int(after.state), step=after.step, stability=after.stability,
                     difficulty=after.difficulty, last_review=now)  # fmt: skip
-    return retrievability(moved, exam_at) or 0.0
+    return settled_recall(moved, exam_at) or 0.0
 
 
 def review_gain(card: Card, now: datetime, exam_at: datetime) -> float:
     """How much reviewing `card` at `now` raises its expected recall at `exam_at`."""
-    before, today = retrievability(card, exam_at), retrievability(card, now)
+    # Exam-day recall as /ready counts it (settled: never sooner than a day after a review).
+    before, today = settled_recall(card, exam_at), retrievability(card, now)
     if before is None or today is None:
         return 0.0
     after = today * _recall_after(card, fsrs.Rating.Good, now, exam_at)
@@ -164,7 +181,7 @@ def plan_day(
         due_today = card.due < day_end  # a learning step due again later today counts, as in /stats
         if card.last_review is not None and card.last_review >= day_start and not due_today:
             continue  # done today
-        if not due_today and not (card.due >= exam_at and (retrievability(card, exam_at) or 0.0) < TARGET):
+        if not due_today and not (card.due >= exam_at and (settled_recall(card, exam_at) or 0.0) < TARGET):
             continue
         gain = review_gain(card, now, exam_at)
         if gain > 1e-6:
@@ -180,8 +197,9 @@ def plan_day(
             continue  # a shorter one further down may still fit
         reviews.append(review)
         review_used += review.minutes
-    recall = [retrievability(c, exam_at) or 0.0 for c in seen]
+    recall = [settled_recall(c, exam_at) or 0.0 for c in seen]
     before = sum(recall) / len(recall) if recall else 0.0
     after = (sum(recall) + sum(r.gain for r in reviews)) / len(recall) if recall else 0.0
+    due_count = sum(1 for c in seen if c.due < day_end)  # due today, as /stats counts it
     return DayPlan(days_left, len(unseen), quota, len(wanted), tuple(new), used, tuple(reviews), review_used,
-                   budget, needed, short, before, after)  # fmt: skip
+                   budget, needed, short, before, after, due_count)  # fmt: skip

@@ -12,7 +12,7 @@ own word on why they missed it; CAUSES are the keys its buttons and storage use.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.domain.questions import Bank, Question, QuestionType
@@ -34,6 +34,7 @@ class Point:
     seen: int
     due: int
     in_notebook: int
+    label: str = ""  # a tag's display name (the bank's `tag_names:`), "" for a type or an unnamed tag
 
 
 def _point(name: str, is_type: bool, questions: list[Question], seen: Evidence, due: Collection[str],
@@ -57,7 +58,8 @@ def by_tag(
     for question in bank.questions:
         for tag in dict.fromkeys(x.lower() for x in question.tags):
             tagged.setdefault(tag, []).append(question)
-    points = [_point(tag, False, qs, seen, due, notebook, at) for tag, qs in tagged.items()]
+    points = [replace(_point(tag, False, qs, seen, due, notebook, at), label=bank.tag_name(tag))
+              for tag, qs in tagged.items()]  # fmt: skip
     return sorted(points, key=lambda p: (p.recall, -p.items, p.name))
 
 

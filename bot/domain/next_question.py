@@ -10,6 +10,21 @@ import random
 from collections.abc import Iterable, Mapping
 
 from bot.domain.questions import Bank, Question, QuestionType
+from bot.locales.i18n import bank_text, simplified
+
+
+def typed_tag(bank: Bank, typed: str) -> str:
+    """The tag a learner means: a slug, or a display name as the bank has it or as a chat shows
+    it (traditional characters, and the Taiwan words OpenCC gives a zh-TW chat: 分散式訓練 for
+    分布式训练). Anything else comes back folded, so a refusal names it as typed."""
+    key = bank.tag_key(simplified(typed))
+    if key in bank.tags:
+        return key
+    folded = typed.strip().casefold()
+    for slug, name in bank.tag_names:
+        if folded == bank_text("zh-TW", name).casefold():
+            return slug
+    return key
 
 
 def matching(
@@ -20,7 +35,8 @@ def matching(
     types: Iterable[QuestionType] | None = None,
 ) -> list[Question]:
     allowed = set(types) if types is not None else None
-    tag_key = tag.strip().lower() if tag else None
+    # A slug or the tag's display name, as the bank or a zh-TW chat writes it.
+    tag_key = typed_tag(bank, tag) if tag else None
     out = []
     for question in bank.questions:
         if qtype is not None and question.type is not qtype:

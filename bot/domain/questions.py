@@ -125,6 +125,23 @@ class Bank:
     paper: Paper | None = None  # the exam this bank declares; None: one is made from its counts
     # The bytes of every picture its questions name (Question.images), by file name.
     images: tuple[BankImage, ...] = ()
+    # A display name per tag (`tag_names:` in the file): (slug, name), in the file's order. A
+    # learner sees the name (in the bank's own language, as all its text) and may type either.
+    tag_names: tuple[tuple[str, str], ...] = ()
+
+    def tag_name(self, tag: str) -> str:
+        """What a learner sees for `tag`: its display name, else the slug itself."""
+        return dict(self.tag_names).get(tag.lower(), tag)
+
+    def tag_key(self, typed: str) -> str:
+        """The tag a learner means by `typed`: a slug in any case, or a display name (compared
+        case-insensitively; the caller folds traditional characters first). Anything else comes
+        back lower-cased, so a refusal names it as typed."""
+        folded = typed.strip().casefold()
+        for slug, name in self.tag_names:
+            if folded in (slug, name.casefold()):
+                return slug
+        return folded
 
     def image(self, name: str) -> bytes:
         """The bytes of the picture `name` (KeyError if the bank has none by that name)."""

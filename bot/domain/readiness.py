@@ -83,6 +83,19 @@ def retrievability(card: Card, at: datetime, parameters: Sequence[float] | None 
     return float(scheduler.get_card_retrievability(state, at.astimezone(UTC)))
 
 
+SETTLE = timedelta(days=1)  # a review's recall is counted from a day after it: see settled_recall
+
+
+def settled_recall(card: Card, at: datetime, parameters: Sequence[float] | None = None) -> float | None:
+    """The card's recall at `at`, but never sooner than a day after its last review: FSRS counts
+    elapsed time in whole days, so an item answered minutes (or hours) before `at` — even wrongly
+    — would count as certain. An exam is not sat in the minutes after reading the key; a day on,
+    the curve says what stayed (docs/readiness.md, "Today")."""
+    if card.last_review is not None:
+        at = max(at, card.last_review + SETTLE)
+    return retrievability(card, at, parameters)
+
+
 def item_chance(question: Question, card: Card | None, grades: Sequence[float], prior: Prior, at: datetime,
                 parameters: Sequence[float] | None = None) -> float:  # fmt: skip
     """The chance of a right answer to `question` at `at` (see the module's docstring).
@@ -91,7 +104,7 @@ def item_chance(question: Question, card: Card | None, grades: Sequence[float], 
         recent = list(grades)[-SELF_GRADES:]
         return sum(recent) / len(recent) if recent else prior.mean
     if card is not None:
-        recall = retrievability(card, at, parameters)
+        recall = settled_recall(card, at, parameters)
         if recall is not None:
             return recall
     return prior.mean

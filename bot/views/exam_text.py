@@ -53,15 +53,23 @@ def plan_lines(language: str, bank: Bank, plan: DayPlan) -> list[str]:
         lines.append("  " + t(language, "exam.plan_all_seen"))
     else:
         lines.append("  " + t(language, "exam.plan_new_done"))
+    # "Due today" as /stats and /review count it; when the plan takes only some of those cards
+    # (the ones that help most on exam day, or what the time allows), its line says so.
     if plan.reviews:
         early = [number[r.question_id] for r in plan.reviews if not r.due]
-        lines.append("  " + t(language, "exam.plan_reviews", count=len(plan.reviews)))
+        if plan.due_planned < plan.due_today:
+            lines.append("  " + t(language, "exam.plan_reviews_some", count=len(plan.reviews),
+                                  due=plan.due_today))  # fmt: skip
+        else:
+            lines.append("  " + t(language, "exam.plan_reviews", count=len(plan.reviews)))
         if early:
             lines.append("  " + t(language, "exam.plan_early", count=len(early),
                                   numbers=numbers_text(language, early)))  # fmt: skip
         later = sum(1 for r in plan.reviews if r.later)
         if later:  # /review says "no card due now" until they come due
             lines.append("  " + t(language, "exam.plan_later", count=later))
+    elif plan.due_today:
+        lines.append("  " + t(language, "exam.plan_no_reviews_due", count=plan.due_today))
     else:
         lines.append("  " + t(language, "exam.plan_no_reviews"))
     before, after = f"{100 * plan.recall:.0f}%", f"{100 * plan.recall_after:.0f}%"

@@ -22,7 +22,7 @@ from babel.dates import format_skeleton
 from bot.domain.clock import zone
 from bot.domain.mock_exam_records import Mock
 from bot.domain.questions import Bank, QuestionType
-from bot.locales.i18n import format_points, locale_name, t
+from bot.locales.i18n import bank_text, format_points, locale_name, t
 from bot.views.charts import ChartData, MockPoint, TagBar
 from bot.views.quiz import StatsView
 from bot.views.study import ProgressView
@@ -68,6 +68,13 @@ class LocalDays:
     def local_date(self, when: datetime) -> date:
         return _shifted(when.astimezone(self.tz), self.day_start).date()
 
+    def due_by(self) -> datetime:
+        """The last moment of today. "Due today" means due by then — overdue cards, and a
+        learning step coming back later today, too — in /stats, /weak, the reminder and the
+        exam plan alike, and /review says today's reviews are done only past it (a store's
+        `due <= due_by()` is `due < start(1)`: its times are microseconds)."""
+        return self.start(1) - timedelta(microseconds=1)
+
 
 def _shifted(local: datetime, day_start: time) -> datetime:
     """The local time moved back by the day's start, so its date is the day it belongs to."""
@@ -107,8 +114,9 @@ def progress_view(
         for tag in question.tags:
             by_tag[tag][0] += right
             by_tag[tag][1] += total
+    # Each tag by its display name (`tag_names:`), in the chat's script, in the text and the chart.
     tags = sorted(
-        ((tag, r, n) for tag, (r, n) in by_tag.items() if n),
+        ((bank_text(language, bank.tag_name(tag)), r, n) for tag, (r, n) in by_tag.items() if n),
         key=lambda row: (row[1] / row[2], -row[2], row[0]),
     )
     practised = sum(1 for q in bank.questions if answered.get(q.id, (0, 0))[1])

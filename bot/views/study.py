@@ -215,7 +215,7 @@ class RunSummaryView:
     language: str
     mode: str  # sequential | random | mistakes | favourites | review
     qtype: str | None
-    tags: tuple[str, ...]
+    tags: tuple[str, ...]  # by their display names
     answered: int
     right: int
     new_mistakes: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.domain.mastery import Point
 from bot.domain.readiness import DayForecast
-from bot.locales.i18n import t
+from bot.locales.i18n import bank_text, t
 from bot.views.exam_text import countdown
 from bot.views.mock_exam_text import (
     render_mock_confirm,
@@ -185,7 +185,10 @@ def cause_name(language: str, cause: str) -> str:
 
 
 def point_name(language: str, point: Point) -> str:
-    return t(language, f"type.{point.name}") if point.is_type else point.name
+    """A point's name: its type's, or its tag's display name in the chat's script (else the slug)."""
+    if point.is_type:
+        return t(language, f"type.{point.name}")
+    return bank_text(language, point.label or point.name)
 
 
 def _share(share: float) -> str:

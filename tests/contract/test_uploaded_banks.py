@@ -84,3 +84,25 @@ async def test_an_uploaded_bank_with_pictures_reads_back_with_them(storage) -> N
     [back] = await storage.banks.stored_banks()
     assert back == row
     assert codec.decode(back.data).image("q1-1.png") == picture
+
+
+async def test_an_uploaded_banks_tag_names_come_back_from_the_database(storage) -> None:
+    """A bank's `tag_names:` (its tags' display names) are kept with the uploaded bank, so a
+    learner of an uploaded bank sees 分布式训练, not distributed-training, after a restart too."""
+    from bank.loader import load_bank_text
+    from bank.uploads import UploadCodec
+
+    bank = load_bank_text(
+        "id: up-1-ai\ntitle: 测试\nlanguage: zh-CN\nsource: s\n"
+        "tag_names: {distributed-training: 分布式训练, moe: 混合专家}\n"
+        "questions:\n"
+        "  - {id: a, number: 1, type: judge, tags: [distributed-training], stem: 对吗, answer: true}\n"
+        "  - {id: b, number: 2, type: judge, tags: [moe], stem: 错吗, answer: false}\n"
+    )
+    codec = UploadCodec()
+    row = replace(stored("up-1-ai", "v1", 2), data=codec.encode(bank))
+    await storage.banks.save_bank(row)
+    (back,) = await storage.banks.stored_banks()
+    again = codec.decode(back.data)
+    assert again.tag_names == (("distributed-training", "分布式训练"), ("moe", "混合专家"))
+    assert again.tag_name("moe") == "混合专家" and again.tag_key("分布式训练") == "distributed-training"

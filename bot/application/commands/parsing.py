@@ -41,8 +41,12 @@ class UsageError(QuizError):
 
 
 def usage(command: Command, language: str) -> str:
-    """`/contest start [questions] [seconds]`, argument names in the chat's language."""
-    words = [f"/{command.name}"]
+    """`/contest start [questions] [seconds]`: the subcommand and the argument names in the chat's
+    language (`/exam 设置 <日期> [每天时长]`; the subcommand's menu name is read in any language,
+    as a choice's word is)."""
+    words = [f"/{command.path[0]}"]
+    if len(command.path) > 1:
+        words.append(t(language, f"{command.key}.name"))
     for arg in command.args:
         if arg.kind is ArgKind.USER:
             continue

@@ -24,8 +24,10 @@ ended starts a new one in the same mode (sequential from the top after a finishe
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
+from bot.application.presenting import tag_label
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError, no_questions
 from bot.application.replies import Reply, TextView
@@ -86,6 +88,14 @@ class Drill:
         self.quiz = quiz
         self.store = store
         self.feed = feed
+        # The learner's days (their chat's time zone and their day start, /settings daystart):
+        # set by StudyUseCases; without it, the chat's days from midnight.
+        self.days: Callable[[int, str], Awaitable[LocalDays]] | None = None
+
+    async def learner_days(self, user_id: int, timezone: str) -> LocalDays:
+        if self.days is None:
+            return LocalDays.at(self.quiz.clock.now(), timezone)
+        return await self.days(user_id, timezone)
 
     # ------------------------------------------------------------ entry points
 
@@ -282,6 +292,10 @@ class Drill:
             seen = await self.evidence(user_id, bank)
             ids = [q.id for q in weak_items(bank, spec.tags, seen, self.quiz.clock.now())]
         else:
+            # Review: the cards due now. Today's others (a learning step back in ten minutes)
+            # are not served early, which would skip the step; when none is due now,
+            # _review_detail says when the next one is, and "today's reviews are done" only
+            # once nothing more falls due before the learner's day ends (/stats' "due today").
             now = self.quiz.clock.now()
             ids = [c.question_id for c in await self.store.due_cards(user_id, bank.id, now, 200)]
         left = [i for i in ids if i in known and i not in asked]
@@ -299,9 +313,9 @@ class Drill:
         if following is None:
             return t(language, "review.no_cards")
         zone = chat.settings.timezone
-        # "Today's reviews are done" only when the next card is not due later today (the chat's
-        # today, as /stats counts it); else just "nothing due now".
-        done_today = following >= LocalDays.at(self.quiz.clock.now(), zone).start(1)
+        # "Today's reviews are done" only when the next card is not due later today (the
+        # learner's today, as /stats counts it); else just "nothing due now".
+        done_today = following >= (await self.learner_days(user_id, zone)).start(1)
         key = "review.done" if done_today else "review.done_for_now"
         return t(language, key, when=local_time(following, zone))
 
@@ -311,8 +325,10 @@ class Drill:
         seconds = 0
         if tally.last_at is not None:
             seconds = max(0, round((tally.last_at - run.started_at).total_seconds()))
+        bank = self.quiz.banks.get(run.bank_id)
+        tags = tuple(tag_label(language, bank, tag) for tag in run.tags) if bank is not None else run.tags
         view = RunSummaryView(
-            language, run.mode, run.qtype, run.tags, tally.answered, tally.right, tally.new_mistakes, seconds,
+            language, run.mode, run.qtype, tags, tally.answered, tally.right, tally.new_mistakes, seconds,
             finished, detail,
         )  # fmt: skip
         return Reply(view, language)

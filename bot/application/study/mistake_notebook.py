@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 
 from bot.application.answering import TextReply
 from bot.application.commands.parsing import Parsed
+from bot.application.presenting import tag_label, tag_list
 from bot.application.quiz_settings import QuizError
 from bot.application.replies import FileView, Reply, TextView
 from bot.application.reply_text import render_reply
@@ -18,6 +19,7 @@ from bot.application.study.practice import tags_of
 from bot.application.study.study_context import StudyContext
 from bot.domain.kinds import ChatRef, UserRef
 from bot.domain.mastery import CAUSES
+from bot.domain.next_question import typed_tag
 from bot.domain.questions import Bank, Question, QuestionType
 from bot.locales.i18n import bank_text, t
 from bot.views.study import (
@@ -74,7 +76,8 @@ class MistakeNotebook(StudyContext):
             if m.question_id in by_id
         ]
         if tag:
-            entries = [(q, n) for q, n in entries if tag in q.tags]
+            key = typed_tag(bank, tag)  # a slug or the tag's display name
+            entries = [(q, n) for q, n in entries if key in q.tags]
         return bank, entries
 
     async def mistakes(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -89,7 +92,8 @@ class MistakeNotebook(StudyContext):
             entries = [(q, n) for q, n in entries if causes.get(q.id, "") == cause_filter]
         groups: dict[tuple[str, QuestionType], list[NotebookRow]] = defaultdict(list)
         for question, misses in entries:
-            key = (question.tags[0] if question.tags else _NO_TAG, question.type)
+            # Under the tag's display name, as the chat reads bank text.
+            key = (tag_label(language, bank, question.tags[0]) if question.tags else _NO_TAG, question.type)
             stem, cause = bank_text(language, question.stem), causes.get(question.id, "")
             groups[key].append(NotebookRow(question.number, question.type, stem, misses, cause, question.id))
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][0], list(QuestionType).index(kv[0][1])))
@@ -105,7 +109,8 @@ class MistakeNotebook(StudyContext):
         return Reply(view, language)
 
     async def mistakes_practice(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
-        spec = Spec(MISTAKES, tags=tags_of(parsed.args.get("tag")))
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        spec = Spec(MISTAKES, tags=tags_of(parsed.args.get("tag"), bank))
         return await self.drill.start(caller.chat, self._user(caller), spec, language)
 
     async def mistakes_export(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
@@ -120,7 +125,7 @@ class MistakeNotebook(StudyContext):
             [
                 str(q.number),
                 t(language, f"type.{q.type}"),
-                " ".join(q.tags),
+                tag_list(language, bank, q.tags),
                 str(n),
                 bank_text(language, q.stem),
                 _answer_text(q, language),

@@ -21,6 +21,7 @@ from bot.application.replies import Reply, TextView
 from bot.application.requests import Caller
 from bot.application.study.drill import RANDOM, SEQUENTIAL, Drill, Spec
 from bot.domain.doubts import explanation_text
+from bot.domain.next_question import typed_tag
 from bot.domain.questions import Bank, Question, QuestionType
 from bot.locales.i18n import bank_text, t
 from bot.ports.study_storage import StudyStore
@@ -28,9 +29,10 @@ from bot.ports.study_storage import StudyStore
 _TAG_SPLIT = re.compile(r"[\s,，、]+")
 
 
-def tags_of(value: object) -> tuple[str, ...]:
-    """The tags a `tag` argument names: words split at spaces or commas, lower-cased, once each."""
-    words = (w.strip().lower() for w in _TAG_SPLIT.split(str(value or "")))
+def tags_of(value: object, bank: Bank) -> tuple[str, ...]:
+    """The tags a `tag` argument names: words split at spaces or commas, each a slug or a display
+    name of the bank's (`tag_names:`; traditional characters read as simplified), once each."""
+    words = (typed_tag(bank, w) for w in _TAG_SPLIT.split(str(value or "")) if w.strip())
     return tuple(dict.fromkeys(w for w in words if w))
 
 
@@ -50,12 +52,13 @@ class Practice:
         if mode == "stop":
             return await self.drill.stop(caller.chat, caller.user, language)
         qtype = _qtype(args.get("type"))
-        tags = tags_of(args.get("tag"))
+        bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
+        tags = tags_of(args.get("tag"), bank)
         number = args.get("number")
         if isinstance(number, int):
             return await self.drill.start(caller.chat, caller.user, Spec(SEQUENTIAL), language, number=number)
         if len(tags) > 1:  # several tags: one of them must exist at least
-            _tagged(self.quiz.bank_for(await self.quiz.chat(caller.chat)), tags)
+            _tagged(bank, tags)
         spec = Spec(SEQUENTIAL if mode == "next" else RANDOM, qtype, tags)
         return await self.drill.start(caller.chat, caller.user, spec, language)
 
@@ -68,7 +71,7 @@ class Practice:
         if isinstance(number, int):
             question = _numbered(bank, number)
         else:
-            tags = tags_of(args.get("tag"))
+            tags = tags_of(args.get("tag"), bank)
             question = await self.quiz.pick_question(
                 chat,
                 tag=tags[0] if len(tags) == 1 else None,

@@ -34,8 +34,8 @@ class Readiness(StudyContext):
         bank = self.quiz.bank_for(await self.quiz.chat(chat))
         await self.feed.catch_up()
         seen = await self.drill.evidence(user_id, bank)
-        points = weakest(bank, seen, await self._due(user_id, bank), await self._in_notebook(user_id, bank),
-                         self.clock.now())  # fmt: skip
+        due = await self._due(user_id, bank, (await self.quiz.chat(chat)).settings.timezone)
+        points = weakest(bank, seen, due, await self._in_notebook(user_id, bank), self.clock.now())
         if not points:
             raise QuizError("weak.empty")
         return await self.drill.start(chat, user, Spec(WEAK, tags=tuple(p.name for p in points)), language)
@@ -49,8 +49,10 @@ class Readiness(StudyContext):
         except QuizError as exc:
             return Reply(TextView(exc.render(language)), language)
 
-    async def _due(self, user_id: int, bank: Bank) -> set[str]:
-        return {c.question_id for c in await self.store.due_cards(user_id, bank.id, self.clock.now(), 10_000)}
+    async def _due(self, user_id: int, bank: Bank, timezone: str) -> set[str]:
+        """The cards due today: by the end of the learner's day, as /stats and /review count them."""
+        due_by = (await self._days(user_id, timezone)).due_by()
+        return {c.question_id for c in await self.store.due_cards(user_id, bank.id, due_by, 10_000)}
 
     async def _in_notebook(self, user_id: int, bank: Bank) -> set[str]:
         return {m.question_id for m in await self.store.notebook(user_id, bank.id)}
@@ -59,7 +61,8 @@ class Readiness(StudyContext):
         """`/weak`: the three weakest points and each type's mastery."""
         user_id, bank = await self._person(caller)
         seen = await self.drill.evidence(user_id, bank)
-        due, notebook = await self._due(user_id, bank), await self._in_notebook(user_id, bank)
+        timezone = (await self.quiz.chat(caller.chat)).settings.timezone
+        due, notebook = await self._due(user_id, bank, timezone), await self._in_notebook(user_id, bank)
         now = self.clock.now()
         view = WeakView(language, tuple(weakest(bank, seen, due, notebook, now)),
                         tuple(by_type(bank, seen, due, notebook, now)), seen.answers)  # fmt: skip

@@ -35,6 +35,7 @@ from bot.ports.broadcast import RESYNC, Broadcast
 from bot.ports.scheduler import Scheduler
 from bot.ports.study_storage import StudyStore
 from bot.views.exam_text import exam_text
+from bot.views.progress import LocalDays
 from bot.views.quiz import notice
 
 if TYPE_CHECKING:
@@ -144,7 +145,12 @@ class ReviewReminders:
             return 0
         await self.feed.catch_up()
         bank = self.quiz.bank_for(chat)
-        due = await self.store.due_count(user_id, bank.id, self.clock.now())
+        # Due today: by the end of the learner's day, as /stats, /review and the plan count it.
+        if self.plans is not None:
+            days = await self.plans.days(user_id, current.timezone)
+        else:
+            days = LocalDays.at(self.clock.now(), current.timezone)
+        due = await self.store.due_count(user_id, bank.id, days.due_by())
         language = chat.settings.language
         told = notice("review.reminder", language, count=due)
         date = local_date_of(self.clock.now(), current.timezone)

@@ -79,6 +79,7 @@ class StudyUseCases(ErrorReports, MistakeNotebook, Readiness, Favourites, MockEx
         self.clock = clock
         self._versions: dict[str, str] = {}
         self.drill = Drill(quiz, store, feed)
+        self.drill.days = self._days  # "due today" ends with the learner's day, as in /stats
         self.practice = Practice(quiz, store, self.drill)
         self.reminders = reminders
         self.owners = owners  # who looks after each bank (its reports' readers)
