@@ -112,8 +112,14 @@ def _command(args: argparse.Namespace) -> int:
 def add_check_parser(subparsers: argparse._SubParsersAction, language: str = "en") -> argparse.ArgumentParser:
     """Add the `check` sub-command to `subparsers` (help in `language`); the parsed args'
     `func(args)` returns the exit status."""
-    parser = subparsers.add_parser(
-        "check", help=t(language, "cli.check.help"), description=t(language, "cli.check.description"),
+    from studybot.cli_language import add_command
+
+    parser = add_command(
+        subparsers,
+        language,
+        "check",
+        help=t(language, "cli.check.help"),
+        description=t(language, "cli.check.description"),
     )
     parser.add_argument(
         "paths", nargs="*", metavar=t(language, "cli.metavar.path"), help=t(language, "cli.check.paths_help"),

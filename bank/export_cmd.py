@@ -76,8 +76,14 @@ def add_export_parser(
     subparsers: argparse._SubParsersAction, language: str = "en",
 ) -> argparse.ArgumentParser:
     """Add the `export` sub-command to `subparsers` (help in `language`)."""
-    parser = subparsers.add_parser(
-        "export", help=t(language, "cli.export.help"), description=t(language, "cli.export.description"),
+    from studybot.cli_language import add_command
+
+    parser = add_command(
+        subparsers,
+        language,
+        "export",
+        help=t(language, "cli.export.help"),
+        description=t(language, "cli.export.description"),
     )
     parser.add_argument("bank", metavar=t(language, "cli.metavar.bank"),
                         help=t(language, "cli.export.bank_help"))  # fmt: skip

@@ -174,8 +174,14 @@ def add_import_parser(
 ) -> argparse.ArgumentParser:
     """Add the `import` sub-command to `subparsers` (help in `language`); the parsed args'
     `func(args)` returns the exit status."""
-    parser = subparsers.add_parser(
-        "import", help=t(language, "cli.import.help"), description=t(language, "cli.import.description"),
+    from studybot.cli_language import add_command
+
+    parser = add_command(
+        subparsers,
+        language,
+        "import",
+        help=t(language, "cli.import.help"),
+        description=t(language, "cli.import.description"),
     )
     src = t(language, "cli.metavar.src")
     parser.add_argument("src", metavar=src, help=t(language, "cli.import.src_help"))

@@ -233,8 +233,14 @@ def _command(args: argparse.Namespace) -> int:
 
 def add_stats_parser(subparsers: argparse._SubParsersAction, language: str = "en") -> argparse.ArgumentParser:
     """Add the `stats` sub-command to `subparsers` (help in `language`)."""
-    parser = subparsers.add_parser(
-        "stats", help=t(language, "cli.stats.help"), description=t(language, "cli.stats.description")
+    from studybot.cli_language import add_command
+
+    parser = add_command(
+        subparsers,
+        language,
+        "stats",
+        help=t(language, "cli.stats.help"),
+        description=t(language, "cli.stats.description"),
     )
     parser.add_argument(
         "bank", metavar=t(language, "cli.metavar.bank"), help=t(language, "cli.stats.bank_help")

@@ -21,7 +21,13 @@ from adapters.redaction import (
 from bot.locales.i18n import DEFAULT_LANGUAGE, t
 from bot.ports.missing_extra import MissingExtra, install_command
 from studybot import __version__
-from studybot.cli_language import ArgumentParser, cli_language, split_lang_option, use_argparse_language
+from studybot.cli_language import (
+    ArgumentParser,
+    add_command,
+    cli_language,
+    split_lang_option,
+    use_argparse_language,
+)
 from studybot.config import ConfigError, load_config
 from studybot.preflight import console_has_no_input, near_misses
 from studybot.startup_failures import say
@@ -36,7 +42,9 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     parser.add_argument("--lang", metavar=t(language, "cli.metavar.lang"), help=t(language, "cli.lang_help"))
     commands = parser.add_subparsers(dest="command", metavar=t(language, "cli.metavar.command"))
 
-    run = commands.add_parser(
+    run = add_command(
+        commands,
+        language,
         "run",
         help=t(language, "cli.run_help"),
         description=t(language, "cli.run_description"),
@@ -45,7 +53,9 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
     run.add_argument("--console", action="store_true", help=t(language, "cli.console_help"))
     run.set_defaults(func=_run)
 
-    bank = commands.add_parser(
+    bank = add_command(
+        commands,
+        language,
         "bank",
         help=t(language, "cli.bank_help"),
         description=t(language, "cli.bank_description"),
@@ -71,7 +81,7 @@ def build_parser(language: str = DEFAULT_LANGUAGE) -> argparse.ArgumentParser:
 
     from studybot.outbox_cmd import add_outbox_parser
 
-    outbox = add_outbox_parser(commands)
+    outbox = add_outbox_parser(commands, language)
     outbox.description = t(language, "cli.outbox_description")
     commands._choices_actions[-1].help = t(language, "cli.outbox_help")
     _add_config_option(outbox, language)

@@ -19,7 +19,15 @@ from typing import Any
 
 from bot.locales.i18n import DEFAULT_LANGUAGE, LANGUAGES, match_language, t
 
-__all__ = ["ArgumentParser", "cli_language", "run_one_command", "split_lang_option", "use_argparse_language"]
+__all__ = [
+    "ArgumentParser",
+    "add_command",
+    "cli_language",
+    "command_name",
+    "run_one_command",
+    "split_lang_option",
+    "use_argparse_language",
+]
 
 _LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -120,11 +128,50 @@ class _HelpFormatter(argparse.HelpFormatter):
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser with Chinese section headings punctuated as Chinese; its sub-command
-    parsers are of this class too (argparse makes them of the parent's type)."""
+    parsers are of this class too (argparse makes them of the parent's type). A sub-command
+    mistyped is answered with the commands' names in the language of the help, not every alias."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _HelpFormatter)
         super().__init__(*args, **kwargs)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if isinstance(action, argparse._SubParsersAction) and value not in (action.choices or {}):
+            shown = [a.metavar or a.dest for a in action._choices_actions] or list(action.choices or {})
+            message = argparse._("invalid choice: %(value)r (choose from %(choices)s)")  # type: ignore[attr-defined]
+            choices = ", ".join(map(repr, shown))
+            raise argparse.ArgumentError(action, message % {"value": value, "choices": choices})
+        super()._check_value(action, value)
+
+
+# Each sub-command's names: English (as the docs use them), simplified, traditional. Every name
+# works in every language; help, usage lines and hints name the one of the command's language.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": ("运行", "執行"),
+    "bank": ("题库", "題庫"),
+    "check": ("检查", "檢查"),
+    "import": ("导入", "匯入"),
+    "export": ("导出", "匯出"),
+    "stats": ("统计", "統計"),
+    "outbox": ("发件箱", "寄件匣"),
+}
+
+
+def command_name(language: str, name: str) -> str:
+    """The sub-command `name` (its English name) as `language` says it."""
+    simplified, traditional = COMMANDS[name]
+    return {"zh-CN": simplified, "zh-TW": traditional}.get(language, name)
+
+
+def add_command(subparsers: Any, language: str, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """`subparsers.add_parser` under the name of `language`, the others as aliases; the help's
+    list of commands shows that name alone."""
+    primary = command_name(language, name)
+    aliases = [n for n in (name, *COMMANDS[name]) if n != primary]
+    parser: argparse.ArgumentParser = subparsers.add_parser(primary, aliases=aliases, **kwargs)
+    if "help" in kwargs:
+        subparsers._choices_actions[-1].metavar = primary
+    return parser
 
 
 def run_one_command(

@@ -16,8 +16,12 @@ from bot.ports.storage import PendingPost
 from studybot.config import ConfigError, load_config
 
 
-def add_outbox_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = commands.add_parser(
+def add_outbox_parser(commands: argparse._SubParsersAction, language: str = "en") -> argparse.ArgumentParser:
+    from studybot.cli_language import add_command
+
+    parser = add_command(
+        commands,
+        language,
         "outbox",
         help="list the posts the bot still owes chats, by chat and age",
         description="List the posts (dailies, reveals, contest steps, notices) still waiting to be "

@@ -185,7 +185,7 @@ def test_the_key_in_a_word_document(tmp_path: Path) -> None:
 @pytest.mark.parametrize("missing", [False, True])
 def test_an_answer_table_in_a_word_document(tmp_path: Path, missing: bool) -> None:
     """The key as Word tables (a 题号 row over an 答案 row): read as the text grid is; a cell left
-    empty refuses that table's answers, told at its row."""
+    empty is told at its place, the table's other answers are placed."""
     docx = pytest.importorskip("docx")
     document = docx.Document()
     for line in (HERE / "01_section_on_entry_line.txt").read_text(encoding="utf-8").splitlines()[:25]:
@@ -203,9 +203,9 @@ def test_an_answer_table_in_a_word_document(tmp_path: Path, missing: bool) -> No
     path = tmp_path / "paper.docx"
     document.save(path)
     result = import_source(path.read_bytes(), "paper.docx")
-    assert bank_rows(result) == expected_rows("ml", [6, 7, 8, 9] if missing else [])
+    assert bank_rows(result) == expected_rows("ml", [7] if missing else [])
     refused = [w.line("zh-CN") for w in result.warnings if w.kind == "unplaced"]
-    said = "表格 2 第 2 行第 4 个字：这一行答案有 3 个，上面的题号却有 4 个；未采用"
+    said = "表格 2 第 2 行第 8 个字：第 7 题没有答案（答案表这一格是空的）"
     assert refused == ([said] if missing else [])
 
 
@@ -323,7 +323,18 @@ def papers(draw):
         "groups": draw(st.sampled_from(["alone", "inline", "numeral", "none"])),
         "local": draw(st.booleans()),
         "entry": draw(
-            st.sampled_from(["{n}.{a}", "{n}、{a}", "({n}){a}", "{n}. {a}", "第{n}题：{a}", "（{n}）{a}"])
+            st.sampled_from(
+                [
+                    "{n}.{a}",
+                    "{n}、{a}",
+                    "({n}){a}",
+                    "{n}. {a}",
+                    "第{n}题：{a}",
+                    "（{n}）{a}",
+                    "{n} {a}",
+                    "{n}\t{a}",
+                ]
+            )
         ),
         "runs": draw(st.booleans()),
         "run_dash": draw(st.sampled_from(["-", "~", "～", "—"])),
@@ -336,6 +347,8 @@ def papers(draw):
         "full_width": draw(st.booleans()),
         # choice and judge answers as a 题号 row over an 答案 row, cells apart by this
         "grid": draw(st.sampled_from(["", " ", "\t", " | ", "|"])),
+        # choice and judge answers with no numbers (`参考答案：BBA√×`), apart by this
+        "bare_run": draw(st.sampled_from([None, "", " ", ",", "，"])),
     }
     return sections, layout
 
@@ -356,9 +369,14 @@ def render(sections, layout) -> tuple[str, list[tuple]]:
         layout = {**layout, "explanations": "section"}
     if layout["head"] == "答案与解析" and layout["explanations"] == "section":
         layout = {**layout, "explanations": "inline"}
+    bare = layout["entry"].startswith("{n}") and not layout["entry"][3:4].strip()  # `1 B`, `1<TAB>B`
+    if bare:  # text after a bare number starts on the number's line, and takes a line of its own
+        layout = {**layout, "text_below": False}
     group_mode = layout["groups"] if headers else "none"
     # a key on one line must say where sections restart, and has no room for lines of text
     one_line = layout["one_line"] and (not local or group_mode != "none")
+    if bare and any(kind in ("fill", "short") for kind, _, _ in sections):
+        one_line = False
     lines: list[str] = ["随机生成的试卷"]
     expected = []
     number = 0
@@ -394,7 +412,9 @@ def _answer_text(item: Item, layout, one_line: bool) -> str:
 
 def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list[str]:
     combined = layout["explanations"] == "inline"
+    bare = layout["entry"].startswith("{n}") and not layout["entry"][3:4].strip()
     chunks: list[list[str]] = []  # per section: its header (if any) and entry strings
+    every: list[str] = []  # every answer, in order
     number = 0
     for s, (kind, _, found) in enumerate(sections):
         header = {
@@ -411,6 +431,7 @@ def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list
             n = i + 1 if local else number
             answer = _answer_text(item, layout, one_line)
             answers.append(answer)
+            every.append(answer)
             if combined and item.explanation:
                 answer += " 解析：" + item.explanation
             if item.type in ("fill", "short") and layout["text_below"] and not one_line:
@@ -433,19 +454,35 @@ def _key(sections, layout, group_mode: str, local: bool, one_line: bool) -> list
             entries = [f"{a}{layout['run_dash']}{a + len(found) - 1} {','.join(answers)}"]
         chunks.append([header, *entries])
     lines = [layout["head"]]
-    if one_line:
+    sep = layout["bare_run"]
+    kinds = {kind for kind, _, _ in sections}
+    if (
+        sep is not None
+        and kinds <= {"single", "multi", "judge"}
+        and not combined
+        and (sep or "multi" not in kinds)
+        and len(every) > 1
+    ):
+        # answers with no numbers, to items 1..n in order; on the heading's line unless it is a
+        # plain `答案：` (an item's own answer)
+        run = sep.join(every)
+        if one_line and layout["head"] not in ("答案", "答案与解析"):
+            lines = [layout["head"].rstrip("：") + "：" + run]
+        else:
+            lines = [layout["head"], run]
+    elif one_line:
         parts = []
         for header, *entries in chunks:
             parts.extend([header] if header else [])
             parts.extend(entries)
         lines = [layout["head"].rstrip("：") + "：" + " ".join(parts)]
     else:
-        for header, *entries in chunks:
+        for (kind, _, _), (header, *entries) in zip(sections, chunks, strict=True):
             rows = [
                 " ".join(entries[i : i + layout["per_line"]])
                 for i in range(0, len(entries), layout["per_line"])
             ]
-            if any("\n" in e for e in entries):
+            if any("\n" in e for e in entries) or (bare and kind in ("fill", "short")):
                 rows = entries  # text answers take their own lines
             if header and (group_mode == "alone" or "题号" in rows[0]):
                 lines.append(header)
@@ -474,3 +511,75 @@ def test_random_banks_in_random_key_layouts_read_back_exactly(paper) -> None:
     result = imp(text)
     assert bank_rows(result) == expected, text
     assert [w for w in key_warnings(result) if w.kind != "renumbered"] == [], text
+
+
+# ---------------------------------------------------------------- numbers with no punctuation, no numbers
+
+THREE = TWO + "二、判断题\n3. 学习率越大越好。\n"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "参考答案\n1\tA\n2\tB\n3\t×\n",
+        "参考答案\n1 A  2 B  3 ×\n",
+        "参考答案：1 A 2 B 3 错\n",
+        "参考答案\n一、单选题 1 A 2 B\n二、判断题 1 ×\n",
+        "Answer key\n1 a\n2 b\n3 F\n",
+    ],
+)
+def test_numbers_with_no_punctuation_under_a_key_heading(key: str) -> None:
+    result = imp(THREE + key)
+    assert [q.answer for q in result.bank.questions] == [("A",), ("B",), ("false",)]
+    assert key_warnings(result) == []
+
+
+def test_numbers_with_no_punctuation_without_a_heading_are_no_key() -> None:
+    """`1 A` with no key heading is text (of the last item), never a key: a stem `1 下列…` stays a stem."""
+    result = imp(THREE + "1 A\n2 B\n3 ×\n")
+    assert [q.number for q in result.bank.questions] == []
+
+
+def test_a_bare_number_before_text_answers_only_a_text_item() -> None:
+    """`3 学习率越大越好` under the key is no answer for judge item 3: told, not taken."""
+    result = imp(THREE + "参考答案\n1 A\n2 B\n3 学习率越大越好\n")
+    assert [q.number for q in result.bank.questions] == [1, 2]
+    [text] = [w for w in result.warnings if w.kind == "unplaced"]
+    assert text.where == "13:1" and "3 学习率越大越好" in text.message
+
+
+@pytest.mark.parametrize(
+    "key", ["参考答案：AB×\n", "参考答案\nA B ×\n", "【参考答案】A，B，对\n", "Answer key\nA, B, F\n"]
+)
+def test_answers_with_no_numbers_answer_the_items_in_order(key: str) -> None:
+    result = imp(THREE + key)
+    assert [q.answer for q in result.bank.questions] == [
+        ("A",),
+        ("B",),
+        ("false" if "对" not in key else "true",),
+    ]
+    assert key_warnings(result) == []
+
+
+def test_answers_with_no_numbers_of_the_wrong_count_are_one_problem() -> None:
+    result = imp(THREE + "参考答案：AB\n")
+    [count] = [w for w in result.warnings if w.kind == "key-count"]
+    assert count.line("zh-CN") == (
+        "第 10 行第 1 列：答案表与试卷对不上：答案表有 2 个答案，试卷有 3 道题；第 1, 2, 3 题没有答案"
+    )
+    assert not [w for w in result.warnings if w.kind == "type"]  # never the last item's own answer
+
+
+def test_an_items_own_answer_on_the_answer_line_is_not_a_run() -> None:
+    result = imp("1. 哪些是优化器\nA. Adam\nB. SGD\nC. ReLU\n答案：AB\n")
+    assert [q.answer for q in result.bank.questions] == [("A", "B")]
+
+
+@pytest.mark.parametrize(
+    ("language", "head"),
+    [("zh-CN", "共 0 道题 -> 题库 "), ("zh-TW", "共 0 道題 -> 題庫 "), ("en", "0 items -> bank ")],
+)
+def test_nothing_imported_says_so_without_empty_brackets(language: str, head: str) -> None:
+    summary = imp(THREE + "参考答案：AB\n").summary(language)
+    first = summary.splitlines()[0]
+    assert first.startswith(head) and "（）" not in summary and "()" not in summary, summary

@@ -1,8 +1,10 @@
 """The `studybot` command speaks the configured language: zh-CN by default, `--lang` and the
 locale (LC_ALL, LC_MESSAGES, LANG) honoured; argparse's own words ("usage:", "options:",
-"error:") included. Run as a real process; a Chinese run is checked with the shared
-english_in_zh tool (the words a person types — sub-commands, format names — are its input), an
-English run for Chinese characters."""
+"error:") included, and the sub-commands by their names in that language (题库 检查, 題庫 檢查;
+the English names work in every language). Run as a real process; a Chinese run is checked with
+the shared english_in_zh tool (the words a person types — format names, file names — are its
+input; sub-commands are not: a Chinese run never names an English one), an English run for
+Chinese characters."""
 
 from __future__ import annotations
 
@@ -24,12 +26,9 @@ BROKEN = HERE / "banks" / "broken"
 # shared/ lies beside the checkout (CI's clone too); /work/shared on a developer's machine
 _BESIDE_TOOL = Path(__file__).resolve().parents[2] / "shared" / "tools" / "english_in_zh.py"
 TOOL = _BESIDE_TOOL if _BESIDE_TOOL.exists() else Path("/work/shared/tools/english_in_zh.py")
-# What a person types at this command: its name, sub-commands, format names, options' values,
-# and the pip command the help names for an extra.
-TYPED = (
-    "studybot run bank outbox check import export stats paper aiken gift csv xlsx docx apkg pdf anki "
-    "pip install\n"
-)
+# What a person types at this command: its name, format names (values of --format), and the pip
+# command the help names for an extra. Not the sub-commands: Chinese output names them in Chinese.
+TYPED = "studybot paper aiken gift csv xlsx docx apkg pdf anki pip install\n"
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef\u3000-\u303f]")
 
 
@@ -82,7 +81,7 @@ def test_bank_check_of_a_bad_file_is_chinese(tmp_path: Path) -> None:
 @needs_tool
 def test_argparse_errors_and_a_missing_file_are_chinese(tmp_path: Path) -> None:
     wrong = studybot("bank", "frob", tmp_path=tmp_path)
-    assert wrong.returncode == 2 and "studybot bank：错误：" in wrong.stderr, wrong.stderr
+    assert wrong.returncode == 2 and "studybot 题库：错误：" in wrong.stderr, wrong.stderr
     missing_arg = studybot("bank", "import", tmp_path=tmp_path)
     assert "缺少以下参数：源文件" in missing_arg.stderr
     missing = studybot("bank", "import", str(tmp_path / "nope.txt"), tmp_path=tmp_path)
@@ -166,3 +165,56 @@ def test_every_checker_sentence_has_its_chinese(path: Path) -> None:
                 problem.message,
                 text,
             )
+
+
+@needs_tool
+def test_a_chinese_session_names_the_chinese_commands(tmp_path: Path) -> None:
+    """Help, usage lines, errors and hints name 题库 检查 / 导入 / 导出, never an English
+    sub-command; the English names (as the docs use them) and the Chinese ones both run."""
+    paper = tmp_path / "paper.txt"
+    paper.write_text("一、单选题\n1. 哪个是优化器（ ）\nA. 甲  B. 乙\n2. 哪个对（ ）\nA. 甲  B. 乙\n"
+                     "参考答案\n题号\t1\t2\n答案\tA\t\n", encoding="utf-8")  # fmt: skip
+    (tmp_path / "notes.odt").write_bytes(b"x")
+    runs = {
+        "help": studybot("--help", tmp_path=tmp_path),
+        "bank help": studybot("bank", "--help", tmp_path=tmp_path),
+        "import help": studybot("题库", "导入", "--help", tmp_path=tmp_path),
+        "import": studybot("bank", "import", str(paper), "-o", "paper.yaml", tmp_path=tmp_path),
+        "import zh": studybot("题库", "导入", str(paper), "-o", "again.yaml", tmp_path=tmp_path),
+        "check": studybot("bank", "check", "paper.yaml", tmp_path=tmp_path),
+        "export": studybot("题库", "导出", "paper.yaml", "--format", "csv", "-o", "o.csv", tmp_path=tmp_path),
+        "stats help": studybot("题库", "统计", "--help", tmp_path=tmp_path),
+        "outbox help": studybot("发件箱", "--help", tmp_path=tmp_path),
+        "run help": studybot("运行", "--help", tmp_path=tmp_path),
+        "missing": studybot("bank", "import", "nope.txt", tmp_path=tmp_path),
+        "bad format": studybot("bank", "import", str(paper), "--format", "frob", tmp_path=tmp_path),
+        "unreadable": studybot("bank", "import", "notes.odt", tmp_path=tmp_path),
+        "wrong command": studybot("题库", "frob", tmp_path=tmp_path),
+    }
+    codes = {name: r.returncode for name, r in runs.items()}
+    assert codes == {**dict.fromkeys(runs, 0), "missing": 2, "bad format": 2, "unreadable": 1,
+                     "wrong command": 2}, {n: runs[n].stderr for n in runs}  # fmt: skip
+    assert "    题库 " in runs["help"].stdout and "    检查 " in runs["bank help"].stdout
+    assert runs["import help"].stdout.startswith("用法：studybot 题库 导入 ")
+    assert "第 2 题没有答案（答案表这一格是空的）" in runs["import"].stdout
+    assert "然后运行 `studybot 题库 检查 paper.yaml`" in runs["import"].stdout
+    assert "（可选：'检查', '导入', '导出', '统计'）" in runs["wrong command"].stderr
+    assert "共 0 道题 -> 题库 " in runs["unreadable"].stderr
+    text = "\n".join(r.stdout + r.stderr for r in runs.values())
+    no_english(text.replace("'frob'", "''").replace("'notes'", "''"), tmp_path)  # typed, echoed back
+    taiwan = studybot("--lang", "zh-TW", "題庫", "匯入", str(paper), "-o", "tw.yaml", tmp_path=tmp_path)
+    assert taiwan.returncode == 0 and "然後執行 `studybot 題庫 檢查 tw.yaml`" in taiwan.stdout
+    assert studybot("--lang", "zh-TW", "題庫", "--help", tmp_path=tmp_path).stdout.startswith(
+        "用法：studybot 題庫 "
+    )
+
+
+def test_english_output_names_the_english_commands(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.txt"
+    paper.write_text("1. Which is an optimizer?\nA. Adam\nB. ReLU\nAnswer: A\n", encoding="utf-8")
+    done = studybot("--lang", "en", "题库", "导入", str(paper), "-o", "p.yaml", tmp_path=tmp_path)
+    assert done.returncode == 0 and "then run `studybot bank check p.yaml`" in done.stdout, done.stdout
+    helped = studybot("--lang", "en", "bank", "--help", tmp_path=tmp_path)
+    assert "    check " in helped.stdout and not CJK.search(helped.stdout), helped.stdout
+    wrong = studybot("--lang", "en", "bank", "frob", tmp_path=tmp_path)
+    assert "(choose from 'check', 'import', 'export', 'stats')" in wrong.stderr, wrong.stderr

@@ -24,6 +24,7 @@ refused with its line and column, and a key whose count does not match the items
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from bot.domain.questions import QuestionType
@@ -86,6 +87,12 @@ _RUN_RE = re.compile(
     rf"(?:[.．、:：]{_SP}*)?(?P<body>{_ATOM}+(?:{_RUN_SEP}+{_ATOM}+)*)"
 )
 _ATOMS_RE = re.compile(_ATOM)
+_RUN_PART_RE = re.compile(r"[^ \t\u3000,，;；、/\n]+")
+# An entry's number with no punctuation, as keys are typed in columns: `1 B`, `1<TAB>B`,
+# `10 交叉熵`. Only in a key under its heading, and only before a choice or judge answer (`bare`),
+# or at a line's start as the next number (`bare-text`): a stem `1 下列…` is never one.
+_BARE_RE = re.compile(r"(?<![0-9A-Za-z.．(（\-~～—–－〜])(?P<n>\d{1,5})[ \t\u3000]+(?=\S)")
+_BARE_TOKEN_RE = re.compile(rf"{_ATOM}+(?=[ \t\u3000,，;；、。]|$)", re.MULTILINE)
 # A grid: a row of item numbers under `题号`, the row under it the answers, as many cells.
 _CELL_SEP = rf"(?:{_SP}*[|｜]{_SP}*|{_SP}+)"
 _GRID_RE = re.compile(
@@ -121,6 +128,7 @@ class _Entry:
     start: int  # offsets in the cleaned text: where the answer text is, for messages
     end: int
     mark: int  # where the entry's number is
+    bare_text: bool = False  # `10 交叉熵`: text after a number with no punctuation
 
 
 @dataclass
@@ -168,8 +176,13 @@ def _level(text: str, start: int, pos: int) -> int:
     return 0
 
 
-def _candidates(text: str, start: int, end: int) -> list[_Candidate]:
+def _candidates(text: str, start: int, end: int, bare: bool) -> list[_Candidate]:
     found: list[_Candidate] = []
+    if bare:
+        for m in _BARE_RE.finditer(text, start, end):
+            n = int(m.group("n"))
+            what = "bare" if _BARE_TOKEN_RE.match(text, m.end(), end) else "bare-text"
+            found.append(_Candidate(m.start(), m.end(), what, n, n, m))
     for m in _RUN_RE.finditer(text, start, end):
         a, b = int(m.group("a")), int(m.group("b"))
         after = text[m.end() : m.end() + 1]
@@ -184,17 +197,19 @@ def _candidates(text: str, start: int, end: int) -> list[_Candidate]:
     for m in _GRID_RE.finditer(text, start, end):
         numbers = [int(n) for n in _CELL_RE.findall(m.group("numbers"))]
         found.append(_Candidate(m.start(), m.end(), "grid", numbers[0], numbers[-1], m))
-    order = {"grid": 0, "head": 1, "run": 2, "mark": 3}
+    order = {"grid": 0, "head": 1, "run": 2, "mark": 3, "bare": 4, "bare-text": 4}
     found.sort(key=lambda c: (c.start, order[c.what]))
     return found
 
 
-def _entry_at(text: str, pos: int, end: int) -> bool:
-    """Whether a run or a numbered entry starts at `pos`."""
-    return bool(_RUN_RE.match(text, pos, end) or _MARK_RE.match(text, pos, end))
+def _entry_at(text: str, pos: int, end: int, bare: bool = False) -> bool:
+    """Whether a run or a numbered entry starts at `pos` (with `bare`, also `1 B`)."""
+    if _RUN_RE.match(text, pos, end) or _MARK_RE.match(text, pos, end):
+        return True
+    return bare and bool((m := _BARE_RE.match(text, pos, end)) and _BARE_TOKEN_RE.match(text, m.end(), end))
 
 
-def _head_ok(text: str, c: _Candidate, level: int, end: int) -> bool:
+def _head_ok(text: str, c: _Candidate, level: int, end: int, bare: bool = False) -> bool:
     """A key section header ends its line or is followed by an entry; one inside a line must
     have an entry right after it (`参考答案：一、1.D 二、2.ABC`)."""
     if level == 0:
@@ -202,17 +217,19 @@ def _head_ok(text: str, c: _Candidate, level: int, end: int) -> bool:
     at_eol = c.end >= end or text[c.end] == "\n"
     if level == 2 and at_eol:
         return True
-    return _entry_at(text, c.end, end)
+    # under a key heading, `四、填空题 10 交叉熵`: a bare number before text too
+    return _entry_at(text, c.end, end, bare) or (bare and bool(_BARE_RE.match(text, c.end, end)))
 
 
 class _Scan:
     """The entries of one part of the key (answers or explanations), in groups."""
 
     def __init__(self, doc: CleanText, start: int, end: int, report: Report, sizes: list[int] | None,
-                 text_key: str) -> None:  # fmt: skip
-        """`sizes`: the item count of each section of the paper, when known."""
+                 text_key: str, bare: bool = False) -> None:  # fmt: skip
+        """`sizes`: the item count of each section of the paper, when known; `bare`: entries
+        may have no punctuation after their number (a key under its heading)."""
         self.doc, self.start, self.end, self.report = doc, start, end, report
-        self.sizes, self.text_key = sizes, text_key
+        self.sizes, self.text_key, self.bare = sizes, text_key, bare
         self.groups: list[_Group] = [_Group()]
         self.lead_text = False  # text before the first entry
         self.grids = 0  # grids seen, whether their answers could be used or not
@@ -223,12 +240,12 @@ class _Scan:
     def _run(self) -> None:
         text, start, end = self.doc.text, self.start, self.end
         last, after_head, skip_to = 0, -1, start
-        for c in _candidates(text, start, end):
+        for c in _candidates(text, start, end, self.bare):
             if c.start < skip_to:
                 continue
             level = 1 if c.start == after_head else _level(text, start, c.start)
             if c.what == "head":
-                if not _head_ok(text, c, level, end):
+                if not _head_ok(text, c, level, end, self.bare):
                     continue
                 self._close(c.start)
                 assert c.match is not None
@@ -251,6 +268,12 @@ class _Scan:
                 last, skip_to, self._open = c.last, c.end, c.end
                 continue
             choice = self._pending is None or bool(_CHOICEISH.fullmatch(text, self._open, c.start))
+            fresh = last == 0 and not self.groups[-1].entries  # right after a header
+            own_line = level == 2 or c.start == after_head  # at a line's start or its header's end
+            if c.what == "bare-text" and not (own_line and (fresh or c.first in (last + 1, 1))):
+                continue  # text after a bare number: only the next entry on a line of its own
+            if c.what == "bare" and not (level == 2 or (level == 1 and (choice or c.first == last + 1))):
+                continue
             how = self._accept(c, level, last, choice)
             if how is None:
                 continue
@@ -260,7 +283,7 @@ class _Scan:
             if c.what == "run":
                 self._add_run(c)
             else:
-                self._pending = _Entry(c.first, "", c.end, c.end, c.start)
+                self._pending = _Entry(c.first, "", c.end, c.end, c.start, c.what == "bare-text")
                 self.groups[-1].entries.append(self._pending)
             last, skip_to, self._open = c.last, c.end, c.end
         self._close(end)
@@ -318,21 +341,24 @@ class _Scan:
             self.groups[-1].entries.append(_Entry(c.first + i, answer, at, at + len(body), c.start))
 
     def _add_grid(self, c: _Candidate) -> None:
-        """A grid's answers, each with its own place: the number above it names its item."""
+        """A grid's answers, each with its own place: the number above it names its item. A
+        cell left empty (or missing at the row's end) is told with its place, the others are
+        placed, when the columns can be lined up: cells apart by `|` or tabs, or by spaces
+        that keep every answer under its number."""
         assert c.match is not None
         self.grids += 1
-        numbers = [int(n) for n in _CELL_RE.findall(c.match.group("numbers"))]
-        at = c.match.start("answers")
-        cells = _CELL_RE.findall(c.match.group("answers"))
-        if len(cells) != len(numbers):  # a cell left out shifts every answer after it: none used
-            self.report.warn("unplaced", "import.key.grid_count", self.doc.where(at),
-                             answers=len(cells), items=len(numbers))  # fmt: skip
+        columns = _grid_columns(self.doc.text, c.match)
+        if isinstance(columns, tuple):  # a cell left out shifts every answer after it: none used
+            answers, items = columns
+            self.report.warn("unplaced", "import.key.grid_count", self.doc.where(c.match.start("answers")),
+                             answers=answers, items=items)  # fmt: skip
             return
-        for number, cell in zip(numbers, _CELL_RE.finditer(c.match.group("answers")), strict=True):
-            part = cell.group(0)
+        for number, (part, start, end) in columns:
+            if not part:
+                self.report.warn("unplaced", "import.key.grid_empty", self.doc.where(start), item=number)
+                continue
             answer = part.upper() if re.fullmatch("[A-Ha-h]+", part) else part
-            entry = _Entry(number, answer, at + cell.start(), at + cell.end(), c.start)
-            self.groups[-1].entries.append(entry)
+            self.groups[-1].entries.append(_Entry(number, answer, start, end, c.start))
 
     def _close(self, stop: int) -> None:
         """The text from the open position to `stop` goes to the pending entry, or is reported
@@ -361,6 +387,100 @@ class _Scan:
             )
 
 
+_Cell = tuple[str, int, int]  # a cell's text (stripped) and where it stands
+
+
+def _split_cells(text: str, start: int, end: int, sep: str) -> list[_Cell]:
+    """The cells of text[start:end] apart by `sep` (a pattern), empty ones kept; the empty
+    cells before a leading and after a trailing `|` dropped."""
+    cells: list[_Cell] = []
+    at = start
+    for m in [*re.finditer(sep, text[start:end]), None]:
+        stop = start + m.start() if m else end
+        raw = text[at:stop]
+        lead = len(raw) - len(raw.lstrip(" \t\u3000"))
+        value = raw.strip(" \t\u3000")
+        cells.append((value, at + lead, at + lead + len(value)))
+        if m:
+            at = start + m.end()
+    if "|" in sep:
+        if cells and not cells[0][0]:
+            cells.pop(0)
+        if cells and not cells[-1][0]:
+            cells.pop()
+    return cells
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _at_column(text: str, start: int, end: int, column: int) -> int:
+    """The offset in text[start:end] at display `column` (the end if the line is shorter)."""
+    at, width = start, 0
+    while at < end and width < column:
+        width += _width(text[at])
+        at += 1
+    return at
+
+
+def _grid_columns(text: str, match: re.Match[str]) -> list[tuple[int, _Cell]] | tuple[int, int]:
+    """Each number of a grid with its answer cell (empty text: no answer, placed where the cell
+    is or the row ends), or (answers, numbers) when the cells cannot be lined up."""
+    top_end = text.index("\n", match.start())
+    row_start, row_end = top_end + 1, match.end()
+    while row_end > row_start and text[row_end - 1] in " \t\u3000":
+        row_end -= 1
+    top = text[match.start() : top_end]
+    sep = "[|｜]" if re.search("[|｜]", top) else "\t" if "\t" in top.strip(" \t\u3000") else ""
+    if sep and re.search(sep, text[row_start:row_end]):
+        heads, cells = (
+            _split_cells(text, match.start(), top_end, sep),
+            _split_cells(text, row_start, row_end, sep),
+        )
+        heads, cells = heads[1:], cells[1:]  # the row names (题号, 答案)
+        if all(re.fullmatch(r"\d{1,5}", h[0]) for h in heads):
+            while len(cells) > len(heads) and not cells[-1][0]:
+                cells.pop()
+            if len(cells) <= len(heads):
+                cells += [("", row_end, row_end)] * (len(heads) - len(cells))
+                return [(int(h[0]), cell) for h, cell in zip(heads, cells, strict=True)]
+    numbers = [
+        (m.group(0), m.start(), m.end())
+        for m in _CELL_RE.finditer(text, match.start("numbers"), match.end("numbers"))
+    ]
+    answers = [
+        (m.group(0), m.start(), m.end())
+        for m in _CELL_RE.finditer(text, match.start("answers"), match.end("answers"))
+    ]
+    if len(answers) == len(numbers):
+        return [(int(n[0]), a) for n, a in zip(numbers, answers, strict=True)]
+    if len(answers) < len(numbers):
+        # by spaces: each answer must stand under its own number (by display columns)
+        def span(cell: _Cell, line_start: int) -> tuple[int, int]:
+            left = _width(text[line_start : cell[1]])
+            return left, left + _width(cell[0])
+
+        under: dict[int, _Cell] = {}
+        last = -1
+        for cell in answers:
+            left, right = span(cell, row_start)
+            over = [
+                i for i, n in enumerate(numbers) if (s := span(n, match.start()))[0] < right and left < s[1]
+            ]
+            if len(over) != 1 or over[0] <= last:
+                break
+            last = over[0]
+            under[last] = cell
+        else:
+            out = []
+            for i, n in enumerate(numbers):
+                at = _at_column(text, row_start, row_end, span(n, match.start())[0])
+                out.append((int(n[0]), under.get(i) or ("", at, at)))
+            return out
+    return len(answers), len(numbers)
+
+
 @dataclass
 class AnswerKey:
     """Where the key is: the items end at `start`; answers in [answers_start, answers_end),
@@ -372,6 +492,8 @@ class AnswerKey:
     explanations_start: int | None
     end: int
     combined: bool  # `答案与解析`: an entry may carry its explanation after the answer
+    headed: bool = False  # under a key heading: entries may be `1 B` (no punctuation)
+    run: bool = False  # answers with no numbers (`参考答案：BBA√×`), to items 1..n in order
 
     @property
     def has_answers(self) -> bool:
@@ -387,12 +509,21 @@ class AnswerKey:
         entries = 0
         answered: set[int] = set()
         if self.has_answers:
-            sizes = [len(s.numbers) for s in sections]
-            scan = _Scan(doc, self.answers_start, self.answers_end, report, sizes, "import.key.text")
-            placed = _place(scan.groups, sections, counted)
-            entries = len(placed)
+            if self.run:
+                placed, entries = self._run_entries(drafts, doc)
+            else:
+                sizes = [len(s.numbers) for s in sections]
+                scan = _Scan(doc, self.answers_start, self.answers_end, report, sizes, "import.key.text",
+                             self.headed)  # fmt: skip
+                placed = _place(scan.groups, sections, counted)
+                entries = len(placed)
             for number, found in _by_item(placed, by_number, doc, report, "answer").items():
                 draft = by_number[number]
+                if found.bare_text and (draft.options or draft.type_hint is QuestionType.JUDGE):
+                    # `3 学习率越大…` for a choice or judge item: not its answer (a stem, a note)
+                    report.warn("unplaced", "import.key.text", doc.where(found.mark),
+                                text=repr(" ".join(f"{number} {found.text}".split())[:40]))  # fmt: skip
+                    continue
                 answer, explanation = self._split(found, draft)
                 answered.add(number)
                 if draft.answer is None:
@@ -437,6 +568,24 @@ class AnswerKey:
                 if text and not draft.explanation:
                     draft.explanation = text
                     draft.spans["explanation"] = (found.start, found.end)
+
+    def _run_entries(
+        self, drafts: list[Draft], doc: CleanText
+    ) -> tuple[list[tuple[_Entry, int | None]], int]:
+        """A run of answers with no numbers, one per item in order: its answers apart by spaces
+        or commas, else one letter or mark each; none placed if the count is not the items'."""
+        text = doc.text
+        parts = [m for m in _RUN_PART_RE.finditer(text, self.answers_start, self.answers_end)]
+        atoms = list(_ATOMS_RE.finditer(text, self.answers_start, self.answers_end))
+        found = parts if len(parts) == len(drafts) else atoms if len(atoms) == len(drafts) else None
+        if found is None:
+            return [], len(parts) if len(parts) > 1 else len(atoms)
+        placed: list[tuple[_Entry, int | None]] = []
+        for draft, m in zip(drafts, found, strict=True):
+            part = m.group(0)
+            answer = part.upper() if re.fullmatch("[A-Ha-h]+", part) else part
+            placed.append((_Entry(draft.number, answer, m.start(), m.end(), m.start()), draft.number))
+        return placed, len(found)
 
     def _split(self, entry: _Entry, draft: Draft) -> tuple[str, str]:
         """An entry's answer and the explanation it may carry (`B 解析：…`, `【答案】B【解析】…`,
@@ -571,7 +720,8 @@ def _by_item(placed: list[tuple[_Entry, int | None]], by_number: dict[int, Draft
     return out
 
 
-def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool, empty_ok: bool = False) -> bool:
+def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool, empty_ok: bool = False,
+               bare: bool = False) -> bool:  # fmt: skip
     """Whether [start, end) reads as key entries: entries from its first line, no item's
     options in it, no entry that is a stem followed by its own answer (with `empty_ok`,
     nothing but section headers will do too)."""
@@ -579,7 +729,7 @@ def _region_ok(doc: CleanText, start: int, end: int, own_answers: bool, empty_ok
         return empty_ok
     if _OPTION_LINE_RE.search(doc.text, start, end):
         return False
-    scan = _Scan(doc, start, end, Report(), None, "import.key.text")
+    scan = _Scan(doc, start, end, Report(), None, "import.key.text", bare)
     entries = [e for g in scan.groups for e in g.entries]
     nothing = not entries and not scan.grids  # a grid whose answers were refused is a key all the same
     if scan.lead_text or (nothing and not empty_ok) or (own_answers and len(entries) < 2):
@@ -604,14 +754,19 @@ def find_answer_key(doc: CleanText) -> AnswerKey | None:
     for head in _KEY_HEAD_RE.finditer(text, first.end()):
         own_answers = ANSWER_RE.search(text, 0, head.start()) is not None
         rest = head.start("rest")
+        if not own_answers and _answer_run(text, head):
+            expl = _explanations(doc, head.end())
+            answers_end = expl.start() if expl else len(text)
+            return AnswerKey(head.start(), rest, answers_end, expl.end() if expl else None, len(text),
+                             combined=False, headed=True, run=True)  # fmt: skip
         if head.group("rest").strip():
             if own_answers or not (
-                _entry_at(text, rest, head.end()) or _GROUP_RE.match(text, rest, head.end())
+                _entry_at(text, rest, head.end(), bare=True) or _GROUP_RE.match(text, rest, head.end())
             ):
                 continue  # `答案：C`, `答案：2.4`: an item's own answer
         expl = _explanations(doc, head.end())
         answers_end = expl.start() if expl else len(text)
-        if _region_ok(doc, _next_content(text, rest, answers_end), answers_end, own_answers):
+        if _region_ok(doc, _next_content(text, rest, answers_end), answers_end, own_answers, bare=True):
             return AnswerKey(
                 head.start(),
                 rest,
@@ -619,6 +774,7 @@ def find_answer_key(doc: CleanText) -> AnswerKey | None:
                 expl.end() if expl else None,
                 len(text),
                 combined=bool(head.group("both")),
+                headed=True,
             )
     if (key := _headless_key(doc, first.end())) is not None:
         return key
@@ -626,6 +782,21 @@ def find_answer_key(doc: CleanText) -> AnswerKey | None:
     if expl is not None:
         return AnswerKey(expl.start(), expl.start(), expl.start(), expl.end(), len(text), combined=False)
     return None
+
+
+def _answer_run(text: str, head: re.Match[str]) -> bool:
+    """Whether a key heading is followed by answers with no numbers (`参考答案：BBA√×`, `B B A √ ×`
+    on the lines below), up to an explanations heading or the end: two answers at least, and not
+    `答案：AB` on the heading's line (an item's own answer)."""
+    rest = head.start("rest")
+    stop = _EXPL_HEAD_RE.search(text, head.end())
+    body = text[rest : stop.start() if stop else len(text)].strip()
+    if not body or not _CHOICEISH.fullmatch(body):
+        return False
+    word = re.sub(r"[ \t\u3000:：]", "", text[head.start() : rest])
+    if head.group("rest").strip() and word in ("答案", "正确答案"):
+        return False
+    return len(_RUN_PART_RE.findall(body)) >= 2 or len(_ATOMS_RE.findall(body)) >= 2
 
 
 _KEY_START_RE = re.compile(

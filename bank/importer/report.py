@@ -116,9 +116,14 @@ class ImportResult:
         counts = t(language, "import.summary.list_sep").join(
             t(language, "import.summary.per_type", count=n, type=t(language, f"import.type.{k.value}"))
             for k, n in self.counts.items() if n)  # the types found (as `bank check` says them)
-        lines = [
+        head = (
             t(language, "import.summary.head", count=len(self.bank.questions), counts=counts,
-              points=f"{self.total_points:g}", id=repr(self.bank.id), title=repr(self.bank.title)),
+              points=f"{self.total_points:g}", id=repr(self.bank.id), title=repr(self.bank.title))
+            if counts  # nothing imported: no empty brackets
+            else t(language, "import.summary.head_none", id=repr(self.bank.id), title=repr(self.bank.title))
+        )
+        lines = [
+            head,
             "  " + t(language, "import.summary.read_as", format=t(language, f"import.format.{self.format}"))
             + "".join(t(language, "import.summary.note", note=n.text(language)) for n in self.notes),
         ]
