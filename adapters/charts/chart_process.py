@@ -110,7 +110,9 @@ def _warm() -> int:
 
 
 def _warmed(future: Future[int]) -> None:
-    if not future.cancelled() and future.exception() is not None:  # the first chart will say more
+    if future.cancelled() or isinstance(future.exception(), BrokenProcessPool):
+        return  # cancelled, or the worker ended by close() (the bot stopping) while it warmed
+    if future.exception() is not None:  # the first chart will say more
         log.warning("chart process: warming up failed: %s", future.exception())
 
 
@@ -150,8 +152,17 @@ class ChartProcess:
             return await loop.run_in_executor(self._executor(), _draw, data)
 
     async def close(self) -> None:
+        """End the worker now: a warm-up or a chart still running is not waited for. At the
+        worker's low priority on a busy machine the warm-up takes many seconds, and Ctrl-C in
+        them kept the console from exiting for as long (shutdown(wait=True) waits for it)."""
         pool, self._pool, self._warm = self._pool, None, None
         if pool is not None:
+            # ProcessPoolExecutor has no public way to stop a running task (3.14 adds
+            # terminate_workers()): its worker terminated first, then the pool, finding it gone,
+            # fails what was pending (BrokenProcessPool) and shuts down without waiting for it.
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                with contextlib.suppress(Exception):
+                    process.terminate()
             await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
         listener, self._listener = self._listener, None
         if listener is not None:  # after the child: what it said last is still logged
