@@ -229,3 +229,18 @@ def test_values_without_a_header_are_told_on_their_own_row(row: int) -> None:
     said = f"第 {row} 行第 6 列：第 6 列没有可识别的表头，其中的内容没有导入（第 {row} 行）"
     assert w.line("zh-CN") == said
     assert len(r.bank.questions) == 2
+
+
+
+@pytest.mark.parametrize("text", ["ANSWER:", "ANSWER: B\nQ?\nA. x\nB. y\nANSWER: b\n"])
+def test_an_aiken_answer_line_with_no_question_before_it_is_a_warning_not_a_crash(text: str) -> None:
+    """Found by the any-bytes property test (`ANSWER:` alone failed with UnboundLocalError): an
+    answer line with no question before it is warned about; what follows still imports."""
+    from bank.importer.aiken import AikenReader
+    from bank.importer.clean import clean_text
+    from bank.importer.report import Report
+
+    report = Report()
+    paper = AikenReader().read(clean_text(text), report)
+    assert [w.key for w in report.warnings][:1] == ["import.aiken.lone_answer"]
+    assert len(paper.drafts) == text.count("Q?")

@@ -55,10 +55,10 @@ class AikenReader:
                                 line=repr(line.strip()))
                 else:
                     letter = answer.group(1)
-                if letter.isascii() and letter.isalpha():
-                    letter = letter.upper()  # `Answer: b` names option B
-                drafts.append(self._draft(doc, len(drafts) + 1, stem, options,
-                                          letter, start + answer.start(1), report))
+                    if letter.isascii() and letter.isalpha():
+                        letter = letter.upper()  # `Answer: b` names option B
+                    drafts.append(self._draft(doc, len(drafts) + 1, stem, options,
+                                              letter, start + answer.start(1), report))
                 stem, options = [], []
             elif option and stem:
                 expected = chr(ord("A") + len(options))
