@@ -12,7 +12,7 @@ from bot.application.requests import SelfGrade, SubmitAnswer
 from bot.domain.grading import InvalidResponse, grade, self_grade
 from bot.domain.kinds import ChatKind, ChatRef, Platform, RoundKind, UserRef
 from bot.domain.questions import Question, QuestionType
-from bot.locales.i18n import keys
+from bot.locales.i18n import Listed, keys
 from bot.views.quiz_text import render_receipt
 
 SINGLE = Question("s", 1, QuestionType.SINGLE, "题干", ("B",), 1.0, tuple((c, c) for c in "ABCD"))
@@ -42,7 +42,8 @@ def _refusal(question: Question, raw: str) -> InvalidResponse:
 
 def _without_params(text: str, exc: InvalidResponse) -> str:
     for value in exc.params.values():
-        text = text.replace(value, "")
+        for part in value.items if isinstance(value, Listed) else (value,):
+            text = text.replace(part, "")
     return text
 
 
@@ -92,7 +93,9 @@ async def _open(quiz, language: str, question_id: str) -> int:
     [
         ("zh-CN", "2", "无法识别的答案：无法把“2”读作选项字母，请回复 B 或 A,C 这样的字母。"),
         ("zh-CN", "bad", "无法识别的答案：“bad”像是一个词，不是选项字母；请回复 B 或 A,C 这样的字母。"),
-        ("zh-CN", "E", "无法识别的答案：E 不是本题的选项（选项：A, B, C, D）。"),
+        ("zh-CN", "E", "无法识别的答案：E 不是本题的选项（选项：A、B、C、D）。"),
+        ("zh-TW", "E", "無法識別的答案：E 不是本題的選項（選項：A、B、C、D）。"),
+        ("en", "E", "Couldn't read that answer: E is not an option of this question (options: A, B, C, D)."),
         ("en", "2", "Couldn't read that answer: "
                     "Can't read \"2\" as option letters; reply with letters like B or A,C."),
         ("en", "bad", "Couldn't read that answer: "

@@ -123,6 +123,22 @@ def t(language: str, key: str, /, **params: object) -> str:
     return template.format(**params) if params else template
 
 
+def list_separator(language: str) -> str:
+    """What a list in a sentence is joined with: 、 in Chinese, ", " in English."""
+    return "、" if normalize_language(language).startswith("zh") else ", "
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A list given as a sentence's param, joined in the language it is shown in (A、B、C in
+    Chinese, A, B, C in English): called with the language, as the errors' params are."""
+
+    items: tuple[str, ...]
+
+    def __call__(self, language: str) -> str:
+        return list_separator(language).join(self.items) if self.items else "-"
+
+
 def keys() -> tuple[str, ...]:
     return tuple(catalog(DEFAULT_LANGUAGE).messages)
 

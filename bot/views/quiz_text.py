@@ -15,7 +15,7 @@ from datetime import datetime
 from bot.domain.clock import zone
 from bot.domain.kinds import AnswerStatus, InputKind, RevealPolicy, RoundKind
 from bot.domain.question_types import TYPES
-from bot.locales.i18n import format_points, t
+from bot.locales.i18n import format_points, list_separator, t
 from bot.views.bidi import isolate
 from bot.views.quiz import (
     ContestStatusView,
@@ -70,7 +70,7 @@ def numbers(values: tuple[int, ...] | list[int], language: str = "en", limit: in
         else:
             runs.append([value, value])
     parts = [str(a) if a == b else f"{a}–{b}" for a, b in runs[:limit]]
-    comma = "、" if language.startswith("zh") else ", "
+    comma = list_separator(language)
     return comma.join(parts) + (comma + "…" if len(runs) > limit else "")
 
 

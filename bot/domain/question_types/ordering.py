@@ -15,6 +15,7 @@ from bot.domain.questions import Question, QuestionType
 from bot.domain.reading.invalid_response import InvalidResponse
 from bot.domain.reading.option_letters import split_letters
 from bot.domain.verdicts import Verdict
+from bot.locales.i18n import Listed
 
 from .base import Example, QuestionTypeRules, Settled, got_phrase
 from .choice import is_letter
@@ -98,8 +99,8 @@ class Ordering(QuestionTypeRules):
         order = split_letters(raw.translate(_ARROWS))
         known = set(question.letters)
         if unknown := [x for x in order if x not in known]:
-            raise InvalidResponse("unknown_letter", letters=", ".join(unknown),
-                                  options=", ".join(question.letters))  # fmt: skip
+            raise InvalidResponse("unknown_letter", letters=Listed(tuple(unknown)),
+                                  options=Listed(tuple(question.letters)))  # fmt: skip
         return "".join(order)
 
     def response_tokens(self, response: str) -> tuple[str, ...]:

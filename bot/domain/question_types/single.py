@@ -9,6 +9,7 @@ from bot.domain.kinds import InputKind
 from bot.domain.questions import Question, QuestionType
 from bot.domain.reading.invalid_response import InvalidResponse
 from bot.domain.verdicts import Verdict
+from bot.locales.i18n import Listed
 
 from .base import Example, got_phrase
 from .choice import ChoiceRules, is_letter, letter_set
@@ -50,7 +51,7 @@ class Single(ChoiceRules):
             return raw  # a button press: already canonical
         letters = self.letters(question, raw)
         if len(letters) > 1:
-            raise InvalidResponse("multiple_letters", letters=", ".join(letters))
+            raise InvalidResponse("multiple_letters", letters=Listed(tuple(letters)))
         return letters[0]
 
     def verdict(self, question: Question, response: str, raw: str, *, partial_credit: bool) -> Verdict:

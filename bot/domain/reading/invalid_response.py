@@ -3,7 +3,7 @@ params so that each chat is told why in its own language."""
 
 from __future__ import annotations
 
-from bot.locales.i18n import t
+from bot.locales.i18n import Listed, t
 
 __all__ = ["InvalidResponse", "quoted"]
 
@@ -28,11 +28,11 @@ class InvalidResponse(ValueError):
     that explains it: render(language) gives it in a chat's language, str(exc) in English (logs).
     """
 
-    def __init__(self, reason: str, key: str | None = None, **params: str) -> None:
+    def __init__(self, reason: str, key: str | None = None, **params: str | Listed) -> None:
         self.reason = reason
         self.key = key or f"answer.invalid.{reason}"
         self.params = params
         super().__init__(self.render("en"))
 
     def render(self, language: str) -> str:
-        return t(language, self.key, **self.params)
+        return t(language, self.key, **{k: v(language) if callable(v) else v for k, v in self.params.items()})

@@ -21,6 +21,7 @@ import unicodedata
 from itertools import pairwise
 
 from bot.domain.reading.invalid_response import InvalidResponse, quoted
+from bot.locales.i18n import Listed
 
 __all__ = ["LETTERS", "pick_letters", "split_letters"]
 
@@ -96,5 +97,6 @@ def pick_letters(text: str, options: tuple[str, ...] | list[str]) -> tuple[str, 
     known = {letter.upper(): letter for letter in options}
     picked = dict.fromkeys(split_letters(text))
     if unknown := [letter for letter in picked if letter not in known]:
-        raise InvalidResponse("unknown_letter", letters=", ".join(unknown), options=", ".join(options) or "-")
+        raise InvalidResponse("unknown_letter", letters=Listed(tuple(unknown)),
+                              options=Listed(tuple(options)))
     return tuple(letter for letter in options if letter.upper() in picked)
