@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.application.commands.arguments import Arg, ArgKind, ArgumentError
+from bot.application.commands.arguments import ZONE_WORDS, Arg, ArgKind, ArgumentError
 from bot.application.commands.catalog import CATALOG
+from bot.application.commands.catalog import command as entry
 from bot.application.commands.parsing import parse
 from bot.application.quiz_settings import QuizError
 from bot.domain.daily_times import parse_duration, parse_local_time
@@ -169,3 +170,39 @@ def test_a_near_miss_zone_gets_a_suggestion_in_the_chat_language():
 def test_the_host_zone_alias_is_not_a_zone_a_chat_can_choose():
     with pytest.raises(ArgumentError):
         parse("/tz localtime")
+
+
+# ---------------------------------------------------------------- a zone by its everyday name
+
+
+@pytest.mark.parametrize(
+    ("word", "zone"),
+    [("上海", "Asia/Shanghai"), ("北京时间", "Asia/Shanghai"), ("北京時間", "Asia/Shanghai"),
+     ("北京", "Asia/Shanghai"), ("中国", "Asia/Shanghai"), ("台北", "Asia/Taipei"), ("臺灣", "Asia/Taipei"),
+     ("香港", "Asia/Hong_Kong"), ("東京", "Asia/Tokyo"), ("新加坡", "Asia/Singapore"),
+     ("倫敦", "Europe/London"),
+     ("纽约", "America/New_York"), ("洛杉矶", "America/Los_Angeles"), ("Beijing", "Asia/Shanghai"),
+     ("asia/shanghai", "Asia/Shanghai")],
+)  # fmt: skip
+def test_a_common_zone_is_taken_by_its_chinese_or_english_name(word, zone):
+    assert parse(f"/tz {word}").args["timezone"] == zone
+    assert entry("daily set").arg("timezone").read(word) == zone
+
+
+def test_every_zone_word_names_a_zone_of_the_database():
+    assert set(ZONE_WORDS.values()) <= ZONES
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("zh-CN", "参数“时区”有误：不是已知的时区：请用常用城市名（如 北京、台北、香港、东京、伦敦、纽约）"
+               "或 IANA 名称，例如 Asia/Shanghai。\n用法：/tz <时区>"),
+     ("zh-TW", "參數「時區」有誤：不是已知的時區：請用常用城市名（如 台北、北京、香港、東京、倫敦、紐約）"
+               "或 IANA 名稱，例如 Asia/Taipei。\n用法：/tz <時區>"),
+     ("en", "Bad timezone: not a known timezone; use an IANA name, e.g. Asia/Shanghai (a few common names "
+            "such as Beijing or Tokyo work too).\nUsage: /tz <timezone>")],
+)  # fmt: skip
+def test_another_name_is_refused_with_the_names_that_work(language, expected):
+    with pytest.raises(QuizError) as refused:
+        parse("/tz 火星")
+    assert refused.value.render(language) == expected

@@ -39,7 +39,7 @@ class ArgKind(StrEnum):
     DURATION = "duration"  # 12h, 30m, 90s
     DATE = "date"  # a calendar date, year first: 2026-12-20, 2026年12月20日
     MINUTES = "minutes"  # a time per day: 30min, 1.5h, 90 (minutes), between 5 min and 16 h
-    TIMEZONE = "timezone"  # an IANA zone name
+    TIMEZONE = "timezone"  # an IANA zone name, or a common zone's name in Chinese (ZONE_WORDS)
     LANGUAGE = "language"  # a catalog language (zh-CN, en, …)
     QTYPE = "qtype"  # a question type, by its id or a Chinese name
     WORD = "word"  # one word (a tag, a bank id): checked by the use case
@@ -107,6 +107,32 @@ _CLAIMS = {
 _ZONE_NAME = re.compile(r"[A-Za-z0-9_+\-/]{1,64}")
 # Names in the tz database's list that are not zones a chat may choose: the host's own zone.
 _NOT_ZONES = frozenset({"localtime", "posixrules"})
+# What people call the common zones in their own words (simplified and traditional, and a few
+# English city names that are no IANA name), read before the tz database's names: /tz 上海.
+ZONE_WORDS: dict[str, str] = {
+    word: zone
+    for zone, words in {
+        "Asia/Shanghai": ("北京", "上海", "北京时间", "北京時間", "中国", "中國", "中国时间", "中國時間",
+                          "东八区", "東八區", "beijing", "shanghai", "china"),
+        "Asia/Taipei": ("台北", "臺北", "台湾", "台灣", "臺灣", "台北时间", "台北時間", "taipei", "taiwan"),
+        "Asia/Hong_Kong": ("香港", "香港时间", "香港時間", "hongkong", "hong_kong"),
+        "Asia/Macau": ("澳门", "澳門"),
+        "Asia/Tokyo": ("东京", "東京", "日本", "tokyo", "japan"),
+        "Asia/Seoul": ("首尔", "首爾", "韩国", "韓國", "seoul", "korea"),
+        "Asia/Singapore": ("新加坡", "singapore"),
+        "Asia/Kuala_Lumpur": ("吉隆坡", "马来西亚", "馬來西亞"),
+        "Europe/London": ("伦敦", "倫敦", "英国", "英國", "london"),
+        "Europe/Paris": ("巴黎", "paris"),
+        "Europe/Berlin": ("柏林", "德国", "德國", "berlin"),
+        "America/New_York": ("纽约", "紐約", "newyork", "new_york"),
+        "America/Los_Angeles": ("洛杉矶", "洛杉磯", "旧金山", "舊金山", "硅谷", "矽谷", "los_angeles"),
+        "America/Vancouver": ("温哥华", "溫哥華"),
+        "America/Toronto": ("多伦多", "多倫多"),
+        "Australia/Sydney": ("悉尼", "雪梨"),
+        "UTC": ("协调世界时", "協調世界時", "世界时", "世界時", "格林尼治时间", "格林威治時間"),
+    }.items()
+    for word in words
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +240,9 @@ class Arg:
             raise self._error("arg.minutes", low=MINUTES_LOW, high=MINUTES_HIGH // 60) from None
 
     def _timezone(self, text: str) -> str:
+        named = ZONE_WORDS.get(text.casefold())
+        if named is not None:  # 上海, 北京时间, 台北
+            return named
         zones = _zones()
         if _ZONE_NAME.fullmatch(text) is None:
             raise self._error("arg.timezone")
