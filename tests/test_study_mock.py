@@ -184,7 +184,7 @@ async def test_the_reminder_and_the_automatic_hand_in(make, clock):
 async def test_bad_input_gets_a_clear_message_and_nothing_is_lost(make, clock):
     app = await make()
     await run(app, "/mock")
-    assert await run(app, "/mock 99 B") == "There is no item 99: this paper has items 1 to 62."
+    assert await run(app, "/mock 99 B") == "Item 99 is not on this paper: it has items 1–62."
     assert "kept" in await run(app, "/mock 2 C")
     twice = await run(app, "/mock")
     assert "Resuming" in twice
@@ -277,3 +277,31 @@ async def test_two_mock_starts_at_once_give_one_paper(make):
     (open_mock,) = [m for m in await app.mocks.store.open_mocks() if m.user_id == me]
     assert await run(app, "/mock sheet") == await run(app, "/mock sheet")  # still the one paper
     assert open_mock.position == 0
+
+
+OUT_OF_RANGE = {
+    "zh-CN": ("第 0 题不在试卷里：本卷 1–62 题。", "第 999 题不在题库里：本题库 1–62 题。",
+              "第 99 题不在试卷里：本卷 1–62 题。"),
+    "zh-TW": ("第 0 題不在試卷裡：本卷 1–62 題。", "第 999 題不在題庫裡：本題庫 1–62 題。",
+              "第 99 題不在試卷裡：本卷 1–62 題。"),
+    "en": ("Item 0 is not on this paper: it has items 1–62.",
+           "Question 999 is not in this bank: its questions are 1–62.",
+           "Item 99 is not on this paper: it has items 1–62."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("language", sorted(OUT_OF_RANGE))
+async def test_a_number_outside_the_paper_or_bank_names_their_own_range(make, language):
+    """`/mock 0` is no usage error of a subcommand nobody typed, and no 1–9999: the paper's
+    range, as `/quiz 999`, `/memorise 999`, `/favorites add 99` and `/mock review 99` name theirs."""
+    app = await make(language)
+    on_paper, in_bank, reviewed = OUT_OF_RANGE[language]
+    await run(app, "/mock start")
+    assert await run(app, "/mock 0") == on_paper
+    assert await run(app, "/mock 0 B") == on_paper
+    assert await run(app, "/mock 62 B") != on_paper
+    for line in ("/quiz 999", "/memorise 999", "/favorites add 999", "/mistakes cause 999 粗心"):
+        assert await run(app, line) == in_bank, line
+    assert await run(app, "/favorites add 0") == in_bank.replace("999", "0")
+    await run(app, "/mock submit confirm")
+    assert await run(app, "/mock review 99") == reviewed

@@ -98,7 +98,8 @@ async def test_favourites_by_number_listed_and_practised(app):
     assert "1 starred question" in render_reply(await ask(app, "/收藏"))
     practice = (await ask(app, "/favorites practice")).view
     assert isinstance(practice, QuestionView) and practice.number == 1
-    assert "no question 999" in render_reply(await ask(app, "/favorites add 999"))
+    outside = "Question 999 is not in this bank: its questions are 1–5."
+    assert render_reply(await ask(app, "/favorites add 999")) == outside
 
 
 async def test_stats_sends_a_chart(app):

@@ -66,7 +66,7 @@ async def test_a_click_without_its_sender_is_refused_in_one_line(
 @pytest.mark.parametrize(("language", "line", "shown", "not_shown"), [
     ("zh-CN", "/help quiz", ["/quiz 的用法", "[练习方式]", "顺序 | 背题", "单选 | 多选 | 判断 | 填空 | 简答"],
      ["/daily"]),
-    ("zh-CN", "/help 练习", ["/quiz 的用法", "[题号]", "1 到 9999 的整数"], ["/daily"]),
+    ("zh-CN", "/help 练习", ["/quiz 的用法", "[题号]", "试卷或题库里的编号"], ["/daily"]),
     ("en", "/help quiz", ["How to use /quiz", "[practice]", "next | memorise", "single | multi"], ["/daily"]),
     ("en", "/help daily", ["/daily set <time>", "/daily off", "/daily show", "HH:MM"], ["/quiz"]),
 ])  # fmt: skip

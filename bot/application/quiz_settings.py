@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.domain.kinds import AnswerPolicy, RevealPolicy
-from bot.domain.questions import QuestionType
+from bot.domain.questions import Bank, QuestionType
 from bot.domain.records import ChatSettings
 from bot.locales.i18n import t
 from bot.views.bidi import isolate
@@ -16,6 +16,13 @@ def no_questions(*filters: object) -> QuizError:
     question type by its name in the chat's language)."""
     named = tuple(f for f in filters if f)
     return NoQuestions(named) if named else QuizError("error.no_questions")
+
+
+def no_number(bank: Bank, number: int | None) -> QuizError:
+    """The refusal for a question number the bank does not have, naming the bank's own range
+    (第 0 题不在题库里：本题库 1–62 题)."""
+    numbers = [q.number for q in bank.questions] or [0]
+    return QuizError("practice.no_number", number=number, first=min(numbers), last=max(numbers))
 
 
 class QuizError(Exception):

@@ -146,6 +146,10 @@ class Arg:
     maximum: int | None = None
     choices: tuple[Choice, ...] = field(default=())
     max_length: int | None = None  # WORD and TEXT: the most characters taken (WORD_MAX, TEXT_MAX)
+    # INT: a question's number. Its bounds only keep out what a store cannot hold: the use case
+    # checks it against the bank or the paper, whose own range its refusal names (第 0 题不在试卷里：
+    # 本卷 1–62 题), and /help says "a question number", not a range no bank has.
+    item: bool = False
 
     @property
     def name_key(self) -> str:

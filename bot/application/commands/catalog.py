@@ -177,8 +177,9 @@ RETENTION = Arg("retention", ArgKind.WORD, max_length=32)
 SECONDS = Arg("seconds", ArgKind.INT, minimum=1, maximum=600)
 
 ADMIN = Permission.CHAT_ADMIN
-NUMBER = Arg("number", ArgKind.INT, minimum=1, maximum=9999)
-ITEM = Arg("number", ArgKind.INT, required=True, minimum=1, maximum=9999)
+# A question's number: any whole number a store holds; the use case names the bank's or paper's range.
+NUMBER = Arg("number", ArgKind.INT, minimum=-(2**31 - 1), maximum=2**31 - 1, item=True)
+ITEM = Arg("number", ArgKind.INT, required=True, minimum=-(2**31 - 1), maximum=2**31 - 1, item=True)
 STATS_OF = Arg("of", ArgKind.CHOICE, choices=(Choice("group", "cmd.choice.group", ("群", "本群")),))
 LEVEL = Arg("level", ArgKind.CHOICE, required=True, choices=tuple(
     Choice(level.value, f"cmd.choice.{level.value}", words) for level, words in SELF_GRADE_WORDS.items()

@@ -40,6 +40,8 @@ def takes(arg: Arg, language: str) -> str:
     """What `arg` accepts, in `language`: its choice words, its range, its form."""
     if arg.kind in (ArgKind.CHOICE, ArgKind.QTYPE, ArgKind.LANGUAGE):
         return " | ".join(arg.choice_words(language))
+    if arg.kind is ArgKind.INT and arg.item:
+        return t(language, "help.takes_item")
     if arg.kind is ArgKind.INT:
         return t(language, "help.takes_int", low=arg.low, high=arg.high)
     if arg.kind is ArgKind.MINUTES:

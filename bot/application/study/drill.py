@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from bot.application.presenting import tag_label
 from bot.application.quiz import Quiz
-from bot.application.quiz_settings import QuizError, no_questions
+from bot.application.quiz_settings import QuizError, no_number, no_questions
 from bot.application.replies import Reply, TextView
 from bot.application.requests import Ask
 from bot.application.study.feed import StudyFeed
@@ -251,7 +251,7 @@ class Drill:
             ordered = sorted(bank.questions, key=lambda q: q.number)
             question = next((q for q in ordered if q.number == number), None)
             if question is None:
-                raise QuizError("practice.no_number", number=number, count=len(bank.questions))
+                raise no_number(bank, number)
         else:
             ordered = sorted(self._candidates(bank, spec), key=lambda q: q.number)
             last = await self.store.practice_position(user_id, bank.id)

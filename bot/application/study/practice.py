@@ -16,7 +16,7 @@ import re
 from bot.application.commands.parsing import Parsed
 from bot.application.presenting import correct_label, option_views
 from bot.application.quiz import Quiz
-from bot.application.quiz_settings import QuizError
+from bot.application.quiz_settings import QuizError, no_number
 from bot.application.replies import Reply, TextView
 from bot.application.requests import Caller
 from bot.application.study.drill import RANDOM, SEQUENTIAL, Drill, Spec
@@ -103,7 +103,7 @@ def _qtype(value: object) -> QuestionType | None:
 def _numbered(bank: Bank, number: int) -> Question:
     found = next((q for q in bank.questions if q.number == number), None)
     if found is None:
-        raise QuizError("practice.no_number", number=number, count=len(bank.questions))
+        raise no_number(bank, number)
     return found
 
 

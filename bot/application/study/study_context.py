@@ -9,7 +9,7 @@ from datetime import datetime
 from bot.application.commands.parsing import Parsed
 from bot.application.outbox import Outbox
 from bot.application.quiz import Quiz
-from bot.application.quiz_settings import QuizError
+from bot.application.quiz_settings import QuizError, no_number
 from bot.application.requests import Caller
 from bot.application.study.bank_owners import BankOwners
 from bot.application.study.drill import Drill
@@ -77,5 +77,5 @@ class StudyContext:
         bank = self.quiz.bank_for(await self.quiz.chat(caller.chat))
         found = next((q for q in bank.questions if q.number == number), None)
         if found is None:
-            raise QuizError("favorites.unknown", number=number)
+            raise no_number(bank, number)
         return found
