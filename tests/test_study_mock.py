@@ -305,3 +305,18 @@ async def test_a_number_outside_the_paper_or_bank_names_their_own_range(make, la
     assert await run(app, "/favorites add 0") == in_bank.replace("999", "0")
     await run(app, "/mock submit confirm")
     assert await run(app, "/mock review 99") == reviewed
+
+
+@pytest.mark.parametrize(
+    ("language", "none", "counts"),
+    [("zh-CN", "本轮没有作答。", "0 题"), ("zh-TW", "本輪沒有作答。", "0 題"),
+     ("en", "Nothing was answered in this round.", "Answered 0")],
+)  # fmt: skip
+async def test_stopping_a_run_with_nothing_answered_says_so_without_zero_counts(make, language, none, counts):
+    app = await make(language)
+    await run(app, "/quiz 填空")
+    stopped = (await run(app, "/quiz stop")).splitlines()
+    assert stopped[1] == none and not any(counts in line for line in stopped), stopped
+    if language == "zh-CN":
+        how = "发送「下一题」或 /quiz 开始新一轮练习。"
+        assert stopped == ["📋 练习小结 · 专项练习 · 填空题", "本轮没有作答。", how]

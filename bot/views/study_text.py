@@ -165,12 +165,15 @@ def render_run_summary(view: RunSummaryView, m: Markup = PLAIN) -> str:
     lang = view.language
     pct = f"{100 * view.right / view.answered:.0f}%" if view.answered else "—"
     minutes, seconds = divmod(view.seconds, 60)
-    lines = [
-        m.bold(m.escape(t(lang, "drill.summary_title", mode=run_mode(view)))),
-        m.escape(t(lang, "drill.summary_counts", answered=view.answered, right=view.right, pct=pct)),
-        m.escape(t(lang, "drill.summary_mistakes", count=view.new_mistakes)),
-        m.escape(t(lang, "drill.summary_time", minutes=minutes, seconds=seconds)),
-    ]
+    lines = [m.bold(m.escape(t(lang, "drill.summary_title", mode=run_mode(view))))]
+    if view.answered:
+        lines += [
+            m.escape(t(lang, "drill.summary_counts", answered=view.answered, right=view.right, pct=pct)),
+            m.escape(t(lang, "drill.summary_mistakes", count=view.new_mistakes)),
+            m.escape(t(lang, "drill.summary_time", minutes=minutes, seconds=seconds)),
+        ]
+    else:  # no 作答 0 题 · 正确率 — · 用时 0 分 0 秒: nothing was answered
+        lines.append(m.escape(t(lang, "drill.summary_none")))
     if view.finished:
         lines.append(m.escape(t(lang, "drill.finished")))
     if view.detail:
