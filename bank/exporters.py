@@ -3,8 +3,10 @@ header, in the bank's language: `题型,题干,选项A…,答案,解析,分值` 
 for a traditional one, `type,question,A…` for an English one, with the type's name in that
 language), GIFT (Moodle) and Anki decks (.apkg, one note per question, the answer and
 explanation on the back). `bank import` of each export gives the same bank back: its questions,
-title, id, language, points and doubt notes (a `存疑` column; a comment line in GIFT; a note
-field in Anki, whose deck is named after the bank). How a question's answer is written is its
+title, id, language, points, doubt notes (a `存疑` column; a comment line in GIFT; a note
+field in Anki, whose deck is named after the bank) and tags' display names (a `标签名称` column,
+`tag=name` a line, on the first row; a `// studybot: tag-name` comment line each in GIFT; the
+deck's description in Anki: bank/importer/tag_names.py). How a question's answer is written is its
 type's (bot/domain/question_types: table_answer, gift_body).
 
 `export_bank(bank, fmt) -> bytes`.
@@ -23,6 +25,7 @@ from bank.importer.gift import escape as gift_escape
 from bank.importer.gift import escape_comment
 from bank.importer.sources import deck_note
 from bank.importer.table import EXPORT_FIELDS, column_names
+from bank.importer.tag_names import tag_names_text
 from bot.domain.question_types import TYPES
 from bot.domain.questions import Bank, Question
 from bot.locales.i18n import match_language, t
@@ -70,7 +73,8 @@ def _type_word(q: Question, language: str) -> str:
 
 def table_values(bank: Bank) -> list[list[Cell]]:
     """The header and one row per question, numbers as numbers (for Excel); the bank's title
-    stands in the first row's `题库` column."""
+    stands in the first row's `题库` column, its tags' names in its `标签名称` column (`tag=name`
+    a line)."""
     language = table_language(bank)
     rows: list[list[Cell]] = [list(table_header(language))]
     for index, q in enumerate(bank.questions):
@@ -82,6 +86,7 @@ def table_values(bank: Bank) -> list[list[Cell]]:
             "points": _number(q.points), "tags": ",".join(q.tags), "number": q.number, "id": q.id,
             "tolerance": "" if q.tolerance is None else _number(q.tolerance), "doubt": q.doubt,
             "title": bank.title if index == 0 else "",
+            "tag_names": tag_names_text(bank.tag_names) if index == 0 else "",
         }
         rows.append([values[name] for name in EXPORT_FIELDS])
     return rows
@@ -138,7 +143,8 @@ def _gift(bank: Bank) -> bytes:
     # Moodle files the questions under the bank's title (written as Moodle's own exports
     # write a category); the comment keeps what GIFT has no place for.
     title = " ".join(bank.title.split())
-    head = (f"// studybot: bank id={bank.id} language={bank.language}\n"
+    names = "".join(f"// studybot: tag-name {slug}={escape_comment(name)}\n" for slug, name in bank.tag_names)
+    head = (f"// studybot: bank id={bank.id} language={bank.language}\n{names}"
             f"$CATEGORY: $course$/top/{title}\n\n")
     bodies = [TYPES[q.type].gift_body(q, gift_escape) for q in bank.questions]
     if unheld := [q.number for q, body in zip(bank.questions, bodies, strict=True) if body is None]:
@@ -157,7 +163,8 @@ def _anki_html(text: str) -> str:
     return html.escape(text).replace("\n", "<br>")
 
 
-_ANKI_FIELDS = tuple(name for name in EXPORT_FIELDS if name != "title")  # the deck holds the title
+# The deck holds the title and the tags' names (its description: deck_note).
+_ANKI_FIELDS = tuple(name for name in EXPORT_FIELDS if name not in ("title", "tag_names"))
 
 
 def _anki(bank: Bank) -> bytes:
@@ -192,8 +199,8 @@ def _anki(bank: Bank) -> bytes:
         }],
         sort_field_index=fields.index(names["stem"]),
     )
-    deck = genanki.Deck(_stable_id("studybot-deck", bank.id), bank.title,
-                        description=deck_note(bank.id, bank.title, bank.language))
+    note = deck_note(bank.id, bank.title, bank.language, tag_names_text(bank.tag_names))
+    deck = genanki.Deck(_stable_id("studybot-deck", bank.id), bank.title, description=note)
     keep = [EXPORT_FIELDS.index(name) for name in _ANKI_FIELDS]
     for row, q in zip(table_rows(bank)[1:], bank.questions, strict=True):
         deck.add_note(genanki.Note(

@@ -16,7 +16,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from bot.domain.key_points import key_point_yaml
 from bot.domain.question_types import TYPES
-from bot.domain.questions import Bank, Question
+from bot.domain.questions import Bank, Paper, Question
 
 __all__ = [
     "BankLoader",
@@ -25,6 +25,7 @@ __all__ = [
     "bank_to_dict",
     "dump_bank",
     "load_yaml",
+    "paper_to_dict",
     "parse_located",
     "question_to_dict",
 ]
@@ -235,6 +236,10 @@ class _Flow(list):
     """A list written in flow style: `[a, b]`."""
 
 
+class _FlowMap(dict):
+    """A mapping written in flow style: `{type: single, count: 30, points: 1}`."""
+
+
 class _BankDumper(yaml.SafeDumper):
     def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         # Indent sequences under their key; PyYAML's default puts "- " flush with the key.
@@ -266,8 +271,13 @@ def _represent_flow(dumper: yaml.SafeDumper, data: list) -> SequenceNode:
     return dumper.represent_sequence(_SEQ, data, flow_style=True)
 
 
+def _represent_flow_map(dumper: yaml.SafeDumper, data: dict) -> MappingNode:
+    return dumper.represent_mapping(_MAP, data.items(), flow_style=True)
+
+
 _BankDumper.add_representer(str, _represent_str)
 _BankDumper.add_representer(_Flow, _represent_flow)
+_BankDumper.add_representer(_FlowMap, _represent_flow_map)
 
 
 def _number(value: float) -> int | float:
@@ -308,12 +318,34 @@ def question_to_dict(q: Question) -> dict[str, Any]:
     return out
 
 
-def bank_to_dict(bank: Bank) -> dict[str, Any]:
-    """The data `dump_bank(bank)` writes, as plain Python values."""
+def paper_to_dict(paper: Paper) -> dict[str, Any]:
+    """The `paper:` mapping of a bank, as the shipped bank writes it: minutes, pass mark, then
+    one flow-style line per section."""
+    return {
+        "minutes": _number(paper.minutes),
+        "pass_mark": _number(paper.pass_mark),
+        "sections": [_FlowMap(type=s.type.value, count=s.count, points=_number(s.points))
+                     for s in paper.sections],
+    }
+
+
+def _head(bank: Bank) -> dict[str, Any]:
+    """The bank's own keys, in the documented order (id, title, language, source, tag_names,
+    paper); `paper` and `tag_names` only when the bank has them."""
     head: dict[str, Any] = {"id": bank.id, "title": bank.title, "language": bank.language,
                             "source": bank.source}
     if bank.tag_names:
         head["tag_names"] = dict(bank.tag_names)
+    if bank.paper is not None:
+        head["paper"] = paper_to_dict(bank.paper)
+    return head
+
+
+def bank_to_dict(bank: Bank) -> dict[str, Any]:
+    """The data `dump_bank(bank)` writes, as plain Python values."""
+    head = _head(bank)
+    if "paper" in head:
+        head["paper"] = {**head["paper"], "sections": [dict(s) for s in head["paper"]["sections"]]}
     questions = []
     for question in bank.questions:
         item = question_to_dict(question)
@@ -329,11 +361,7 @@ def dump_bank(bank: Bank) -> str:
     between questions. It does not validate: a bank that breaks a rule (say completed_by_editor
     without errata) is written as is, and loading it back reports the problem.
     """
-    header: dict[str, Any] = {"id": bank.id, "title": bank.title, "language": bank.language,
-                              "source": bank.source}
-    if bank.tag_names:
-        header["tag_names"] = dict(bank.tag_names)
-    header_text, _ = _dump(header)
+    header_text, _ = _dump(_head(bank))
     if not bank.questions:
         return header_text + "questions: []\n"
     parts = [header_text, "questions:\n"]

@@ -114,6 +114,12 @@ def banks(draw: st.DrawFn) -> Bank:
         questions.append(item)
     title = " ".join(draw(_text(language, 2)).split())  # a title is one line
     data = {"id": "rand", "title": title, "language": language, "source": "random", "questions": questions}
+    # Display names for some of the tags used, in the bank's language with every format's marks:
+    # one line each (a label), each its own (`#n`: two tags with one name is an error).
+    used = dict.fromkeys(tag for item in questions for tag in item["tags"])
+    if names := {tag: f"{' '.join(draw(_text(language, 1)).split())}#{i}"
+                 for i, tag in enumerate(used) if draw(st.booleans())}:
+        data["tag_names"] = names
     return load_bank_text(json.dumps(data, ensure_ascii=False), "random.yaml")
 
 
@@ -140,7 +146,7 @@ def _expected(bank: Bank) -> Bank:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bank=banks())
 def test_random_banks_come_back_whole_in_every_format(fmt: str, bank: Bank) -> None:
-    """Title, points, doubts and language (and every question) through each export."""
+    """Title, points, doubts, language and tag names (and every question) through each export."""
     if fmt == "gift":  # GIFT has no ordering question: its export is refused (test_ordering.py)
         kept = tuple(q for q in bank.questions if q.type is not QuestionType.ORDERING)
         if not kept:
@@ -150,6 +156,7 @@ def test_random_banks_come_back_whole_in_every_format(fmt: str, bank: Bank) -> N
     expected = _expected(bank)
     got = result.bank
     assert (got.title, got.language) == (expected.title, expected.language)
+    assert got.tag_names == expected.tag_names
     assert [(q.points, q.doubt) for q in got.questions] == [(q.points, q.doubt) for q in expected.questions]
     assert got == expected
     assert "points" not in {w.kind for w in result.warnings}  # every item gave its points
@@ -175,7 +182,10 @@ def _plain(bank: Bank) -> Bank:
 def test_the_shipped_bank_keeps_its_title_language_points_and_doubts(fmt: str) -> None:
     bank = _plain(load_bank(SHIPPED))
     assert sum(1 for q in bank.questions if q.doubt) == 10
-    assert _again(bank, fmt).bank == bank
+    assert dict(bank.tag_names)["distributed-training"] == "分布式训练"
+    again = _again(bank, fmt).bank
+    assert again.tag_names == bank.tag_names
+    assert again == bank
 
 
 # ---------------------------------------------------------------- the issue's examples
@@ -189,8 +199,10 @@ def test_a_chinese_bank_is_exported_with_chinese_headers_and_type_names() -> Non
     text = export_bank(_zh_bank(), "csv").decode("utf-8-sig")
     header, first = list(csv.reader(io.StringIO(text)))[:2]
     assert header[:6] == ["题型", "题干", "选项A", "选项B", "选项C", "选项D"]
-    assert header[10:] == ["答案", "解析", "分值", "标签", "题号", "ID", "误差", "存疑", "题库"]
-    assert first[0] == "单选题" and first[-1] == "2025年高级人工智能训练师核心备考试题库"
+    assert header[10:] == ["答案", "解析", "分值", "标签", "题号", "ID", "误差", "存疑", "题库", "标签名称"]
+    assert first[0] == "单选题" and first[-2] == "2025年高级人工智能训练师核心备考试题库"
+    assert first[-1].split("\n")[:2] == ["transformer=Transformer", "attention=注意力机制"]
+    assert "distributed-training=分布式训练" in first[-1].split("\n")
     words = {row[0] for row in list(csv.reader(io.StringIO(text)))[1:]}
     assert words == {"单选题", "多选题", "判断题", "填空题", "简答题"}
 
@@ -202,6 +214,25 @@ def test_a_traditional_bank_gets_a_traditional_header_and_an_english_one_an_engl
     english = table_rows(_zh_bank("en"))
     assert english[0][:3] == ["type", "question", "A"] and english[1][0] == "single"
     assert table_rows(_zh_bank("ja"))[0][0] == "type"  # a language without a catalog: English
+
+
+def test_a_teachers_table_gives_tag_names_on_any_row_and_reports_what_it_cannot_read() -> None:
+    """A `标签名称` column (`標籤名稱`, `tag names`): `tag=name` a line, `：` typed for `=`, on any
+    row; a line that is not a pair and a second name for a tag are warnings, each at its cell."""
+    text = (
+        "题型,题干,选项A,选项B,答案,分值,标签,标签名称\n"
+        '单选题,哪个是优化器,Adam,ReLU,A,1,optim,"optim=优化器\nloss：损失函数"\n'
+        "单选题,哪个是激活函数,Adam,ReLU,B,1,loss,CNN\n"
+        "单选题,哪个是损失,MSE,ReLU,A,1,loss,loss=损失\n"
+    )
+    result = _import(text.encode(), "卷.csv")
+    assert result.bank.tag_names == (("optim", "优化器"), ("loss", "损失函数"))
+    assert [(w.key, w.where) for w in result.warnings] == [
+        ("import.tag_names.bad", "4:8"), ("import.tag_names.twice", "5:8")]  # the first row is two lines
+    traditional = text.replace("标签名称", "標籤名稱").replace("题型,题干", "題型,題幹")
+    assert _import(traditional.encode(), "卷.csv").bank.tag_names[0] == ("optim", "优化器")
+    english = "type,question,A,B,answer,points,tags,tag names\nsingle,Which,x,y,A,1,optim,optim=Optimizers\n"
+    assert _import(english.encode(), "q.csv").bank.tag_names == (("optim", "Optimizers"),)
 
 
 def test_every_type_name_in_every_language_reads_back_as_its_type() -> None:

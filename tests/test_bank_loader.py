@@ -18,18 +18,20 @@ from bank.loader import (
     SCHEMA_PATH,
     BankError,
     BankProblem,
+    check_data,
     load_bank,
     load_bank_report,
     load_bank_text,
     load_bank_text_report,
 )
 from bank.schema import bank_schema
-from bank.yaml_io import dump_bank, load_yaml, parse_located
+from bank.yaml_io import bank_to_dict, dump_bank, load_yaml, parse_located
 from bot.domain.question_types import TYPES
-from bot.domain.questions import Bank, Erratum, Question, QuestionType
+from bot.domain.questions import Bank, Erratum, Paper, PaperSection, Question, QuestionType
 
 BANKS = Path(__file__).parent / "banks"
 SAMPLE = BANKS / "sample.yaml"
+SHIPPED = Path(__file__).parent.parent / "bank" / "ai_trainer_2025.yaml"
 
 HEADER = "id: t\ntitle: T\nlanguage: en\nsource: s\nquestions:\n"  # questions start on line 6
 
@@ -183,13 +185,40 @@ def banks(draw: st.DrawFn) -> Bank:
                 tolerance=example.item.get("tolerance"),
             )
         )
-    return Bank("gen", draw(NON_BLANK), "zh-CN", draw(PRINTABLE), tuple(questions))
+    tags = dict.fromkeys(tag for q in questions for tag in q.tags)
+    # a display name for some of the tags (each its own: `·n` keeps two from being one name)
+    names = tuple((tag, f"{draw(PRINTABLE)}·{i}") for i, tag in enumerate(tags) if draw(st.booleans()))
+    return Bank("gen", draw(NON_BLANK), "zh-CN", draw(PRINTABLE), tuple(questions),
+                paper=draw(st.none() | papers()), tag_names=names)
+
+
+@st.composite
+def papers(draw: st.DrawFn) -> Paper:
+    kinds = draw(st.lists(st.sampled_from(list(QuestionType)), min_size=1, max_size=4, unique=True))
+    points = st.sampled_from([1.0, 2.0, 0.5, 2.25])
+    sections = tuple(PaperSection(kind, draw(st.integers(1, 40)), draw(points)) for kind in kinds)
+    minutes = draw(st.sampled_from([90.0, 0.05, 1440.0, 7.5]))
+    return Paper(sections, minutes, draw(st.sampled_from([60.0, 0.0, 12.5])))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(banks())
 def test_round_trip_property(bank: Bank) -> None:
+    """load(dump(bank)) is the bank, its declared paper and tag names included."""
     assert load_bank_text(dump_bank(bank)) == bank
+    assert check_data(json.loads(json.dumps(bank_to_dict(bank)))).bank == bank
+
+
+def test_the_shipped_bank_comes_back_whole_paper_and_tag_names_included() -> None:
+    """`bank import` and an export's re-import write the bank with dump_bank: the paper a mock
+    exam sits, and the tags' names, are in what it writes."""
+    bank = load_bank(SHIPPED)
+    assert bank.paper is not None and bank.paper.total == 100 and bank.tag_names
+    dumped = dump_bank(bank)
+    paper = "paper:\n  minutes: 90\n  pass_mark: 60\n  sections:\n    - {type: single, count: 30, points: 1}\n"  # noqa: E501
+    assert paper in dumped
+    assert load_bank_text(dumped) == bank
+    assert check_data(bank_to_dict(bank)).bank == bank
 
 
 # ------------------------------------------------------------------ YAML 1.2 scalars

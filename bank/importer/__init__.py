@@ -75,6 +75,7 @@ def import_paper(
         language=language,
         source=source,
         questions=tuple(questions),
+        tag_names=paper.tag_names,
     )
     if doc.converted:
         report.note("import.note.converted", count=doc.converted)

@@ -68,6 +68,8 @@ class PaperDraft:
     bank_id: str = ""
     language: str = ""  # a language the source declares (a deck's note, a GIFT comment)
     script: str = ""  # zh-TW / zh-CN when the source's own words say (a table's header)
+    # The tags' display names a studybot export recorded (bank/importer/tag_names.py): (slug, name).
+    tag_names: tuple[tuple[str, str], ...] = ()
 
 
 class Reader(Protocol):

@@ -17,6 +17,7 @@ from .clean import CleanText
 from .fields import join_lines
 from .numbers import finite_number, whole_number
 from .report import Report
+from .tag_names import TagNames
 
 __all__ = ["GiftReader", "category_title", "escape", "escape_comment", "looks_like_gift"]
 
@@ -58,8 +59,10 @@ def _uncomment(text: str) -> str:
 
 
 # What `bank export --format gift` records that GIFT has no place for; Moodle ignores comments:
-# a question's number, type, points and tags, its doubt note, the bank's id and language.
-_META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(?!bank\b)(.*)$")
+# a question's number, type, points and tags, its doubt note, the bank's id, language and tag names.
+_META_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*(?!bank\b|tag-name\b)(.*)$")
+# A tag's display name, one comment line each: `// studybot: tag-name distributed-training=分布式训练`.
+_TAG_NAME_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*tag-name\b[ \t]*(.*)$")
 _BANK_RE = re.compile(r"(?m)^[ \t]*//[ \t]*studybot:[ \t]*bank\b(.*)$")
 # Moodle writes a category as a path from a context (`$course$/top/Physics`); the bank's title
 # is the category's own name.
@@ -69,6 +72,11 @@ _CONTEXT_RE = re.compile(r"^(?:\$(?:course|system|module|coursecategory)\$/)?(?:
 def escape_comment(text: str) -> str:
     """Text kept on one comment line: `\\` and `\n` for a backslash and a line break."""
     return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def _unescape_comment(text: str) -> str:
+    """What `escape_comment` wrote, back."""
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), text)
 
 
 def category_title(line: str) -> str:
@@ -107,6 +115,11 @@ class GiftReader:
         if bank := _BANK_RE.search(doc.original):
             recorded = dict(part.split("=", 1) for part in bank.group(1).split() if "=" in part)
             paper.bank_id, paper.language = recorded.get("id", ""), recorded.get("language", "")
+        names = TagNames()
+        for line in _TAG_NAME_RE.finditer(doc.original):
+            where = f"{doc.original.count(chr(10), 0, line.start()) + 1}:1"
+            names.add_line(_unescape_comment(line.group(1).strip()), report, where)
+        paper.tag_names = names.pairs()
         for blank in [*_BLANK_LINE.finditer(work), None]:
             end = blank.start() if blank else len(work)
             block = work[start:end]

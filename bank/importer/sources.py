@@ -41,6 +41,7 @@ from .language import bank_language
 from .paper import PaperReader
 from .report import ImportResult, Report
 from .table import header_columns, read_table
+from .tag_names import TagNames
 
 __all__ = [
     "FORMATS",
@@ -219,7 +220,10 @@ def import_source(
     else:
         rows, deck = _apkg_rows(data, name)
         paper = read_table(iter(rows), report, _note_field, Term("import.what.apkg"))
-        paper.title, paper.bank_id, paper.language = deck
+        paper.title, paper.bank_id, paper.language, names = deck
+        recorded = TagNames()
+        recorded.read(names, report)
+        paper.tag_names = recorded.pairs()
     if not bank_id:  # the id a studybot export recorded, else one made from the file name
         bank_id = paper.bank_id if _BANK_ID_RE.fullmatch(paper.bank_id) else slug(stem)
     images: list[BankImage] = []
@@ -244,7 +248,7 @@ def import_source(
                                  title=title, fallback=fallback_language)
     bank = Bank(id=bank_id, title=title, language=language,
                 source=source if source is not None else name, questions=tuple(questions),
-                images=tuple(images))
+                images=tuple(images), tag_names=paper.tag_names)
     return ImportResult(bank=bank, warnings=tuple(warnings), sections=tuple(paper.sections),
                         errors=tuple(errors), notes=tuple(report.notes), format=chosen)
 
@@ -353,34 +357,37 @@ def _note_field(note: int, column: int) -> str:
 _DECK_NOTE_RE = re.compile(r"<!--\s*studybot:\s*bank\b(.*?)-->", re.S)
 
 
-def deck_note(bank_id: str, title: str, language: str) -> str:
+def deck_note(bank_id: str, title: str, language: str, tag_names: str = "") -> str:
     """What an exported deck's description records of its bank (an HTML comment, which Anki
-    does not show): the id, the title exactly (a deck name turns `::` into sub-decks) and the
-    language, read back by the apkg reader."""
+    does not show): the id, the title exactly (a deck name turns `::` into sub-decks), the
+    language and the tags' names (`tag=name` a line, bank/importer/tag_names.py), read back by
+    the apkg reader."""
     from urllib.parse import quote
 
+    names = f" tag_names={quote(tag_names)}" if tag_names else ""
     return (f"<!-- studybot: bank id={quote(bank_id)} title={quote(title)} "
-            f"language={quote(language)} -->")
+            f"language={quote(language)}{names} -->")
 
 
-def _deck(decks: dict, dids: list[int]) -> tuple[str, str, str]:
-    """(title, bank id, language) from the deck the notes' cards are in."""
+def _deck(decks: dict, dids: list[int]) -> tuple[str, str, str, str]:
+    """(title, bank id, language, tag names) from the deck the notes' cards are in."""
     from urllib.parse import unquote
 
     did = next((d for d in dids if d != 1), dids[0] if dids else 1)
     deck = decks.get(str(did)) or {}
-    title, bank_id, language = str(deck.get("name", "")).strip(), "", ""
+    title, bank_id, language, names = str(deck.get("name", "")).strip(), "", "", ""
     if title == "Default" and did == 1:
         title = ""
     if note := _DECK_NOTE_RE.search(str(deck.get("desc", ""))):
         meta = {k: unquote(v) for k, _, v in (p.partition("=") for p in note.group(1).split()) if v}
         title, bank_id, language = meta.get("title") or title, meta.get("id", ""), meta.get("language", "")
-    return title, bank_id, language
+        names = meta.get("tag_names", "")
+    return title, bank_id, language, names
 
 
-def _apkg_rows(data: bytes, name: str) -> tuple[list[tuple[int, list[str]]], tuple[str, str, str]]:
+def _apkg_rows(data: bytes, name: str) -> tuple[list[tuple[int, list[str]]], tuple[str, str, str, str]]:
     """The studybot note type's fields as a table (its field names are the header), and the
-    deck's title, bank id and language."""
+    deck's title, bank id, language and tag names."""
     import json
 
     names = _zip_names(data, name)

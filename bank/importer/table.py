@@ -3,7 +3,9 @@
 templates Chinese exam apps publish (`题型, 题干, 选项A … 选项H, 答案, 解析`, optional `标签, 分值,
 题号`), in traditional characters too (`題型, 題幹, 選項A`), then one question per row. The names
 `bank export` writes are each language's `export.column.*` sentences (`column_names`); a
-`存疑` / `doubt` column is the item's doubt note and a `题库` / `bank` column the bank's title.
+`存疑` / `doubt` column is the item's doubt note, a `题库` / `bank` column the bank's title and a
+`标签名称` / `tag names` column its tags' display names, `tag=name` a line in any row (an export
+writes them all on the first: bank/importer/tag_names.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .base import Draft, PaperDraft
 from .clean import to_simplified
 from .numbers import finite_number, whole_number
 from .report import Report, Term
+from .tag_names import TagNames
 
 __all__ = ["HEADERS", "TYPE_WORDS", "column_names", "header_columns", "read_table"]
 
@@ -37,12 +40,14 @@ HEADERS: dict[str, str] = {
     **{name: "number" for name in ("number", "no", "题号", "序号")},
     **{name: "doubt" for name in ("doubt", "存疑", "疑点", "存疑说明")},
     **{name: "title" for name in ("bank", "题库", "题库名称", "所属题库")},
+    **{name: "tag_names" for name in ("tag_names", "tagnames", "标签名称", "标签名", "知识点名称")},
     **{f"{prefix}{letter.lower()}": f"options.{letter}" for letter in _LETTERS
        for prefix in ("", "option", "选项", "选项_")},
 }
 # The fields a studybot export writes, in its column order (the option letters after `stem`).
 EXPORT_FIELDS = ("type", "stem", *(f"options.{letter}" for letter in _LETTERS), "answer",
-                 "explanation", "points", "tags", "number", "id", "tolerance", "doubt", "title")
+                 "explanation", "points", "tags", "number", "id", "tolerance", "doubt", "title",
+                 "tag_names")
 _CATALOG_KEY = {"stem": "question", "title": "bank"}
 
 
@@ -130,6 +135,7 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
     first_headless = ""  # where the first of those values stands
     title = ""
     script = ""
+    tag_names = TagNames()
     for row, raw in rows:
         cells = [c.strip() for c in raw]
         if not any(cells):
@@ -148,6 +154,9 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
             continue
         if not title:  # the bank's title, written by an export on its first row
             title = next((cells[i] for i, name in columns.items() if name == "title" and i < len(cells)), "")
+        for i, name in columns.items():  # as written, as the title (not folded to simplified)
+            if name == "tag_names" and i < len(cells) and cells[i]:
+                tag_names.read(cells[i], report, where(row, i))
         headless = [i for i, cell in enumerate(cells) if cell and i not in columns]
         if headless:
             used_columns.update(headless)
@@ -167,7 +176,7 @@ def read_table(rows: Iterable[tuple[int, list[str]]], report: Report, where: Whe
                     columns=names, rows=rows_named)
     if convert.count:
         report.note("import.note.converted", count=convert.count)
-    return PaperDraft(drafts, title=title, script=script)
+    return PaperDraft(drafts, title=title, script=script, tag_names=tag_names.pairs())
 
 
 def _row_draft(row, cells, columns, number, report, where, convert) -> Draft | None:
