@@ -59,6 +59,7 @@ _FIELDS = {
     "completed_by_editor": "completed_by_editor",
     "doubt": "doubt",
     "images": "images",
+    "tag_names": "tag_names",
 }
 _FIELD_PART = re.compile(r"([^.#]+)((?:#\d+)?)")
 
@@ -137,7 +138,8 @@ def _yaml(language: str, text: str) -> str:
 _GOT_PART: dict[str, _Part] = {"got": _got}
 _TYPE_SHAPES: list[tuple[str, str, dict[str, _Part]]] = [
     (pattern, key, _GOT_PART if "(?P<got>" in pattern else {})
-    for rules in TYPES.values() for pattern, key in rules.check_texts
+    for rules in TYPES.values()
+    for pattern, key in rules.check_texts
 ]
 # (pattern, catalog key, how each named group is shown); first match wins. {ids} is any type id.
 _IDS = "|".join(re.escape(str(qtype)) for qtype in TYPES)
@@ -169,6 +171,19 @@ _SHAPES: tuple[tuple[re.Pattern[str], str, dict[str, _Part]], ...] = tuple(
         ),
         (r"cannot read picture (?P<file>\S+): (?P<detail>.*)", "check.picture_unreadable", {}),
         (r"(?P<file>\S+) is not a PNG, JPEG, GIF or WebP picture", "check.picture_kind", {}),
+        # tag_names: (bank/checks.py check_tag_names and the schema's key pattern)
+        (r"tag (?P<tag>'.*') in tag_names must be a tag: a-z, 0-9 and '-'", "check.tag_names_slug", {}),
+        (
+            r"tags (?P<first>'[^']*') and (?P<tag>'[^']*') have the same display name (?P<name>'.*')",
+            "check.tag_names_same",
+            {},
+        ),
+        (
+            r"the display name of (?P<tag>'[^']*') is another tag's slug (?P<name>'.*')",
+            "check.tag_names_slug_name",
+            {},
+        ),
+        (r"tag_names names (?P<tag>'.*'), which no question is tagged with", "check.tag_names_unused", {}),
         (r"unknown key (?P<key>'[^']*') \(did you mean (?P<close>'[^']*')\?\)", "check.unknown_key_hint", {}),
         (r"unknown key (?P<key>'.*')", "check.unknown_key", {}),
         (r"missing required key (?P<key>'.*')", "check.missing_key", {}),
