@@ -197,7 +197,7 @@ def test_every_zone_word_names_a_zone_of_the_database():
     ("language", "expected"),
     [("zh-CN", "参数“时区”有误：不是已知的时区：请用常用城市名（如 北京、台北、香港、东京、伦敦、纽约）"
                "或 IANA 名称，例如 Asia/Shanghai。\n用法：/tz <时区>"),
-     ("zh-TW", "參數「時區」有誤：不是已知的時區：請用常用城市名（如 台北、北京、香港、東京、倫敦、紐約）"
+     ("zh-TW", "參數「時區」有誤：不是已知的時區：請用常用城市名（如 臺北、北京、香港、東京、倫敦、紐約）"
                "或 IANA 名稱，例如 Asia/Taipei。\n用法：/tz <時區>"),
      ("en", "Bad timezone: not a known timezone; use an IANA name, e.g. Asia/Shanghai (a few common names "
             "such as Beijing or Tokyo work too).\nUsage: /tz <timezone>")],
