@@ -149,7 +149,7 @@ def question(view: QuestionView) -> dict[str, Any]:
         "kind": "question", "round_id": view.round_id, "input": str(view.input_kind),
         "header": question_header(view), "stem": view.stem,
         "options": [[o.token, o.label, o.text] for o in view.options], "pictures": pictures(view),
-        "question": view.question_id,
+        "question": view.question_id, "lead": view.lead,
     }  # fmt: skip
 
 

@@ -410,7 +410,8 @@
       node.append(el("div", { class: "opts" }, r.options.map(([token, label, t]) =>
         el("button", { class: "opt", "data-token": token, on: () => answer(q, token) }, option(label, t)))));
     }
-    main.replaceChildren(node);
+    // what became of the question before (skipped, with its answer; a replaced run's summary)
+    main.replaceChildren(...(r.lead ? [text(r.lead, "text lead"), node] : [node]));
   }
 
   async function answer(round, value) {
