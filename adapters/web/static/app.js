@@ -265,7 +265,7 @@
   function drawReport(r) {
     const nodes = [el("h2", {}, L.report), el("div", { class: "score", id: "score" }, r.headline)];
     if (r.verdict) nodes.push(el("div", { class: r.passed ? "pass" : "fail" }, r.verdict));
-    nodes.push(el("table", { id: "sections" }, r.sections.map((s) => el("tr", {}, el("td", {}, s.type), el("td", {}, `${s.score} / ${s.total}`)))));
+    nodes.push(el("table", { id: "sections" }, r.sections.map((s) => el("tr", {}, el("td", {}, s.type), el("td", {}, `${s.score} / ${s.total}${s.mark || ""}`)))));
     if (r.pending.length) nodes.push(el("h3", {}, r.pending_text));
     for (const p of r.pending) {
       nodes.push(el("div", { class: "wrong pending" }, el("p", {}, el("b", {}, `${p.number}. `), p.stem),
