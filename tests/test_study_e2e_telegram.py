@@ -133,10 +133,15 @@ async def test_mistakes_review_stats_and_a_report_answered(tg: TelegramHarness) 
     assert await click_answer(tg, wrong, right=False) == t(ZH, "receipt.wrong")
     listed = await tg.say(LI.id, LI, "/错题本")
     assert "2+2=?" in listed["text"] and t(ZH, "mistakes.misses", count=1) in listed["text"]
-    for _ in range(2):
+    for turn in range(2):
         await tg.advance(60)
         practice = await question(tg, "/mistakes practice")
         assert "2+2=?" in practice.text
+        if turn == 0:  # the /quiz run it replaced: its summary, a message of its own above it
+            summary = await tg.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == LI.id)
+            title = "📋 练习小结 · 专项练习 · 单选题\n作答 1 题 · 答对 0 题"
+            assert summary["text"].startswith(title), summary
+            assert t(ZH, "drill.summary_how") not in summary["text"]
         assert (await click_answer(tg, practice, right=True)).startswith("✅")
     await tg.settle()
     assert (await tg.say(LI.id, LI, "/mistakes"))["text"] == t(ZH, "mistakes.none")
@@ -153,6 +158,8 @@ async def test_mistakes_review_stats_and_a_report_answered(tg: TelegramHarness) 
     await tg.advance((first_due - started).total_seconds() + 1)
     due = await question(tg, "/review")
     assert "2+2=?" in due.text
+    replaced = await tg.server.wait_for_request("sendMessage", lambda p: p["chat_id"] == LI.id)
+    assert replaced["text"].startswith("📋 练习小结 · 错题练习\n")  # the run /review replaced
     await click_answer(tg, due, right=True)
     done = await tg.say(LI.id, LI, "/review")
     next_due = await app.storage.study.next_due(user_id, "sample")
@@ -213,6 +220,9 @@ async def test_the_drilling_loop_next_button_place_and_summary(tg: TelegramHarne
     server.user_message(LI.id, LI, "下一题")  # typed: the next question, not an answer to this one
     third = await tg.question(LI.id)
     assert t(ZH, "question.place", n=3, total=5) in third.text
+    # ... with the skipped one's answer and explanation first, a message of its own
+    skipped = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == LI.id)
+    assert skipped["text"] == "⏭ 跳过了第 2 题（不计分，不记错题）。答案：A、B、D\n解析：4 is not prime."
     assert await app.store.round_answers(round_of(second)) == []
     summary = await tg.say(LI.id, LI, "/quiz 结束")
     title = t(ZH, "drill.summary_title", mode=t(ZH, "drill.mode.sequential"))

@@ -147,6 +147,7 @@ async def test_next_asks_in_the_runs_mode_and_random_never_repeats_before_the_po
     for word in ("n", "next", "下一题"):  # typed "next", in any language: never an answer
         reply = await typed(app, word)
         assert isinstance(reply, NextReply) and isinstance(reply.reply.view, QuestionView)
+        assert reply.reply.view.lead.startswith(f"⏭ Skipped question {numbers[-1]} ")
         numbers.append(reply.reply.view.number)
         clock.advance(5)
     assert await app.store.round_answers(first.round_id) == []
@@ -160,7 +161,10 @@ async def test_next_asks_in_the_runs_mode_and_random_never_repeats_before_the_po
     done = await again.app_layer.answering.typed(PRIVATE, ANN, "n")  # the pool is used up
     assert isinstance(done, NextReply)
     text = render_reply(done.reply)
-    assert text.startswith("📋 Practice summary · random") and "every question of this set" in text
+    # the question left unanswered is told with its answer, above the summary
+    skipped = text.split("\n\n")[0]
+    assert skipped.startswith(f"⏭ Skipped question {numbers[-1]} (not graded, not a mistake). Answer: ")
+    assert "📋 Practice summary · random" in text and "every question of this set" in text
     restarted = await again.app_layer.answering.typed(PRIVATE, ANN, "n")  # a new pass begins
     assert isinstance(restarted, NextReply) and isinstance(restarted.reply.view, QuestionView)
 
@@ -180,8 +184,9 @@ async def test_a_run_of_a_type_keeps_to_it_and_mistakes_are_asked_once_each(app,
     assert isinstance(following, NextReply) and {practice.number, following.reply.view.number} == {1, 2}
     summary = await typed(app, "n")
     assert isinstance(summary, NextReply) and render_reply(summary.reply).startswith(
-        "📋 Practice summary · mistakes"
+        f"⏭ Skipped question {following.reply.view.number} "  # left unanswered: its answer first
     )
+    assert "\n\n📋 Practice summary · mistakes\n" in render_reply(summary.reply)
 
 
 async def test_quiz_stop_gives_the_one_screen_summary(app, clock):

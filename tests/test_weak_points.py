@@ -52,6 +52,8 @@ async def test_telegram_weak_points_their_button_and_quiz_weak(tg: TelegramHarne
     assert await tg.click(LI.id, LI, weak_message.message_id, "w1") == ""
     asked = await tg.question(LI.id)
     assert "Primes?" in asked.text
+    replaced = await server.wait_for_request("sendMessage", lambda p: p["chat_id"] == LI.id)
+    assert replaced["text"].startswith("📋 练习小结 · 顺序练习\n")  # the run the weak one replaced
     summary = await tg.say(LI.id, LI, "/quiz 结束")
     assert t(ZH, "drill.summary_title", mode=t(ZH, "drill.mode.weak")) in summary["text"]
 

@@ -204,6 +204,9 @@ async def test_a_short_answer_is_typed_and_self_graded_after_the_hand_in(served)
         report = await act(act="confirm", mock_id=mock_id, item=1)
         assert [p["number"] for p in report["pending"]] == [61] and report["passed"] is None
         assert report["pending_text"] == t("zh-CN", "mock.awaiting_grade", count=1)
+        marks = {section["type"]: section["mark"] for section in report["sections"]}
+        assert marks.pop("简答题") == "（待自评）"  # its score is provisional until self-graded
+        assert set(marks.values()) == {""}
         async with session.post(
             f"{base}/api/mock/grade", json={"item": 61, "level": "best"}, headers=headers
         ) as r:

@@ -148,7 +148,9 @@ def reply_embed(reply: Reply) -> discord.Embed | None:
 def reply_content(reply: Reply) -> str:
     """The text of a reply that is no embed ("" for one that is)."""
     view = reply.view
-    if isinstance(view, TextView | WelcomeView):
+    if isinstance(view, QuestionView):  # in its embed; what became of the one before above it
+        text = MD.escape(view.lead)
+    elif isinstance(view, TextView | WelcomeView):
         text = MD.escape(view.text)
     elif isinstance(view, ContestStatusView):
         text = render_contest_status(view, MD)

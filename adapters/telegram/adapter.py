@@ -5,6 +5,7 @@ renders the replies by view kind, and is the core's ChatPort."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections import OrderedDict
@@ -266,6 +267,9 @@ class TelegramAdapter:
         """An application reply in a chat (as an answer to message `reply_to`, in a group)."""
         view = reply.view
         if isinstance(view, QuestionView):
+            if view.lead:  # what became of the question before: its own message, above the question
+                await self.send(chat_id, HTML.escape(view.lead), None, reply_to=reply_to)
+                view = dataclasses.replace(view, lead="")
             ref = await self.send_question(chat_id, view)
             await self.app.question_posted(view.round_id, ref)
         else:

@@ -29,6 +29,7 @@ from bot.application.app import (
 from bot.application.replies import Reply, TextView
 from bot.application.reply_text import render_reply
 from bot.locales.i18n import t
+from bot.views.mock_exam_text import provisional_mark
 from bot.views.quiz import QuestionView
 from bot.views.quiz_text import PLAIN, question_header, render_receipt
 from bot.views.study import FavouritesView, MistakesView
@@ -116,8 +117,8 @@ def mock_report(view: MockReportView) -> dict[str, Any]:
         "total": _points(view.total), "passed": view.passed, "timed_out": view.timed_out,
         "headline": t(lang, "mock.score", score=_points(view.score), total=_points(view.total)),
         "verdict": _verdict(view),
-        "sections": [{"type": _type_name(lang, q), "score": _points(s), "total": _points(f)}
-                     for q, s, f in view.sections],
+        "sections": [{"type": _type_name(lang, q), "score": _points(s), "total": _points(f),
+                      "mark": provisional_mark(view, q)} for q, s, f in view.sections],
         "wrong": [{"number": w.number, "stem": w.stem, "given": w.given, "right": w.right,
                    "explanation": w.explanation} for w in view.wrong],
         "pending": [{"number": p.number, "stem": p.stem, "response": p.response, "reference": p.reference,
@@ -149,7 +150,7 @@ def question(view: QuestionView) -> dict[str, Any]:
         "kind": "question", "round_id": view.round_id, "input": str(view.input_kind),
         "header": question_header(view), "stem": view.stem,
         "options": [[o.token, o.label, o.text] for o in view.options], "pictures": pictures(view),
-        "question": view.question_id,
+        "question": view.question_id, "lead": view.lead,
     }  # fmt: skip
 
 

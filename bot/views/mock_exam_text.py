@@ -5,6 +5,8 @@ bot/views/quiz_text.py."""
 from __future__ import annotations
 
 from bot.domain.kinds import InputKind
+from bot.domain.question_types import TYPES
+from bot.domain.questions import QuestionType
 from bot.locales.i18n import t
 from bot.views.quiz_text import PLAIN, Markup, covered_lines, numbers, pressed, pts
 from bot.views.study import MockConfirmView, MockQuestionView, MockReportView, MockReviewView, MockSheetView
@@ -127,6 +129,14 @@ def render_mock_confirm(view: MockConfirmView, m: Markup = PLAIN) -> str:
     )  # fmt: skip
 
 
+def provisional_mark(view: MockReportView, qtype: QuestionType) -> str:
+    """（待自评） after a section's score while some of its answers await their self-grade (the
+    score counts them as nothing yet); else ""."""
+    if view.pending and TYPES[qtype].input_kind is InputKind.SELF_GRADED:
+        return t(view.language, "mock.provisional")
+    return ""
+
+
 def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
     """One screen: score and verdict, time, a line per section, and the numbers of the items to
     go over (each opened with /mock review N)."""
@@ -144,6 +154,7 @@ def render_mock_report(view: MockReportView, m: Markup = PLAIN) -> str:
     lines.append(
         " · ".join(
             t(lang, "mock.section_score", qtype=t(lang, f"type.{qtype}"), score=pts(score), total=pts(full))
+            + provisional_mark(view, qtype)
             for qtype, score, full in view.sections
         )
     )

@@ -54,6 +54,10 @@ class QuestionView:
     bank_id: str = ""
     images: tuple[str, ...] = ()
     question_id: str = ""  # the bank's question (the web app draws its ☆ or ★)
+    # Sentences already in the language shown just before the question (plain text, adapters
+    # escape them): what became of the person's practice question before it (skipped, with
+    # its answer), or the summary of the run a new mode replaced.
+    lead: str = ""
 
     @property
     def multi(self) -> bool:

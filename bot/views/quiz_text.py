@@ -102,6 +102,8 @@ def question_header(view: QuestionView) -> str:
 def render_question(view: QuestionView, m: Markup = PLAIN, *, how_to: bool = True) -> str:
     lang = view.language
     lines = [m.bold(m.escape(question_header(view))), "", m.escape(view.stem)]
+    if view.lead:  # what became of the question before (a skip, a replaced run): above it
+        lines = [m.escape(view.lead), "", *lines]
     if TYPES[view.qtype].lists_options:
         lines += [f"{m.bold(o.label)}. {m.escape(o.text)}" for o in view.options]
     if view.kind is RoundKind.CONTEST:

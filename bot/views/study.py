@@ -222,6 +222,7 @@ class RunSummaryView:
     seconds: int  # from the run's start to its last answer
     finished: bool  # the mode had nothing left (else: stopped)
     detail: str = ""  # a sentence already in the language (review: when the next card is due)
+    lead: str = ""  # sentences above it (the question skipped just before: its answer)
 
 
 @dataclass(frozen=True, slots=True)

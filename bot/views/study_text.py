@@ -161,11 +161,13 @@ def run_mode(view: RunSummaryView) -> str:
     return t(lang, f"drill.mode.{view.mode}")
 
 
-def render_run_summary(view: RunSummaryView, m: Markup = PLAIN) -> str:
+def render_run_summary(view: RunSummaryView, m: Markup = PLAIN, *, how: bool = True) -> str:
+    """The summary; `how`: with its last line, how to go on (not above a new run's question)."""
     lang = view.language
     pct = f"{100 * view.right / view.answered:.0f}%" if view.answered else "—"
     minutes, seconds = divmod(view.seconds, 60)
-    lines = [m.bold(m.escape(t(lang, "drill.summary_title", mode=run_mode(view))))]
+    lines = [m.escape(view.lead), ""] if view.lead else []
+    lines.append(m.bold(m.escape(t(lang, "drill.summary_title", mode=run_mode(view)))))
     if view.answered:
         lines += [
             m.escape(t(lang, "drill.summary_counts", answered=view.answered, right=view.right, pct=pct)),
@@ -178,7 +180,11 @@ def render_run_summary(view: RunSummaryView, m: Markup = PLAIN) -> str:
         lines.append(m.escape(t(lang, "drill.finished")))
     if view.detail:
         lines.append(m.escape(view.detail))
-    lines.append(m.escape(t(lang, "drill.summary_how")))
+    if how:
+        # A review with nothing more due: "next" would only say so again, so /quiz (and /review
+        # once a card is due; the detail says when).
+        finished_review = view.finished and view.mode == "review"
+        lines.append(m.escape(t(lang, "drill.summary_how_quiz" if finished_review else "drill.summary_how")))
     return "\n".join(lines)
 
 

@@ -265,7 +265,7 @@
   function drawReport(r) {
     const nodes = [el("h2", {}, L.report), el("div", { class: "score", id: "score" }, r.headline)];
     if (r.verdict) nodes.push(el("div", { class: r.passed ? "pass" : "fail" }, r.verdict));
-    nodes.push(el("table", { id: "sections" }, r.sections.map((s) => el("tr", {}, el("td", {}, s.type), el("td", {}, `${s.score} / ${s.total}`)))));
+    nodes.push(el("table", { id: "sections" }, r.sections.map((s) => el("tr", {}, el("td", {}, s.type), el("td", {}, `${s.score} / ${s.total}${s.mark || ""}`)))));
     if (r.pending.length) nodes.push(el("h3", {}, r.pending_text));
     for (const p of r.pending) {
       nodes.push(el("div", { class: "wrong pending" }, el("p", {}, el("b", {}, `${p.number}. `), p.stem),
@@ -410,7 +410,8 @@
       node.append(el("div", { class: "opts" }, r.options.map(([token, label, t]) =>
         el("button", { class: "opt", "data-token": token, on: () => answer(q, token) }, option(label, t)))));
     }
-    main.replaceChildren(node);
+    // what became of the question before (skipped, with its answer; a replaced run's summary)
+    main.replaceChildren(...(r.lead ? [text(r.lead, "text lead"), node] : [node]));
   }
 
   async function answer(round, value) {

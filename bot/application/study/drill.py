@@ -19,7 +19,13 @@ question in the same mode:
 When the mode has nothing left the run is finished; `/quiz stop` ends it. Either way the person
 gets a one-screen summary (answered, right, new mistakes, time), counted from the answers in
 the rounds the run asked: the database says, not a counter kept here. A "next" after a run has
-ended starts a new one in the same mode (sequential from the top after a finished pass).
+ended starts a new one in the same mode (sequential from the top after a finished pass). A
+command in another mode (`/quiz 填空` during `/quiz 多选`) ends the open run too: its summary,
+when something was answered, comes above the new mode's first question.
+
+A typed "next" while the person's own practice question here is still unanswered skips it: the
+next question comes with that one's answer and explanation above it (nothing is recorded, no
+grade, no mistake), so that no question goes by without its answer.
 """
 
 from __future__ import annotations
@@ -27,13 +33,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from bot.application.presenting import tag_label
+from bot.application.presenting import correct_label, tag_label
 from bot.application.quiz import Quiz
 from bot.application.quiz_settings import QuizError, no_number, no_questions
 from bot.application.replies import Reply, TextView
 from bot.application.requests import Ask
 from bot.application.study.feed import StudyFeed
 from bot.domain import grading
+from bot.domain.doubts import explanation_text
 from bot.domain.kinds import ChatRef, RoundKind, UserRef
 from bot.domain.mastery import weak_items
 from bot.domain.next_question import matching
@@ -47,6 +54,7 @@ from bot.views.progress import LocalDays
 from bot.views.quiz import QuestionView
 from bot.views.quiz_text import local_time
 from bot.views.study import RunSummaryView
+from bot.views.study_text import render_run_summary
 
 SEQUENTIAL, RANDOM, MISTAKES, FAVOURITES, REVIEW = "sequential", "random", "mistakes", "favourites", "review"
 WEAK = "weak"
@@ -106,10 +114,12 @@ class Drill:
         if user is None:
             raise QuizError("error.no_user")
         run = await self._open_run(chat_ref, user)
+        replaced = None
         if run is not None and not spec.matches(run):
-            run = None
+            replaced, run = run, None  # the new run ends it: its summary goes above the question
         try:
-            return await self._ask(chat_ref, user, spec, run, explicit=True, number=number)
+            asked = await self._ask(chat_ref, user, spec, run, explicit=True, number=number)
+            return await self._after_replaced(asked, replaced, language)
         except _Finished as done:
             if run is None:
                 return await self._finished(run, done, language)
@@ -138,10 +148,12 @@ class Drill:
                 latest = None  # the chat changed banks: the run is of another bank
             spec = spec_of(latest) if latest is not None else Spec(RANDOM)
             run = latest if latest is not None and latest.ended_at is None else None
+            skipped = await self._unanswered(chat.id, user_id) if after is None else None
+            lead = skipped_text(skipped, language) if skipped is not None else ""
             try:
-                return await self._ask(chat_ref, user, spec, run, explicit=run is None)
+                return _led(await self._ask(chat_ref, user, spec, run, explicit=run is None), lead)
             except _Finished as done:
-                return await self._finished(run, done, language)
+                return await self._finished(run, done, language, lead=lead)
         except QuizError as exc:
             return Reply(TextView(exc.render(language)), language)
 
@@ -155,6 +167,12 @@ class Drill:
     async def _waiting(self, chat_id: int, user_id: int, after: int) -> int | None:
         """The number of a practice question asked here after round `after` that the person has
         not answered yet (the chat's last round), or None."""
+        question = await self._unanswered(chat_id, user_id, after)
+        return question.number if question is not None else None
+
+    async def _unanswered(self, chat_id: int, user_id: int, after: int = 0) -> Question | None:
+        """The person's practice question open here (the chat's last round, asked after round
+        `after`, in their open run) that they have not answered yet, or None."""
         last = await self.quiz.store.last_round(chat_id)
         if last is None or last.id <= after or last.kind is not RoundKind.PRACTICE:
             return None
@@ -169,7 +187,7 @@ class Drill:
             return None  # someone else's question (a group): not this person's run
         bank = self.quiz.banks.get(last.bank_id)
         try:
-            return bank.question(last.question_id).number if bank is not None else None
+            return bank.question(last.question_id) if bank is not None else None
         except KeyError:
             return None
 
@@ -192,11 +210,24 @@ class Drill:
 
     # ------------------------------------------------------------ the steps
 
-    async def _finished(self, run: PracticeRun | None, done: _Finished, language: str) -> Reply:
-        """Nothing left to ask: the run's summary, or (no run yet) what the mode says instead."""
+    async def _finished(self, run: PracticeRun | None, done: _Finished, language: str, *,
+                        lead: str = "") -> Reply:  # fmt: skip
+        """Nothing left to ask: the run's summary, or (no run yet) what the mode says instead;
+        `lead` above it (the question just skipped)."""
         if run is None:
-            return Reply(TextView(done.detail or t(language, "drill.no_run")), language)
-        return await self._summary(run, language, finished=True, detail=done.detail)
+            text = done.detail or t(language, "drill.no_run")
+            return Reply(TextView(f"{lead}\n\n{text}" if lead else text), language)
+        return await self._summary(run, language, finished=True, detail=done.detail, lead=lead)
+
+    async def _after_replaced(self, asked: Reply, replaced: PracticeRun | None, language: str) -> Reply:
+        """The first question of a new run that ended `replaced` (another mode), with that run's
+        summary above it when something was answered in it."""
+        if replaced is None:
+            return asked
+        view = await self._summary_view(replaced, language, finished=False)
+        if not view.answered:
+            return asked
+        return _led(asked, render_run_summary(view, how=False))
 
     async def _open_run(self, chat_ref: ChatRef, user: UserRef) -> PracticeRun | None:
         chat = await self.quiz.chat(chat_ref)
@@ -319,8 +350,14 @@ class Drill:
         key = "review.done" if done_today else "review.done_for_now"
         return t(language, key, when=local_time(following, zone))
 
-    async def _summary(self, run: PracticeRun, language: str, *, finished: bool, detail: str = "") -> Reply:
+    async def _summary(self, run: PracticeRun, language: str, *, finished: bool, detail: str = "",
+                       lead: str = "") -> Reply:  # fmt: skip
         await self.store.end_run(run.id, self.quiz.clock.now())
+        view = await self._summary_view(run, language, finished=finished, detail=detail)
+        return Reply(replace(view, lead=lead), language)
+
+    async def _summary_view(self, run: PracticeRun, language: str, *, finished: bool,
+                            detail: str = "") -> RunSummaryView:  # fmt: skip
         tally = await self.store.run_tally(run.id)
         seconds = 0
         if tally.last_at is not None:
@@ -331,7 +368,29 @@ class Drill:
             language, run.mode, run.qtype, tags, tally.answered, tally.right, tally.new_mistakes, seconds,
             finished, detail,
         )  # fmt: skip
-        return Reply(view, language)
+        return view
+
+
+def skipped_text(question: Question, language: str) -> str:
+    """A practice question skipped with "next": its answer and explanation (nothing recorded)."""
+    lines = [t(language, "drill.skipped", number=question.number, answer=correct_label(question, language))]
+    if question.explanation or question.doubt:
+        lines.append(t(language, "memorise.explanation", explanation=explanation_text(language, question)))
+    return "\n".join(lines)
+
+
+def _led(reply: Reply, lead: str) -> Reply:
+    """`reply` with `lead` above its question (a summary or a text: above its text)."""
+    if not lead:
+        return reply
+    view = reply.view
+    if isinstance(view, QuestionView):
+        return replace(reply, view=replace(view, lead=f"{view.lead}\n\n{lead}" if view.lead else lead))
+    if isinstance(view, TextView):
+        return replace(reply, view=TextView(f"{lead}\n\n{view.text}"))
+    if isinstance(view, RunSummaryView):
+        return replace(reply, view=replace(view, lead=lead))
+    return reply
 
 
 # What starting a mode says when it has nothing at all.
