@@ -91,8 +91,8 @@ async def test_typed_answers_in_private_and_self_grading(tg: TelegramHarness) ->
     receipt = await tg.say(ANN.id, ANN, "5e-4")
     assert receipt["text"].startswith(t("en", "receipt.correct", points=2))
 
-    await tg.say(ANN.id, ANN, "/quiz short")
-    question = server.last_message(ANN.id)
+    await tg.say(ANN.id, ANN, "/quiz short")  # a new mode: the fill-in run's summary comes first
+    question = await tg.question(ANN.id)
     round_id = await tg.round_id(question)
     pending = await tg.say(ANN.id, ANN, "Attention relates every token to every other.")
     assert pending["text"].startswith(t("en", "receipt.pending"))
