@@ -80,6 +80,39 @@ async def test_export_sends_csv_and_markdown(app):
     assert reply.files[1].data.decode().startswith("# Mistake notebook")
 
 
+async def test_export_carries_each_entry_whole_options_answer_and_cause(app):
+    view = (await ask(app, "/quiz single")).view
+    await answer(app, view, right=False)
+    question = app.banks["sample"].question((await app.store.get_round(view.round_id)).question_id)
+    said = render_reply(await ask(app, f"/mistakes cause {question.number} careless"))
+    assert "careless" in said, said
+    reply = await ask(app, "/mistakes export")
+    header, row = list(csv.reader(io.StringIO(reply.files[0].data.decode("utf-8-sig"))))
+    assert header[4:] == ["Cause", "Question", "Options", "Answer", "Explanation"], header
+    entry = dict(zip(header, row, strict=True))
+    assert entry["Options"].splitlines() == [f"{letter}. {text}" for letter, text in question.options]
+    assert entry["Answer"] == question.answer[0] and entry["Cause"] == "careless"
+    page = reply.files[1].data.decode()
+    for letter, text in question.options:
+        assert f"- {letter}. {text}" in page
+    assert "- Cause: careless" in page and f"- Answer: {question.answer[0]}" in page
+
+
+async def test_export_in_chinese_a_judge_item_has_no_option_list_and_its_answer_in_words(app):
+    await ask(app, "/lang zh-CN")
+    view = (await ask(app, "/quiz judge")).view
+    assert isinstance(view, QuestionView), view
+    await answer(app, view, right=False)
+    question = app.banks["sample"].question((await app.store.get_round(view.round_id)).question_id)
+    reply = await ask(app, "/mistakes export")
+    header, row = list(csv.reader(io.StringIO(reply.files[0].data.decode("utf-8-sig"))))
+    entry = dict(zip(header, row, strict=True))
+    assert entry["选项"] == "" and entry["正确答案"] == ("对" if question.answer == ("true",) else "错")
+    assert entry["题型"] == "判断题", entry
+    page = reply.files[1].data.decode()
+    assert page.startswith("# 错题本") and "- A." not in page and "- 正确答案：" in page and ": " not in page
+
+
 async def test_review_serves_a_due_card_then_says_when_the_next_is_due(app, clock):
     assert "No review cards yet" in render_reply(await ask(app, "/review"))
     view = (await ask(app, "/quiz single")).view

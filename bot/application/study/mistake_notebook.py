@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 from bot.application.answering import TextReply
 from bot.application.commands.parsing import Parsed
-from bot.application.presenting import tag_label, tag_list
+from bot.application.presenting import option_views, tag_label, tag_list
 from bot.application.quiz_settings import QuizError
 from bot.application.replies import FileView, Reply, TextView
 from bot.application.reply_text import render_reply
@@ -114,38 +114,46 @@ class MistakeNotebook(StudyContext):
         return await self.drill.start(caller.chat, self._user(caller), spec, language)
 
     async def mistakes_export(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
+        """The notebook as two files, each entry whole (stem, options, answer, explanation, cause):
+        a CSV to sort in a spreadsheet and a Markdown page to print or revise from away from the
+        chat; both read without the bank beside them."""
         bank, entries = await self._notebook(caller, None)
         if not entries:
             raise QuizError("mistakes.empty")
-        header = [
-            t(language, f"export.{c}")
-            for c in ("number", "type", "tags", "misses", "stem", "answer", "explanation")
-        ]
+        user_id, _ = await self._person(caller)
+        causes = await self.store.mistake_causes(user_id, bank.id)
+        columns = ("number", "type", "tags", "misses", "cause", "stem", "options", "answer", "explanation")
+        header = dict(zip(columns, (t(language, f"export.{c}") for c in columns), strict=True))
         rows = [
-            [
-                str(q.number),
-                t(language, f"type.{q.type}"),
-                tag_list(language, bank, q.tags),
-                str(n),
-                bank_text(language, q.stem),
-                _answer_text(q, language),
-                bank_text(language, q.explanation),
-            ]
+            {
+                "number": str(q.number),
+                "type": t(language, f"type.{q.type}"),
+                "tags": tag_list(language, bank, q.tags),
+                "misses": str(n),
+                "cause": t(language, f"cause.{causes[q.id]}") if causes.get(q.id) in CAUSES else "",
+                "stem": bank_text(language, q.stem),
+                "options": "\n".join(_option_lines(q, language)),  # one cell, a line each
+                "answer": _answer_text(q, language),
+                "explanation": bank_text(language, q.explanation),
+            }
             for q, n in entries
         ]
         out = io.StringIO()
-        csv.writer(out).writerows([header, *rows])
+        csv.writer(out).writerows([list(header.values()), *(list(row.values()) for row in rows)])
         lines = [f"# {t(language, 'mistakes.title')} — {bank_text(language, bank.title)}", ""]
         for row in rows:
+            lines += [f"## {row['number']}. {row['stem']}", ""]
+            if row["options"]:
+                lines += [*(f"- {option}" for option in row["options"].splitlines()), ""]
             lines += [
-                f"## {row[0]}. {row[4]}",
-                "",
-                f"- {header[1]}: {row[1]}",
-                f"- {header[3]}: {row[3]}",
-                f"- {header[5]}: {row[5]}",
+                "- " + t(language, "export.field", label=header[c], value=row[c])
+                for c in ("type", "misses", "answer")
             ]
-            if row[6]:
-                lines.append(f"- {header[6]}: {row[6]}")
+            lines += [
+                "- " + t(language, "export.field", label=header[c], value=row[c])
+                for c in ("cause", "explanation")
+                if row[c]
+            ]
             lines.append("")
         files = (
             FileView("mistakes.csv", ("\ufeff" + out.getvalue()).encode("utf-8")),  # BOM: Excel reads UTF-8
@@ -168,6 +176,11 @@ def _cause_named(word: str) -> str | None:
         if folded == cause or any(folded == t(lang, f"cause.{cause}").casefold() for lang in LANGUAGES):
             return cause
     return None
+
+
+def _option_lines(question: Question, language: str) -> list[str]:
+    """ "A. text" for each option that has a text: a judge item's 对/错 have none and are not listed."""
+    return [f"{view.label}. {view.text}" for view in option_views(question, language) if view.text]
 
 
 def _answer_text(question: Question, language: str) -> str:
