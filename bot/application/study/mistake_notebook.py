@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 
 from bot.application.answering import TextReply
 from bot.application.commands.parsing import Parsed
-from bot.application.presenting import option_views, tag_label, tag_list
+from bot.application.presenting import correct_label, option_views, tag_label, tag_list
 from bot.application.quiz_settings import QuizError
 from bot.application.replies import FileView, Reply, TextView
 from bot.application.reply_text import render_reply
@@ -133,7 +133,7 @@ class MistakeNotebook(StudyContext):
                 "cause": t(language, f"cause.{causes[q.id]}") if causes.get(q.id) in CAUSES else "",
                 "stem": bank_text(language, q.stem),
                 "options": "\n".join(_option_lines(q, language)),  # one cell, a line each
-                "answer": _answer_text(q, language),
+                "answer": correct_label(q, language),
                 "explanation": bank_text(language, q.explanation),
             }
             for q, n in entries
@@ -145,13 +145,9 @@ class MistakeNotebook(StudyContext):
             lines += [f"## {row['number']}. {row['stem']}", ""]
             if row["options"]:
                 lines += [*(f"- {option}" for option in row["options"].splitlines()), ""]
-            lines += [
+            lines += [  # type, misses and answer are never empty; cause and explanation may be
                 "- " + t(language, "export.field", label=header[c], value=row[c])
-                for c in ("type", "misses", "answer")
-            ]
-            lines += [
-                "- " + t(language, "export.field", label=header[c], value=row[c])
-                for c in ("cause", "explanation")
+                for c in ("type", "misses", "answer", "cause", "explanation")
                 if row[c]
             ]
             lines.append("")
@@ -181,9 +177,3 @@ def _cause_named(word: str) -> str | None:
 def _option_lines(question: Question, language: str) -> list[str]:
     """ "A. text" for each option that has a text: a judge item's 对/错 have none and are not listed."""
     return [f"{view.label}. {view.text}" for view in option_views(question, language) if view.text]
-
-
-def _answer_text(question: Question, language: str) -> str:
-    from bot.application.presenting import correct_label
-
-    return correct_label(question, language)
