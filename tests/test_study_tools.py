@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import io
 import os
 import sys
@@ -20,6 +21,7 @@ from bot.application.requests import Caller, SubmitAnswer
 from bot.domain.kinds import ChatKind, ChatRef, Platform, UserRef
 from bot.views.charts import ChartData, MockPoint, TagBar
 from bot.views.quiz import QuestionView
+from tests.conftest import make_bank
 from tests.waits import HANG
 
 # The recording port speaks for the console.
@@ -111,6 +113,28 @@ async def test_export_in_chinese_a_judge_item_has_no_option_list_and_its_answer_
     assert entry["题型"] == "判断题", entry
     page = reply.files[1].data.decode()
     assert page.startswith("# 错题本") and "- A." not in page and "- 正确答案：" in page and ": " not in page
+
+
+def _with_a_two_line_option():
+    """The sample bank, its single-choice item's option C written over two lines (as a pasted
+    option with a formula or a code line beneath it comes)."""
+    bank = make_bank()
+    first = bank.questions[0]
+    options = tuple((k, "line one\nline two" if k == "C" else v) for k, v in first.options)
+    questions = (dataclasses.replace(first, options=options), *bank.questions[1:])
+    return dataclasses.replace(bank, questions=questions)
+
+
+@pytest.mark.parametrize("bank", [_with_a_two_line_option()])
+async def test_export_keeps_an_option_written_over_two_lines_in_one_bullet(app, bank):
+    view = (await ask(app, "/quiz single")).view
+    await answer(app, view, right=False)
+    reply = await ask(app, "/mistakes export")
+    header, row = list(csv.reader(io.StringIO(reply.files[0].data.decode("utf-8-sig"))))
+    assert "C. line one\nline two" in dict(zip(header, row, strict=True))["Options"]
+    page = reply.files[1].data.decode()
+    assert "- C. line one\n  line two\n- D. 22" in page, page
+    assert sum(line[:5] in ("- A. ", "- B. ", "- C. ", "- D. ") for line in page.splitlines()) == 4, page
 
 
 async def test_review_serves_a_due_card_then_says_when_the_next_is_due(app, clock):

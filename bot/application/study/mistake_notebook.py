@@ -28,6 +28,7 @@ from bot.views.study import (
 )
 
 _NO_TAG = "—"  # the notebook's heading for items without a tag
+Entry = tuple[Question, int]  # a notebook entry: the question and how many times it was missed
 
 
 class MistakeNotebook(StudyContext):
@@ -67,7 +68,8 @@ class MistakeNotebook(StudyContext):
             question_id = last.question_id
         return await self._set_cause(caller, question_id, str(parsed.args.get("cause")), language)
 
-    async def _notebook(self, caller: Caller, tag: str | None) -> tuple[Bank, list[tuple[Question, int]]]:
+    async def _notebook(self, caller: Caller, tag: str | None) -> tuple[int, Bank, list[Entry]]:
+        """The caller's user id, their chat's bank and its notebook entries (question, misses)."""
         user_id, bank = await self._person(caller)
         by_id = {q.id: q for q in bank.questions}
         entries = [
@@ -78,15 +80,15 @@ class MistakeNotebook(StudyContext):
         if tag:
             key = typed_tag(bank, tag)  # a slug or the tag's display name
             entries = [(q, n) for q, n in entries if key in q.tags]
-        return bank, entries
+        return user_id, bank, entries
 
     async def mistakes(self, parsed: Parsed, caller: Caller, language: str) -> Reply:
         """The notebook by tag and type, each entry with its cause; `/mistakes 粗心` (a cause's
         name in any language) lists the entries of that cause, `/mistakes ml` those of a tag."""
         tag = parsed.args.get("tag")
         cause_filter = _cause_named(str(tag)) if tag else None
-        _, entries = await self._notebook(caller, str(tag) if tag and cause_filter is None else None)
-        user_id, bank = await self._person(caller)
+        by_tag = str(tag) if tag and cause_filter is None else None
+        user_id, bank, entries = await self._notebook(caller, by_tag)
         causes = await self.store.mistake_causes(user_id, bank.id)
         if cause_filter is not None:
             entries = [(q, n) for q, n in entries if causes.get(q.id, "") == cause_filter]
@@ -117,13 +119,13 @@ class MistakeNotebook(StudyContext):
         """The notebook as two files, each entry whole (stem, options, answer, explanation, cause):
         a CSV to sort in a spreadsheet and a Markdown page to print or revise from away from the
         chat; both read without the bank beside them."""
-        bank, entries = await self._notebook(caller, None)
+        user_id, bank, entries = await self._notebook(caller, None)
         if not entries:
             raise QuizError("mistakes.empty")
-        user_id, _ = await self._person(caller)
         causes = await self.store.mistake_causes(user_id, bank.id)
         columns = ("number", "type", "tags", "misses", "cause", "stem", "options", "answer", "explanation")
         header = dict(zip(columns, (t(language, f"export.{c}") for c in columns), strict=True))
+        options = [_option_lines(q, language) for q, _ in entries]
         rows = [
             {
                 "number": str(q.number),
@@ -132,19 +134,20 @@ class MistakeNotebook(StudyContext):
                 "misses": str(n),
                 "cause": t(language, f"cause.{causes[q.id]}") if causes.get(q.id) in CAUSES else "",
                 "stem": bank_text(language, q.stem),
-                "options": "\n".join(_option_lines(q, language)),  # one cell, a line each
+                "options": "\n".join(listed),  # one cell, a line each
                 "answer": correct_label(q, language),
                 "explanation": bank_text(language, q.explanation),
             }
-            for q, n in entries
+            for (q, n), listed in zip(entries, options, strict=True)
         ]
         out = io.StringIO()
         csv.writer(out).writerows([list(header.values()), *(list(row.values()) for row in rows)])
         lines = [f"# {t(language, 'mistakes.title')} — {bank_text(language, bank.title)}", ""]
-        for row in rows:
+        for row, listed in zip(rows, options, strict=True):
             lines += [f"## {row['number']}. {row['stem']}", ""]
-            if row["options"]:
-                lines += [*(f"- {option}" for option in row["options"].splitlines()), ""]
+            if listed:
+                # An option's own line breaks stay inside its bullet (indented continuation lines).
+                lines += [*("- " + option.replace("\n", "\n  ") for option in listed), ""]
             lines += [  # type, misses and answer are never empty; cause and explanation may be
                 "- " + t(language, "export.field", label=header[c], value=row[c])
                 for c in ("type", "misses", "answer", "cause", "explanation")
