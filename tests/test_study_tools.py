@@ -8,7 +8,9 @@ import asyncio
 import csv
 import dataclasses
 import io
+import multiprocessing
 import os
+import signal
 import sys
 
 import pytest
@@ -298,6 +300,23 @@ async def test_the_chart_worker_is_warmed_once_at_start_and_then_draws():
         worker = await asyncio.wrap_future(warming)  # matplotlib and the fonts loaded, no error
         assert worker != os.getpid()
         assert (await charts.render(CHINESE)).startswith(b"\x89PNG")
+    finally:
+        await charts.close()
+
+
+async def test_charts_in_flight_when_the_worker_dies_are_drawn_by_one_new_worker():
+    """The worker killed (out of memory, say): every chart waiting on it is drawn by a new one,
+    and only one: the second chart to find the worker dead must not drop the new worker the
+    first one started, leaving it running unowned until the bot exits."""
+    others = set(multiprocessing.active_children())  # the suite's shared chart worker, if started
+    charts = ChartProcess()
+    try:
+        os.kill(await asyncio.wrap_future(charts.warm()), signal.SIGKILL)
+        drawn = await asyncio.wait_for(asyncio.gather(*(charts.render(CHINESE) for _ in range(3))), HANG)
+        assert all(png.startswith(b"\x89PNG") for png in drawn)
+        workers = [p for p in multiprocessing.active_children() if p not in others and p.is_alive()]
+        assert len(workers) == 1, workers
+        assert await charts.render(CHINESE) == drawn[0]  # the new worker stays up for the next chart
     finally:
         await charts.close()
 

@@ -145,11 +145,20 @@ class ChartProcess:
 
     async def render(self, data: ChartData | ReadinessChart) -> bytes:
         loop = asyncio.get_running_loop()
+        pool = self._executor()
         try:
-            return await loop.run_in_executor(self._executor(), _draw, data)
+            return await loop.run_in_executor(pool, _draw, data)
         except BrokenProcessPool:  # the worker died (killed, out of memory): once more in a new one
-            self._pool = self._warm = None
+            self._discard(pool)
             return await loop.run_in_executor(self._executor(), _draw, data)
+
+    def _discard(self, broken: ProcessPoolExecutor) -> None:
+        """Let a broken pool go, its queues and semaphores released. Only if it is still ours: the
+        charts in flight when the worker died all fail, and the second to see it would otherwise
+        drop the new worker the first one started, leaving that process running unowned."""
+        if self._pool is broken:
+            self._pool = self._warm = None
+        broken.shutdown(wait=False, cancel_futures=True)  # its worker is gone: nothing to wait for
 
     async def close(self) -> None:
         """End the worker now: a warm-up or a chart still running is not waited for. At the

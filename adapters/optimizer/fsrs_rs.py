@@ -75,10 +75,13 @@ class FsrsRsOptimizer:
     async def fit(self, cards: Cards) -> tuple[float, ...]:
         plain = [[(int(r), int(d)) for r, d in card] for card in cards]
         loop = asyncio.get_running_loop()
+        pool = self._executor()
         try:
-            return await loop.run_in_executor(self._executor(), fit_parameters, plain)
+            return await loop.run_in_executor(pool, fit_parameters, plain)
         except BrokenProcessPool:  # the worker died (killed, out of memory): once more in a new one
-            self._pool = None
+            if self._pool is pool:  # not a new worker another fit already started (see ChartProcess)
+                self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)  # its queues released; no worker to wait for
             return await loop.run_in_executor(self._executor(), fit_parameters, plain)
 
     async def close(self) -> None:
