@@ -12,6 +12,7 @@ from adapters.storage.sql import to_db
 from bot.domain.kinds import AnswerPolicy, AnswerStatus, RevealPolicy, RoundKind, RoundState
 from bot.ports.storage import DuplicateDaily
 from tests.contract.helpers import SETTINGS, T0, answer, chat_ref, new_round, user_ref
+from tests.waits import HANG
 
 
 async def _chat_and_users(store, n: int = 3):
@@ -220,14 +221,25 @@ async def test_a_due_close_on_postgres_waits_for_a_restart_in_flight_and_sees_it
 
 
 async def _blocked_on_a_lock(conn) -> None:
-    """Until another backend waits for a lock (the close, behind the restart's row lock); the
-    activity view is read afresh each time (inside a transaction it is a snapshot)."""
+    """Until another backend waits for a lock (the close, behind the restart's row lock), or HANG.
+
+    PostgreSQL announces a lock wait nowhere but in its activity view (no NOTIFY, no hook), so
+    this watches the view: each look asks the server afresh (inside a transaction the view is a
+    snapshot) and gives way to the loop between looks. The close blocks within milliseconds, so
+    the wait ends as soon as it does; HANG only decides when a close that never blocks is given up on.
+    """
     waiting = (
         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
     )
-    for _ in range(1000):
+
+    async def blocked() -> bool:
         await conn.execute("SELECT pg_stat_clear_snapshot()")
-        if await conn.fetchval(waiting):
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the close never waited for the row")
+        return bool(await conn.fetchval(waiting))
+
+    try:
+        async with asyncio.timeout(HANG):
+            # No asyncio.Event can stand for a server-side lock wait (see above): a look per tick.
+            while not await blocked():  # noqa: ASYNC110
+                await asyncio.sleep(0.005)
+    except TimeoutError:
+        raise AssertionError(f"the close never waited for the row in {HANG:.0f} s") from None
