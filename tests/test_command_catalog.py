@@ -12,7 +12,7 @@ from bot.application.commands.catalog import CATALOG, DEFAULT_SUBCOMMAND, groups
 from bot.application.commands.parsing import parse, usage
 from bot.application.quiz_settings import QuizError
 from bot.domain.questions import QuestionType
-from bot.locales.i18n import LANGUAGES, keys, t
+from bot.locales.i18n import LANGUAGES, catalog, keys, t
 
 PARSED = [
     ("/quiz", "quiz", {}),
@@ -227,3 +227,30 @@ def test_a_wrong_subcommand_lists_the_subcommands_in_the_chat_language():
     assert parse("/review 提醒 开 08:00").command.name == "review remind"
     assert parse("/daily 設定 08:30").command.name == "daily set"
     assert parse("/favorites 收藏 3").command.name == "favorites add"  # an alias wins over a menu name
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "zh-TW"])
+def test_a_chinese_chat_names_every_subcommand_in_its_own_words(language):
+    """The hints name a subcommand as /help does in that chat (`/mock 交卷`, not `/mock submit`,
+    beside `/mock 交卷 确认` on the same screen), and every word they name is one the parser
+    reads as that subcommand."""
+    from bot.application.commands.help import full_help
+    from bot.application.reply_text import render_help
+
+    subcommands = {c.path[0]: {*groups()[c.path[0]]} for c in CATALOG if len(c.path) == 2}
+    english = {(group, word) for group, cs in subcommands.items() for c in cs
+               for word in (c.path[1], *c.aliases) if word.isascii()}  # fmt: skip
+    messages = catalog(language).messages.values()
+    templates = [m for ms in messages for m in ((ms,) if isinstance(ms, str) else ms)]
+    said = [*templates, render_help(full_help(language, private=True))]
+    named = [(m.group(1), m.group(2), text) for text in said for m in re.finditer(r"/([a-z_]+) (\S+)", text)]
+    assert not [(g, w, text) for g, w, text in named if (g, w) in english], "an English subcommand"
+    hints = {"/mock 交卷": "mock submit", "/mock 答題卡": "mock sheet", "/mock 订正 3": "mock review",
+             "/mistakes 原因 12 粗心": "mistakes cause", "/mistakes 練錯題": "mistakes practice",
+             "/settings 免打扰 关": "settings quiet", "/settings 勿擾 關": "settings quiet",
+             "/bank 确认": "bank confirm", "/contest 結束": "contest stop",
+             "/reports 驳回 3": "reports dismiss",
+             "/review 保持率 0.85": "review retention", "/favorites 收藏题 3": "favorites add"}
+    for line, name in hints.items():
+        assert parse(line).command.name == name, line
+    assert parse("/quiz 薄弱").args["practice"] == "weak" and parse("/quiz 順序").args["practice"] == "next"

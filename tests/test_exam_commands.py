@@ -176,7 +176,7 @@ async def test_console_exam_then_exam_then_stats_in_chinese(make_app, tmp_path):
     head = f"考试日期：{days[1]}（距考试还有 {days[0]} 天）\n每天学习时间：30 分钟\n"
     assert "已设置考试日期。\n" + head in text
     assert text.count(head) == 2  # /exam shows it again
-    assert f"新题：{math.ceil(5 / 18)} 道（第 1 题），发送 /quiz next 开始" in text
+    assert f"新题：{math.ceil(5 / 18)} 道（第 1 题），发送 /quiz 顺序 开始" in text
     assert "复习：今天没有需要复习的题" in text
     assert "距考试还有 18 天" in text.split("📈")[1]  # in /stats, after its title
     assert not any(word in text for word in ("Exam", "exam date", "days to go", "Today's plan"))
@@ -209,9 +209,9 @@ def test_console_process_with_the_shipped_bank_in_chinese(tmp_path):
     assert result.returncode == 0, result.stderr
     label = f"{exam.month}月{exam.day}日"
     assert f"已设置考试日期。\n考试日期：{label}（距考试还有 16 天）\n每天学习时间：30 分钟\n" in out
-    assert f"新题：{math.ceil(62 / 16)} 道（第 1–4 题），发送 /quiz next 开始" in out  # 62 items over 16 days
+    assert f"新题：{math.ceil(62 / 16)} 道（第 1–4 题），发送 /quiz 顺序 开始" in out  # 62 items over 16 days
     after = out[out.index("📋 练习小结") :]
-    assert "新题：2 道（第 3–4 题），发送 /quiz next 开始" in after  # two of today's four are done
+    assert "新题：2 道（第 3–4 题），发送 /quiz 顺序 开始" in after  # two of today's four are done
     assert "复习：2 张，发送 /review 开始" in after  # the two answered, due again today
     stats = after.split("📈 学习进度")[1]
     assert "距考试还有 16 天" in stats

@@ -27,7 +27,7 @@ async def test_telegram_exam_plan_countdown_and_the_reminder_with_the_plan(tg: T
     said = await tg.say(LI.id, LI, "/exam 2026-12-20 30min")
     head = "已设置考试日期。\n考试日期：12月20日（距考试还有 18 天）\n每天学习时间：30 分钟"
     assert said["text"].startswith(head)
-    assert "新题：1 道（第 1 题），发送 /quiz next 开始" in said["text"]
+    assert "新题：1 道（第 1 题），发送 /quiz 顺序 开始" in said["text"]
     shown = await tg.say(LI.id, LI, "/考试")
     assert shown["text"] == said["text"].removeprefix("已设置考试日期。\n")
     stats = await tg.say(LI.id, LI, "/stats")

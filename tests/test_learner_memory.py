@@ -293,12 +293,12 @@ def test_a_chinese_console_sets_and_shows_the_retention_in_chinese_only(tmp_path
     script += "/复习 保持率 85%\n/review retention\n"
     out = console(tmp_path, "zh-CN", script)
     for shown in (
-        "期望记忆保持率：90%（用 /review retention 0.85 修改）。",
+        "期望记忆保持率：90%（用 /review 保持率 0.85 修改）。",
         f"记忆参数：默认值，满 {MIN_REVIEWS} 次作答后（你已作答 0 次）每周按你自己的作答拟合。",
         "期望记忆保持率只能在 70%–97% 之间",
         "期望记忆保持率应为 70%–97% 之间的比例或百分比，例如 0.85 或 85%。",
         "期望记忆保持率已设为 85%：之后的复习按它安排（已排定的卡片日期不变）。",
-        "期望记忆保持率：85%（用 /review retention 0.85 修改）。",
+        "期望记忆保持率：85%（用 /review 保持率 0.85 修改）。",
     ):
         assert shown in out, shown
     assert english_runs(out) == []

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.application.commands.arguments import Arg, ArgKind
 from bot.application.commands.catalog import CATALOG, GROUP_ALIASES, Command, Permission, groups
-from bot.application.commands.parsing import usage
+from bot.application.commands.parsing import invocation, usage
 from bot.application.quiz_settings import QuizError
 from bot.domain.reading.day_values import MINUTES_HIGH, MINUTES_LOW
 from bot.locales.i18n import LANGUAGES, t
@@ -71,7 +71,7 @@ def full_help(language: str, private: bool) -> HelpView:
     lines = []
     for command, arg in explained.values():
         name = t(language, arg.name_key)
-        where = f"/{command.name} " if names.count(name) > 1 else ""  # two arguments called 范围
+        where = f"{invocation(command, language)} " if names.count(name) > 1 else ""  # two called 范围
         lines.append(f"{where}[{name}] {takes(arg, language)}")
     notes = (t(language, "help.arguments"), *lines, "", t(language, "help.one_command"))
     return HelpView(rows, language, notes)

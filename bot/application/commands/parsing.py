@@ -44,15 +44,20 @@ def usage(command: Command, language: str) -> str:
     """`/contest start [questions] [seconds]`: the subcommand and the argument names in the chat's
     language (`/exam 设置 <日期> [每天时长]`; the subcommand's menu name is read in any language,
     as a choice's word is)."""
-    words = [f"/{command.path[0]}"]
-    if len(command.path) > 1:
-        words.append(t(language, f"{command.key}.name"))
+    words = [invocation(command, language)]
     for arg in command.args:
         if arg.kind is ArgKind.USER:
             continue
         name = t(language, arg.name_key)
         words.append(f"<{name}>" if arg.required else f"[{name}]")
     return " ".join(words)
+
+
+def invocation(command: Command, language: str) -> str:
+    """`/review 提醒`: the command and its subcommand's menu name in the chat's language."""
+    if len(command.path) > 1:
+        return f"/{command.path[0]} {t(language, f'{command.key}.name')}"
+    return f"/{command.path[0]}"
 
 
 def parse(line: str, *, bot_name: str | None = None) -> Parsed:
