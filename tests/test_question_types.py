@@ -6,6 +6,7 @@ taken for another type, and a fill item with a tolerance is graded by value."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import inspect
 import io
 import json
@@ -386,3 +387,15 @@ def test_a_mock_exams_shuffled_options_keep_every_type_right(qtype: QuestionType
     kept = shuffle.to_bank(question, order, TYPES[qtype].read(seen, reply))
     assert grade(question, kept).verdict is not Verdict.WRONG
     assert shuffle.to_shown(question, order, kept) == TYPES[qtype].read(seen, reply)
+
+
+@pytest.mark.parametrize("language", ["zh-CN", "en"])
+def test_a_reveal_nobody_answered_says_so_once(language: str) -> None:
+    """"无人作答。" then "无人答对。" said the same thing twice; once someone answered, the second line
+    is the news."""
+    question = _question(*ALL[0])
+    _, nobody = _views(question, language)
+    said = render_reveal(nobody)
+    assert t(language, "reveal.no_answers") in said and t(language, "reveal.nobody_right") not in said
+    wrong = dataclasses.replace(nobody, counts=(OptionCount("A", "A", 1, False),), total_answers=1)
+    assert t(language, "reveal.nobody_right") in render_reveal(wrong)

@@ -226,7 +226,9 @@ def render_reveal(view: RevealView, m: Markup = PLAIN, *, with_stem: bool = True
     lines += _key_points(view.key_points, lang, m)
     if view.explanation:
         lines.append(m.escape(t(lang, "reveal.explanation", text=view.explanation)))
-    lines += ["", m.escape(render_counts(view)), m.escape(render_right(view))]
+    lines += ["", m.escape(render_counts(view))]
+    if view.total_answers:  # "Nobody answered." already says nobody got it right
+        lines.append(m.escape(render_right(view)))
     if view.streaks:
         streaks = ", ".join(f"{isolate(name)} 🔥{n}" for name, n in view.streaks)
         lines.append(m.escape(t(lang, "reveal.streaks", streaks=streaks)))
