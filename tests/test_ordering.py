@@ -358,3 +358,44 @@ async def test_a_mock_item_tapped_in_order_keeps_its_taps_across_a_restart(tg: T
         await tap(letter)
     kept = (await app.mocks.store.answers(mock.id))[number - 1].response
     assert kept == "BADC" and grade(ORDERING, kept or "").verdict is Verdict.CORRECT
+
+
+async def test_discord_a_mock_item_tapped_in_order_is_numbered(harness: Harness, bank: Bank) -> None:
+    """The mock's ordering item on Discord, in a DM: each tap turns the same message, the placed
+    options green and numbered by place (1·, 2·), a second tap takes one out again, and the order
+    kept is the one graded."""
+    h = harness
+    h.bank = bank
+    await h.start()
+    assert h.app is not None
+    carol = h.member("carol")
+    channel, _ = h.server.dm(carol.user)
+    await h.command(carol, "mock", sub="start", channel=channel)
+    user_id = await h.app.quiz.user_id(UserRef(Platform.DISCORD, str(carol.user.id), "carol"))
+    mock = await h.app.mocks.store.open_mock(user_id)
+    assert mock is not None
+    number = next(i + 1 for i, item in enumerate(mock.items) if item.question_id == "o-6")
+    right = shuffle.shown(bank.question("o-6"), mock.items[number - 1].order).answer  # as shown
+    page = await h.command(carol, "mock", {"number": number}, sub="go", channel=channel)
+    assert page is not None and t("en", "mock.type_order", number=number) in embed_text(page)
+    pick = f"sb:mk:{mock.id}:{number}:p:"
+
+    def picks(message) -> dict[str, tuple[str, bool]]:
+        """Each option's button: its label and whether it is green (placed)."""
+        return {cid[len(pick):]: (b["label"], b["style"] == 3) for cid, b in buttons(message).items()
+                if cid.startswith(pick)}  # fmt: skip
+
+    for letter in (*right[:2], right[3], right[3]):  # the last one tapped twice: out again
+        turned = await h.click(carol, page, pick + letter, channel=channel)
+        assert turned is not None and turned.id == page.id  # the same message, redrawn
+        page = turned
+    shown = picks(page)
+    assert sorted(label for label, _ in shown.values()) == sorted([f"1· {right[0]}", f"2· {right[1]}",
+                                                                   right[2], right[3]])  # fmt: skip
+    assert {letter for letter, (_, green) in shown.items() if green} == set(right[:2])
+    for letter in right[2:]:
+        page = await h.click(carol, page, pick + letter, channel=channel)
+    kept = (await h.app.mocks.store.answers(mock.id))[number - 1].response
+    assert kept == "BADC" and grade(ORDERING, kept or "").verdict is Verdict.CORRECT
+    assert page is not None and "Your answer: " + " → ".join(right) in embed_text(page)
+    assert picks(page) == {letter: (f"{place}· {letter}", True) for place, letter in enumerate(right, 1)}
