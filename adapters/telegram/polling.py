@@ -34,6 +34,7 @@ from telegram.error import InvalidToken, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application
 
 from adapters.telegram.transient import BACKOFF, FIRST_WAIT, LONGEST_WAIT
+from adapters.telegram.update_reading import UpdateReader
 
 log = logging.getLogger("studybot.telegram")
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -74,6 +75,7 @@ class ConfirmingPoller:
         self.timeout = timeout
         self.allowed_updates = list(allowed_updates)
         self.error_callback = error_callback
+        self.reader = UpdateReader(application.bot)
         self.offset = 0  # every update below it was handled: what Telegram is told
         self._inflight: dict[int, asyncio.Task[None]] = {}
         self._done: set[int] = set()  # handled, at or above the offset (an earlier one is still going)
@@ -149,7 +151,7 @@ class ConfirmingPoller:
             if not isinstance(update_id, int) or update_id < self.offset or update_id in taken:
                 continue
             try:
-                update = Update.de_json(raw, bot)
+                update = self.reader.read(raw)
             except Exception:
                 log.warning("telegram: update %s could not be read and was skipped", update_id)
                 self._done.add(update_id)
@@ -212,6 +214,7 @@ class HandlingWebhook:
         self.webhook_url = webhook_url
         self.secret_token = secret_token
         self.allowed_updates = list(allowed_updates)
+        self.reader = UpdateReader(application.bot)
         self._runner: web.AppRunner | None = None
         self.bound_port: int | None = None
 
@@ -240,7 +243,7 @@ class HandlingWebhook:
         if not hmac.compare_digest(given, self.secret_token.encode()):
             return web.Response(status=403)
         try:
-            update = Update.de_json(await request.json(), self.application.bot)
+            update = self.reader.read(await request.json())
         except Exception:  # not an update: Telegram would not send it again anyway
             log.warning("telegram webhook: a request that is not an update was refused")
             return web.Response(status=400)
