@@ -112,3 +112,21 @@ async def test_typed_answers_in_private_and_self_grading(tg: TelegramHarness) ->
     again = await tg.click(ANN.id, ANN, graded.message_id, f"g1:{round_id}:full", check=False)
     assert again == t("en", "receipt.closed")
     assert (await app.store.round_answers(round_id))[0].points == 5.0
+
+
+async def test_a_click_under_a_message_telegram_no_longer_shows_still_counts(tg: TelegramHarness) -> None:
+    """Telegram may send the clicked message as inaccessible (its chat, its id, a date of 0, no
+    keyboard). That says nothing about its buttons: the click is judged on the round alone
+    (it was refused with 本题已结束 when the missing keyboard was taken for a removed one)."""
+    server = tg.server
+    app = await tg.start(language="zh-CN")
+    await tg.say(GROUP, ANN, "/quiz multi")
+    question = server.last_message(GROUP.id)
+    round_id = round_of(question)
+    old = {"inaccessible": True}
+    toggled = await tg.click(GROUP, BOB, question.message_id, f"t1:{round_id}:A", **old)
+    assert toggled == t("zh-CN", "select.current", choice="A")
+    submitted = await tg.click(GROUP, BOB, question.message_id, f"s1:{round_id}", **old)
+    assert submitted.startswith(t("zh-CN", "receipt.wrong"))
+    [stored] = await app.store.round_answers(round_id)
+    assert (stored.response, stored.verdict) == ("A", "wrong")

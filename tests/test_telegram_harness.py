@@ -122,10 +122,14 @@ class TelegramHarness:
                                                   timeout=timeout)  # fmt: skip
 
     async def click(
-        self, chat: FakeChat | int, user: FakeUser, message_id: int, data: str, *, check: bool = True
-    ) -> str:
-        """A user presses a button; returns the toast the bot answered with."""
-        query_id = self.server.user_click(chat, user, message_id, data, check=check)
+        self, chat: FakeChat | int, user: FakeUser, message_id: int, data: str, *, check: bool = True,
+        inaccessible: bool = False,
+    ) -> str:  # fmt: skip
+        """A user presses a button; returns the toast the bot answered with (`inaccessible`: the
+        update carries the message as one Telegram no longer shows the bot)."""
+        query_id = self.server.user_click(
+            chat, user, message_id, data, check=check, inaccessible=inaccessible
+        )
         answer = await self.server.wait_for_callback_answer(query_id)
         return answer.get("text", "")
 

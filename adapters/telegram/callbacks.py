@@ -208,7 +208,9 @@ def _token(action: cd.Action) -> str | None:
 def _controls(message: MaybeInaccessibleMessage) -> frozenset[str] | None:
     """The callback_data of the message's buttons (none once its keyboard was removed); None
     for a message too old for Telegram to say what it carries."""
-    if not isinstance(message, Message):
+    # PTB (22) reads such a message into a Message, not an InaccessibleMessage: its date of 0
+    # tells, and its missing keyboard means nothing (it used to refuse every click under it).
+    if not isinstance(message, Message) or not message.is_accessible:
         return None
     markup = message.reply_markup
     rows = markup.inline_keyboard if markup is not None else ()

@@ -211,11 +211,14 @@ class TelegramWorld:
         return self.queue_update("message", payload)
 
     def user_click(
-        self, chat: ChatLike, user: UserLike, message_id: int, data: str, *, check: bool = True
-    ) -> str:
+        self, chat: ChatLike, user: UserLike, message_id: int, data: str, *, check: bool = True,
+        inaccessible: bool = False,
+    ) -> str:  # fmt: skip
         """A user presses the inline button with ``data``; returns the callback_query id.
 
-        With ``check`` the message must exist and carry such a button, as in a real client.
+        With ``check`` the message must exist and carry such a button, as in a real client. With
+        ``inaccessible`` the update carries the message as Telegram sends one it no longer shows
+        the bot (an InaccessibleMessage: its chat, its id and a date of 0).
         """
         user = self.add_user(user)
         chat = self.add_chat(chat)
@@ -228,7 +231,9 @@ class TelegramWorld:
             "id": query_id, "from": user.to_json(), "chat_instance": f"ci{abs(chat.id)}",
             "data": data,
         }
-        if message is not None:
+        if inaccessible:
+            payload["message"] = {"chat": chat.to_json(), "message_id": message_id, "date": 0}
+        elif message is not None:
             payload["message"] = message.to_json()
         self.queue_update("callback_query", payload)
         return query_id
