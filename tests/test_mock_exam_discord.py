@@ -47,6 +47,10 @@ async def test_one_item_at_a_time_turned_by_its_buttons(seat: Seat) -> None:
     assert app_ is not None and h.app is not None
     first = await seat.reply("mock", sub="start")
     assert "2+2=?" in first.content and "Primes?" not in first.content  # one item, not the paper
+    # The bot reads no messages on Discord: its hints name buttons and commands, nothing to send.
+    assert t("en", "mock.how_one_by_one_buttons") in first.content
+    assert t("en", "mock.type_choice_buttons", number=1) in first.content
+    assert "send" not in first.content.lower()
     user_id = await h.app.quiz.user_id(UserRef(Platform.DISCORD, str(seat.member.user.id), "x"))
     mock = await h.app.mocks.store.open_mock(user_id)
     assert mock is not None
@@ -115,6 +119,7 @@ async def test_a_typed_item_is_answered_in_a_form_from_its_button(seat: Seat) ->
     fill = await seat.reply("mock", {"number": 4}, sub="go")  # the fill-in item: no options
     opener = f"sb:mk:{mock.id}:4:t"
     assert opener in mock_ids(fill) and not any(":4:p:" in cid for cid in mock_ids(fill))
+    assert t("en", "mock.type_text_buttons", number=4) in fill.content  # press Answer, not "send"
     assert await h.click(seat.member, fill, opener, channel=seat.channel) is None  # answered with a form
     form = f"sb:mf:{mock.id}:4"
     submitted = await h.server.submit_modal(seat.channel, seat.member, form, {"answer": "5e-4"})

@@ -104,7 +104,7 @@ def test_a_section_larger_than_the_bank_takes_what_there_is_and_a_smaller_one_is
 async def test_every_key_answer_and_full_self_grades_give_100(make):
     app = await make()
     start = await run(app, "/mock")
-    assert "62 questions in 5 sections, 100 points, 90 minutes, pass at 60" in start
+    assert "62 questions · sections: 5 · 100 pt · 90 min · pass at 60" in start
     assert "Item 1/62" in start and "1:30:00 left" in start
     mock = await app.mocks.store.open_mock(await app.quiz.user_id(ME.user))
     for number, item in enumerate(mock.items, 1):

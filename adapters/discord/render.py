@@ -37,6 +37,7 @@ MD = Markup(
     escape=discord.utils.escape_markdown,  # mentions never ping: the client allows none
     bold=lambda s: f"**{s}**",
     italic=lambda s: f"*{s}*",
+    reads_messages=False,
 )
 # Discord's limits on what a message may carry; more is refused with 400 Invalid Form Body.
 CONTENT_MAX = 2000

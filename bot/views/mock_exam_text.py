@@ -41,7 +41,7 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
                 for qtype, count, points in intro.sections
             )
         )
-        lines += [t(lang, pressed("mock.how_one_by_one", m)), ""]
+        lines += [t(lang, pressed("mock.how_one_by_one", m, unread=True)), ""]
     if view.saved is not None:  # kept, not graded: no tick
         lines.append(t(lang, "mock.kept", number=view.saved))
     header = t(
@@ -57,13 +57,13 @@ def render_mock_question(view: MockQuestionView, m: Markup = PLAIN) -> str:
     lines.append(m.escape(view.stem))
     lines += [f"{letter}. {m.escape(text)}" for letter, text in view.options]
     if view.input_kind is InputKind.TRUE_FALSE:
-        lines.append(t(lang, pressed("mock.type_judge", m), number=view.number))
+        lines.append(t(lang, pressed("mock.type_judge", m, unread=True), number=view.number))
     elif view.input_kind in (InputKind.CHOOSE_ONE, InputKind.CHOOSE_MANY):
-        lines.append(t(lang, pressed("mock.type_choice", m), number=view.number))
+        lines.append(t(lang, pressed("mock.type_choice", m, unread=True), number=view.number))
     elif view.input_kind is InputKind.ORDER:
-        lines.append(t(lang, pressed("mock.type_order", m), number=view.number))
+        lines.append(t(lang, pressed("mock.type_order", m, unread=True), number=view.number))
     else:
-        lines.append(t(lang, "mock.type_text", number=view.number))
+        lines.append(t(lang, pressed("mock.type_text", m, typed=False, unread=True), number=view.number))
     if view.response is not None:
         lines.append(t(lang, "mock.your_answer", answer=m.escape(view.response)))
     moves = []  # on a text platform the buttons' moves as commands
@@ -123,7 +123,7 @@ def render_mock_confirm(view: MockConfirmView, m: Markup = PLAIN) -> str:
         [
             m.bold(t(lang, "mock.confirm_title", count=len(view.unanswered), total=view.count)),
             t(lang, "mock.sheet_blank", numbers=numbers(view.unanswered, lang)),
-            t(lang, pressed("mock.confirm_how", m),
+            t(lang, pressed("mock.confirm_how", m, unread=True),
               number=view.unanswered[0] if view.unanswered else view.position, left=clock(view.remaining)),
         ]
     )  # fmt: skip

@@ -39,6 +39,10 @@ class Markup:
     # Whether the chat shows the view's buttons (Telegram) or has none (the console): a hint
     # then says what to type instead of what to press.
     buttons: bool = True
+    # Whether the bot reads what people write in the chat. Discord's bot asks for no message
+    # content (adapters/discord/adapter.py intents): there a hint names buttons and commands,
+    # never a message to send.
+    reads_messages: bool = True
 
 
 PLAIN = Markup(escape=lambda s: s, bold=lambda s: s, italic=lambda s: s)
@@ -50,9 +54,14 @@ HTML = Markup(
 )
 
 
-def pressed(key: str, m: Markup) -> str:
-    """A hint's catalog key: what to press where the chat shows buttons, else what to type."""
-    return key if m.buttons else f"{key}_typed"
+def pressed(key: str, m: Markup, *, typed: bool = True, unread: bool = False) -> str:
+    """A hint's catalog key: what to press or send where the chat shows buttons (`key`); only
+    what to type where it has none (`key`_typed; without `typed` `key` says it already); only
+    what to press or run where the bot reads no messages (`key`_buttons, for an `unread` key:
+    one whose hint says to send a message)."""
+    if not m.buttons:
+        return f"{key}_typed" if typed else key
+    return f"{key}_buttons" if unread and not m.reads_messages else key
 
 
 def pts(value: float) -> str:
