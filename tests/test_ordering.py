@@ -377,7 +377,7 @@ async def test_discord_a_mock_item_tapped_in_order_is_numbered(harness: Harness,
     number = next(i + 1 for i, item in enumerate(mock.items) if item.question_id == "o-6")
     right = shuffle.shown(bank.question("o-6"), mock.items[number - 1].order).answer  # as shown
     page = await h.command(carol, "mock", {"number": number}, sub="go", channel=channel)
-    assert page is not None and t("en", "mock.type_order", number=number) in embed_text(page)
+    assert page is not None and t("en", "mock.type_order_buttons", number=number) in embed_text(page)
     pick = f"sb:mk:{mock.id}:{number}:p:"
 
     def picks(message) -> dict[str, tuple[str, bool]]:
