@@ -130,7 +130,10 @@ async def run_platforms(app: App, adapters: list[PlatformAdapter], stop: asyncio
             log.info("%s adapter started", adapter.platform)
         await app.start()
         await stop.wait()
+        log.info("stopping")
     finally:
+        # The posts under way are finished while the platforms' connections are still open.
+        await app.quiesce()
         for adapter in reversed(started):
             try:
                 await adapter.stop()

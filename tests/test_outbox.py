@@ -230,3 +230,40 @@ async def test_idle_chats_are_forgotten():
     for i in range(5000):
         await pacer.acquire(f"chat-{i}")
     assert len(pacer._recent) < 2100
+
+
+class SlowPort(RecordingPort):
+    """A platform that has taken each post but answers only when let: a send under way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = asyncio.Event()
+        self.answer = asyncio.Event()
+
+    async def post_notice(self, chat, notice) -> None:
+        self.entered.set()
+        await self.answer.wait()
+        await super().post_notice(chat, notice)
+
+
+async def test_a_stop_lets_the_post_under_way_finish_and_starts_no_other(storage):
+    port = SlowPort()
+    outbox = await outbox_for(storage, VirtualTime(), port)
+    target = await a_chat(storage)
+    for key in ("daily.off", "contest.started"):
+        await outbox.owe(target, notice(key, "en"))
+    draining = asyncio.create_task(outbox.drain(target.id))
+    await port.entered.wait()
+    stopping = asyncio.create_task(outbox.quiesce())
+    for _ in range(20):  # the stop waits for the answer, however many turns the loop takes
+        await asyncio.sleep(0)
+    assert not stopping.done()
+    port.answer.set()
+    await stopping
+    await draining
+    # The first is recorded as delivered; the second was not begun and stays owed for the next start.
+    assert [n.key for n in port.of("notice")] == ["daily.off"]
+    assert [p.view.key for p in await storage.outbox.pending_posts()] == ["contest.started"]  # type: ignore[union-attr]
+    await outbox.drain(target.id)  # stopping: nothing more goes out
+    assert len(port.posted) == 1
+    await outbox.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import sqlite3
 import sys
 from collections import Counter
@@ -257,4 +258,51 @@ async def test_killed_in_a_click_burst_every_click_is_handled_once(
     # Told on stdout so a run shows how much the kill caught in flight.
     print(f"\nburst: {before_kill} clicks answered before the kill, {CLICKS - before_kill} after the "
           f"restart; {sum(n > 1 for n in answers.values())} answered twice (re-delivered)")  # fmt: skip
+    assert "Traceback" not in first_bot.output + second_bot.output
+
+
+# ---------------------------------------------------------------- a stop while a post is on its way
+
+
+def contest_over(tmp_path: Path) -> bool:
+    with contextlib.closing(database(tmp_path)) as db:
+        return db.execute("SELECT phase FROM contests").fetchall() == [("finished",)] and not owed(tmp_path)
+
+
+async def test_stopped_while_a_question_is_on_its_way_its_message_is_recorded(
+    telegram_server: FakeTelegramServer, tmp_path: Path  # noqa: F811
+) -> None:
+    """SIGTERM while Telegram has taken a contest question but its answer is still on the wire:
+    the stop waits for the answer and records the message (before, it closed the connection and
+    lost it: with two processes, the other one then revealed the question in a new message and the
+    question kept its buttons, as a CI run of tests/test_scale_e2e.py showed)."""
+    server = telegram_server
+    server.set_member_status(GROUP.id, BOSS, "creator")
+    async with running(server, tmp_path) as bots:
+        first_bot = await start_bot(server, tmp_path, bots)
+        held = server.hold("sendMessage", lambda p: p["chat_id"] == GROUP.id and _is_question(p["text"]))
+        server.user_message(GROUP, BOSS, "/contest start 1 5")
+        await until(server, lambda: held.arrived, 30, 0, first_bot)  # in the chat; the bot not told
+        held_id = question_id(server, held.params)
+        first_bot.proc.send_signal(signal.SIGTERM)
+        await first_bot.wait_for("stopping")
+        held.release()  # the answer reaches a bot that is stopping
+        assert await terminate(first_bot) == 0, first_bot.output
+        assert "may be sent again" not in first_bot.output, first_bot.output
+
+        second_bot = await start_bot(server, tmp_path, bots)
+        await until(server, lambda: contest_over(tmp_path), 60, 0, second_bot)
+        assert await terminate(second_bot) == 0, second_bot.output
+
+    # Asked, and asked again after the restart with its whole time (one process alone): the
+    # first copy loses its answer buttons, which it can only do if its message was recorded.
+    asked = [e for e in server.log if e.ok and e.method == "sendMessage" and _is_question(e.params["text"])]
+    assert len(asked) == 2, [e.params["text"][:60] for e in asked]
+    first, again = (e.response["result"]["message_id"] for e in asked)
+    assert first == held_id
+    shown = server.find_message(GROUP.id, first)
+    assert shown is not None and _is_question(shown.text) and answer_buttons(shown) == [], shown
+    revealed = server.find_message(GROUP.id, again)
+    assert revealed is not None and revealed.text.startswith(REVEAL) and answer_buttons(revealed) == []
+    assert not [m for m in server.messages_in(GROUP.id) if answer_buttons(m)], "a question kept its buttons"
     assert "Traceback" not in first_bot.output + second_bot.output

@@ -216,7 +216,22 @@ class DiscordAdapter:
         else:
             message = await _mapped(channel.send(embed=question_embed(view), view=question_buttons(view),
                                                  nonce=post_nonce(chat, view), files=files))  # fmt: skip
+        await self._retire(chat, view)
         return f"{message.channel.id}:{message.id}"
+
+    async def _retire(self, chat: ChatRef, view: QuestionView) -> None:
+        """Take the answer buttons off the copy of a question that this one was posted to replace
+        (its ☆ stays). Posted already, the new copy must not be sent again for this: a failure
+        here only leaves buttons whose clicks are refused as stale."""
+        where = parse_ref(view.replaces)
+        if where is None or int(where[0]) != int(chat.chat_key):
+            return
+        self.reactions.forget(where[1])
+        message = self._channel(chat).get_partial_message(where[1])
+        try:
+            await message.edit(view=star_buttons(view.round_id, view.language))
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+            log.info("earlier copy of round %s keeps its buttons: %s", view.round_id, transient.describe(exc))
 
     async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
         where = parse_ref(view.message_ref)

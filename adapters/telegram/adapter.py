@@ -324,7 +324,22 @@ class TelegramAdapter:
     # ------------------------------------------------------------ ChatPort
 
     async def post_question(self, chat: ChatRef, view: QuestionView) -> str:
-        return await self._port(lambda: self.send_question(int(chat.chat_key), view))
+        chat_id = int(chat.chat_key)
+        ref = await self._port(lambda: self.send_question(chat_id, view))
+        await self._retire(chat_id, view)
+        return ref
+
+    async def _retire(self, chat_id: int, view: QuestionView) -> None:
+        """Take the answer buttons off the copy of a question that this one was posted to replace
+        (its ☆ stays). Posted already, the new copy must not be sent again for this: a failure
+        here only leaves buttons whose clicks are refused as stale."""
+        target = parse_message_ref(view.replaces)
+        if target is None or target[0] != chat_id:
+            return
+        try:
+            await self.drop_keyboard(chat_id, target[1], keep=star_keyboard(view.round_id, view.language))
+        except TelegramError as exc:
+            log.info("earlier copy of round %s keeps its buttons: %s", view.round_id, describe(exc))
 
     async def post_reveal(self, chat: ChatRef, view: RevealView) -> None:
         await self._port(lambda: self._reveal(int(chat.chat_key), view))

@@ -511,6 +511,7 @@ class Contests:
         view = self.quiz.question_view(
             round_, chat, question, (contest.position + 1, len(contest.question_ids))
         )
+        view = replace(view, replaces=round_.message_ref)  # the copy posted before the stop, if it was
         async with self.quiz.store.unit_of_work():  # the new timer's question replaces one still owed
             await self.outbox.posts.drop_questions(round_id)
             await self.outbox.owe(chat, view, round_id)

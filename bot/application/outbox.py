@@ -14,21 +14,22 @@ failing on it, or refuses it), or is refused outright, is given up: logged once,
 told (`abandoned_questions`), which says so in the chat and moves on; without that it would
 stall the contest at that question for good.
 
-Delivery is at least once, not exactly once. A post is marked delivered (`post_delivered`,
-with a question's message ref, in one commit) only after the platform accepted it; a crash
-between the two (a window of one commit, under a millisecond to a few: benchmarks/fanout.py
-prints it) leaves it owed, so the next start sends it again. So does a platform that accepted a
-post whose answer was lost (a timeout): the retry sends it again. A reveal that edits its
-question message is safe: the same edit again changes nothing (Telegram's "message is not
-modified" counts as delivered; a Discord edit is a PATCH). So is a new Discord question,
+Delivery is at least once, not exactly once. A post is marked delivered (`post_delivered`, with
+a question's message ref, in one commit) only after the platform accepted it; a crash between
+the two (a window of one commit, under a millisecond to a few: benchmarks/fanout.py prints it)
+leaves it owed, so the next start sends it again. (A stop is not a crash: it lets the posts
+under way be sent and recorded before the platforms are let go, `quiesce()`.) So does a platform
+that accepted a post whose answer was lost (a timeout): the retry sends it again. A reveal that
+edits its question message is safe: the same edit again changes nothing (Telegram's "message is
+not modified" counts as delivered; a Discord edit is a PATCH). So is a new Discord question,
 reveal or standings: the adapter gives it a nonce made of the chat and the post, which Discord
 enforces for a few minutes, so the second send returns the message the first created (a notice
 has none: two may rightly read alike). A new Telegram message (a question, the reveal of a
-question never posted, standings, a notice) or a Discord notice may be shown twice, and
-a doubled question's first copy keeps its buttons (its clicks still count for the round): the
-Bot API takes no idempotency key and cannot be asked whether a message went out, so there is
-nothing to check or delete at start-up; sending again is the choice that never abandons what a
-chat is owed.
+question never posted, standings, a notice) or a Discord notice may be shown twice, and a
+doubled question's first copy keeps its buttons (its clicks still count for the round): the Bot
+API takes no idempotency key and cannot be asked whether a message went out, so there is nothing
+to check or delete at start-up; sending again is the choice that never abandons what a chat is
+owed.
 
 Several processes may deliver from one outbox (docs/scaling.md). One process at a time delivers
 to a chat, under a lease in the database that it renews while it works (`renew()`) and gives back
@@ -58,6 +59,10 @@ from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
 
 log = logging.getLogger("studybot.outbox")
 PARK = float("inf")  # no platform to post with: kept for the next start
+STOPPING = -1.0  # the process is stopping: kept for whoever delivers next
+# Seconds a stop waits for the posts under way to be sent and recorded. A send has the
+# platform library's own timeouts, so this is only a bound for a platform that hangs.
+SEND_WAIT = 15.0
 RESUMERS = 64  # chats resumed at once after a restart
 LEASE_SECONDS = 15.0  # a chat's delivery lease; renewed well within it while its process lives
 SWEEP_AGE = 5.0  # a post owed this long that nobody delivers is picked up by the sweep
@@ -233,6 +238,10 @@ class Outbox:
         self.late_questions: LateQuestions | None = None
         self.abandoned_questions: AbandonedQuestions | None = None
         self.question_attempts = QUESTION_ATTEMPTS
+        self._stopping = False
+        self._sending = 0  # attempts between the platform call and its record
+        self._none_sending = asyncio.Event()
+        self._none_sending.set()
 
     def register(self, port: ChatPort, pacer: Pacer | None = None) -> None:
         self.ports[str(port.platform)] = port
@@ -277,10 +286,10 @@ class Outbox:
     async def drain(self, chat_id: int) -> None:
         """Deliver what the chat is owed, oldest first, until done or told to wait (then a timer
         takes over). Returns at once while the chat waits out a Retry-After."""
-        if chat_id in self._waiting:
+        if chat_id in self._waiting or self._stopping:
             return
         async with self._locks.hold(chat_id):
-            while chat_id not in self._waiting:
+            while chat_id not in self._waiting and not self._stopping:
                 now = self.clock.now()
                 if not await self.posts.hold_chat(chat_id, self.owner, now, now + self.lease):
                     return  # another process delivers to this chat
@@ -303,6 +312,8 @@ class Outbox:
             delay = await self._attempt(post)
             if delay == PARK:
                 self._parked.add(chat_id)
+                return False
+            if delay == STOPPING:
                 return False
             if delay is not None:
                 self._retry_in(chat_id, delay)
@@ -347,7 +358,22 @@ class Outbox:
         if chat.id in self._moved:
             chat = replace(chat, ref=replace(chat.ref, chat_key=self._moved[chat.id]))
         await self.pacers[platform].acquire(chat.ref.chat_key)
+        if self._stopping:  # not begun: whoever delivers next (another process, the next start) sends it
+            return STOPPING
         self.metrics.post_paced(platform)
+        self._sending += 1
+        self._none_sending.clear()
+        try:
+            return await self._send_and_record(post, chat, view)
+        finally:
+            self._sending -= 1
+            if not self._sending:
+                self._none_sending.set()
+
+    async def _send_and_record(self, post: PendingPost, chat: Chat, view: PostView) -> float | None:
+        """Send one post and record what the platform said: a stop waits for this to end."""
+        platform = str(chat.ref.platform)
+        port = self.ports[platform]
         if isinstance(view, QuestionView) and view.kind is RoundKind.CONTEST and self.late_questions:
             now = self.clock.now()
             if now - view.opened_at > LATE_QUESTION:
@@ -497,7 +523,23 @@ class Outbox:
         while self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    async def quiesce(self, wait: float = SEND_WAIT) -> None:
+        """The first step of a stop, while the platforms can still be reached: no post starts
+        any more, and the ones under way are sent and recorded (`wait` seconds at most). A stop
+        that cut a send off between the platform taking the post and its record would leave the
+        post owed, to be sent again: a question twice, the first copy keeping its buttons."""
+        self._stopping = True
+        if self._sending:
+            log.info("outbox: stopping; %d posts under way to finish", self._sending)
+        try:
+            async with asyncio.timeout(wait):
+                await self._none_sending.wait()
+        except TimeoutError:
+            log.warning("outbox: %d posts still under way after %.0f s: each may be sent again",
+                        self._sending, wait)  # fmt: skip
+
     async def close(self) -> None:
+        await self.quiesce()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

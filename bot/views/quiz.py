@@ -58,6 +58,9 @@ class QuestionView:
     # escape them): what became of the person's practice question before it (skipped, with
     # its answer), or the summary of the run a new mode replaced.
     lead: str = ""
+    # The message of an earlier copy of this question (a contest question asked again after a
+    # restart, its timer anew): its answer buttons are taken off once this copy is posted.
+    replaces: str | None = None
 
     @property
     def multi(self) -> bool:

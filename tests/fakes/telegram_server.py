@@ -31,6 +31,25 @@ _DEFAULT_DESCRIPTIONS = {
 
 
 @dataclass
+class HeldAnswer:
+    """The answer to one call, kept back until ``release()``: the call has its effect at once
+    (a message is posted and users see it), only the bot hears of it late, as over a slow link."""
+
+    method: str
+    match: Callable[[dict[str, Any]], bool] | None
+    params: dict[str, Any] | None = None  # the call held, once it came
+    released: asyncio.Event | None = None
+
+    @property
+    def arrived(self) -> bool:
+        return self.params is not None
+
+    def release(self) -> None:
+        assert self.released is not None, "nothing held yet"
+        self.released.set()
+
+
+@dataclass
 class LoggedRequest:
     """One request the fake answered: ``params`` decoded, ``status`` and ``response`` sent."""
 
@@ -72,6 +91,8 @@ class FakeTelegramServer(BotMethods):
         self._failures: dict[str, list[ApiError]] = {}
         self._storm: dict[str, int] = {}
         self._generic: dict[str, Any] = {}
+        self._holds: list[HeldAnswer] = []  # waiting for their call
+        self._holding: list[HeldAnswer] = []  # holding a call's answer (or released)
         self._claimed: set[int] = set()
         self._runner: web.AppRunner | None = None
         self.webhook_delivery = WebhookDelivery(
@@ -101,6 +122,8 @@ class FakeTelegramServer(BotMethods):
     async def close(self) -> None:
         self.closing = True
         self._signal.notify()  # releases held getUpdates long polls
+        for held in self._holding:  # and held answers
+            held.release()
         await self.webhook_delivery.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -169,6 +192,25 @@ class FakeTelegramServer(BotMethods):
 
     def calm(self) -> None:
         self._storm.clear()
+
+    def hold(self, method: str, match: Callable[[dict[str, Any]], bool] | None = None) -> HeldAnswer:
+        """Keep back the answer to the next call of ``method`` (that ``match`` accepts) until the
+        returned hold is released; the call itself takes effect at once."""
+        held = HeldAnswer(self._method_name(method), match)
+        self._holds.append(held)
+        return held
+
+    async def _held(self, method: str, params: dict[str, Any]) -> None:
+        held = next(
+            (h for h in self._holds if h.method == method and (h.match is None or h.match(params))), None
+        )
+        if held is None:
+            return
+        self._holds.remove(held)
+        self._holding.append(held)
+        held.params, held.released = params, asyncio.Event()
+        self._signal.notify()
+        await held.released.wait()
 
     def allow_method(self, method: str, result: Any = True) -> None:
         """Let a spec method the fake does not implement answer ``{"ok":true,"result":result}``."""
@@ -282,6 +324,7 @@ class FakeTelegramServer(BotMethods):
             result = await handler(params) if handler else self._generic[method]
         except ApiError as err:
             return self._answer(method, params, err)
+        await self._held(method, params)
         returns = self.spec.methods[method].get("returns") or []
         self.fake_errors.extend(
             f"{method}: {i.describe()}" for i in self.spec.check_value(returns, result, "result")
