@@ -191,6 +191,7 @@ async def test_contest_interrupted_by_a_restart_resumes_and_finishes(make_app, c
     resumed = current_question(app2)
     assert resumed.round_id == second.round_id and resumed.contest_position == (2, 3)
     assert resumed.closes_at == clock.now() + timedelta(seconds=30)  # the timer starts again
+    assert resumed.replaces == f"msg-{second.round_id}"  # the copy posted before: its buttons go
     await play(app2, clock, [(15, BOB, True)])  # Alice's earlier answer still counts
     await until_next_question_or_end(app2)
     await play(app2, clock, [(3, ALICE, False), (6, BOB, True)])

@@ -114,3 +114,31 @@ async def test_members_are_refused_and_an_admin_contest_runs_to_the_results(live
     assert status.content == "The last contest is over: 3 questions, 2 players."
     board = await h.command(bob, "leaderboard", {"window": "contest"})
     assert re.search(r"1\. bob — \d+", embed_text(board))
+
+
+async def test_a_question_asked_again_after_a_restart_takes_the_buttons_off_its_first_copy(
+    harness: Harness,
+) -> None:
+    """The bot stops mid-question and starts again alone: the question is asked again with its
+    whole time, and the copy shown before loses its answer buttons (its ☆ stays)."""
+    h = harness
+    await h.start()
+    await h.command(h.world.admin, "contest", {"questions": 2, "seconds": 30}, sub="start")
+    round_ = await h.last_round()
+    first = await h.message_of(round_.id)
+    answers = [cid for cid in buttons(first) if cid.startswith(f"sb:a:{round_.id}:")]
+    assert answers, buttons(first)
+    await h.stop()
+    await h.start()
+
+    def copies() -> list[MessageRecord]:
+        return [m for m in h.server.messages_in(h.general) if f"sb:a:{round_.id}:A" in buttons(m)
+                or m.id == first.id]  # fmt: skip
+
+    await h.server.wait_for(lambda: len(copies()) == 2, what="the question asked again")
+    await h.server.wait_for(lambda: not set(answers) & set(buttons(h.server.messages[first.id])),
+                            what="the first copy's answer buttons taken off")  # fmt: skip
+    assert list(buttons(h.server.messages[first.id])) == [f"sb:st:{round_.id}"]  # its ☆ alone
+    [again] = [m for m in copies() if m.id != first.id]
+    assert set(answers) <= set(buttons(again))  # the new copy is the one answered
+    assert "Question 1 of 2" in again.data["embeds"][0]["title"]
