@@ -190,12 +190,13 @@ class App:
         await self.storage.web.forget_web_access(self.clock.now())  # the web app's expired links and sessions
 
     async def quiesce(self) -> None:
-        """The first step of a stop, taken while the platforms can still be reached: no post
-        starts any more, and those under way are sent and recorded, so none is sent twice."""
+        """The first step of stopping the platforms, taken while they can still be reached: no
+        post starts any more, and those under way are sent and recorded, so none is sent twice.
+        (The console needs none: its posts cannot be cut off, and a script's last ones print
+        while it closes.)"""
         await self.outbox.quiesce()
 
     async def close(self) -> None:
-        await self.quiesce()
         shutdown = getattr(self.scheduler, "shutdown", None)
         if shutdown is not None:
             await shutdown()

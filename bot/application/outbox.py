@@ -539,7 +539,6 @@ class Outbox:
                         self._sending, wait)  # fmt: skip
 
     async def close(self) -> None:
-        await self.quiesce()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
