@@ -60,9 +60,10 @@ from bot.views.quiz import Notice, QuestionView, RevealView, StandingsView
 log = logging.getLogger("studybot.outbox")
 PARK = float("inf")  # no platform to post with: kept for the next start
 STOPPING = -1.0  # the process is stopping: kept for whoever delivers next
-# Seconds a stop waits for the posts under way to be sent and recorded. A send has the
-# platform library's own timeouts, so this is only a bound for a platform that hangs.
-SEND_WAIT = 15.0
+# Seconds a stop waits for the posts under way to be sent and recorded (a platform answers in
+# well under one): a bound for one that hangs, short enough that the whole stop fits in the 10 s
+# `docker stop` allows before it kills.
+SEND_WAIT = 5.0
 RESUMERS = 64  # chats resumed at once after a restart
 LEASE_SECONDS = 15.0  # a chat's delivery lease; renewed well within it while its process lives
 SWEEP_AGE = 5.0  # a post owed this long that nobody delivers is picked up by the sweep
