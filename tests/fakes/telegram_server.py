@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
 from aiohttp import web
@@ -38,14 +38,13 @@ class HeldAnswer:
     method: str
     match: Callable[[dict[str, Any]], bool] | None
     params: dict[str, Any] | None = None  # the call held, once it came
-    released: asyncio.Event | None = None
+    released: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def arrived(self) -> bool:
         return self.params is not None
 
     def release(self) -> None:
-        assert self.released is not None, "nothing held yet"
         self.released.set()
 
 
@@ -91,8 +90,7 @@ class FakeTelegramServer(BotMethods):
         self._failures: dict[str, list[ApiError]] = {}
         self._storm: dict[str, int] = {}
         self._generic: dict[str, Any] = {}
-        self._holds: list[HeldAnswer] = []  # waiting for their call
-        self._holding: list[HeldAnswer] = []  # holding a call's answer (or released)
+        self._holds: list[HeldAnswer] = []
         self._claimed: set[int] = set()
         self._runner: web.AppRunner | None = None
         self.webhook_delivery = WebhookDelivery(
@@ -122,7 +120,7 @@ class FakeTelegramServer(BotMethods):
     async def close(self) -> None:
         self.closing = True
         self._signal.notify()  # releases held getUpdates long polls
-        for held in self._holding:  # and held answers
+        for held in self._holds:  # and held answers
             held.release()
         await self.webhook_delivery.close()
         if self._runner is not None:
@@ -201,14 +199,11 @@ class FakeTelegramServer(BotMethods):
         return held
 
     async def _held(self, method: str, params: dict[str, Any]) -> None:
-        held = next(
-            (h for h in self._holds if h.method == method and (h.match is None or h.match(params))), None
-        )
+        waiting = (h for h in self._holds if not h.arrived and h.method == method)
+        held = next((h for h in waiting if h.match is None or h.match(params)), None)
         if held is None:
             return
-        self._holds.remove(held)
-        self._holding.append(held)
-        held.params, held.released = params, asyncio.Event()
+        held.params = params
         self._signal.notify()
         await held.released.wait()
 
